@@ -1,0 +1,362 @@
+//! The pipeline behind each subcommand: suite → plan → execution → analysis → reports.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use indexmap::IndexMap;
+
+use crate::analysis;
+use crate::cli::{Common, ExecArgs, RunArgs};
+use crate::environment;
+use crate::exec::ProcessExecutor;
+use crate::exec::service::Services;
+use crate::outcome::Outcome;
+use crate::placeholder::CommandTemplate;
+use crate::plan::{self, Plan, Selection, cell_id};
+use crate::report::{markdown, terminal};
+use crate::results::{self, Cell, ImplementationInfo, Journal, Results, RunStatus, SuiteInfo, Warning};
+use crate::runner::{End, Runner};
+use crate::suite::{self, Implementation, Input, Operation, OutputMode, Suite};
+use crate::units::parse_duration;
+
+pub const EXIT_OK: u8 = 0;
+pub const EXIT_ERROR: u8 = 1;
+pub const EXIT_NOT_OK: u8 = 3;
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+fn selection(common: &Common, only: Vec<String>) -> Result<Selection> {
+    let timeout = common
+        .timeout
+        .as_deref()
+        .map(|t| parse_duration(t).with_context(|| "--timeout".to_string()))
+        .transpose()?;
+    Ok(Selection { only, runs: common.runs, warmup: common.warmup, timeout })
+}
+
+/// Finds a program the way exec would: a path with a slash relative to `cwd`, else on PATH.
+fn program_exists(program: &str, cwd: &Path, env: &[(String, String)]) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &Path| p.is_file() && p.metadata().is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
+    if program.contains('/') {
+        return executable(&cwd.join(program));
+    }
+    let path = env
+        .iter()
+        .find(|(k, _)| k == "PATH")
+        .map(|(_, v)| v.clone())
+        .or_else(|| std::env::var("PATH").ok())
+        .unwrap_or_default();
+    std::env::split_paths(&path).any(|d| executable(&d.join(program)))
+}
+
+/// Every command whose program is written literally must exist before anything runs.
+fn check_programs(suite: &Suite) -> Result<()> {
+    for imp in &suite.implementations {
+        let cwd = imp.cwd.clone().unwrap_or_else(|| suite.dir.clone());
+        if !cwd.is_dir() {
+            bail!("{}: implementations.{}.cwd: {} is not a directory", suite.path.display(), imp.name, cwd.display());
+        }
+        for (op, cmd) in suite.operations.iter().zip(&imp.commands) {
+            if let CommandTemplate::Words(words) = cmd {
+                let first = words[0].to_string();
+                if words[0].names().next().is_none() && !program_exists(&first, &cwd, &imp.env) {
+                    bail!(
+                        "{}: implementations.{}.run.{}: program '{first}' not found ({}); install it or fix the command",
+                        suite.path.display(),
+                        imp.name,
+                        op.name,
+                        if first.contains('/') { format!("relative to {}", cwd.display()) } else { "not on PATH".into() }
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn install_ctrlc() {
+    // A second handler cannot be installed (tests may call twice); the first one stays.
+    let _ = ctrlc::set_handler(crate::exec::process::interrupt);
+}
+
+fn exit_code(results: &Results, end: &End) -> ExitCode {
+    if *end == End::Interrupted {
+        return ExitCode::from(EXIT_INTERRUPTED);
+    }
+    if results.cells.iter().any(|c| c.outcome.is_failure()) {
+        ExitCode::from(EXIT_NOT_OK)
+    } else {
+        ExitCode::from(EXIT_OK)
+    }
+}
+
+fn command_line() -> String {
+    std::env::args()
+        .enumerate()
+        .map(|(i, a)| if i == 0 { "versus".to_string() } else { shell_words::quote(&a).into_owned() })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Puts cells in plan order (group by group, implementations in suite order).
+fn in_plan_order(suite: &Suite, plan: &Plan, cells: &IndexMap<String, Cell>) -> Vec<Cell> {
+    let mut out = Vec::new();
+    for g in &plan.groups {
+        let op = &suite.operations[g.operation].name;
+        for imp in &suite.implementations {
+            if let Some(c) = cells.get(&cell_id(op, &imp.name, &g.params)) {
+                out.push(c.clone());
+            }
+        }
+    }
+    out
+}
+
+struct Execution<'a> {
+    suite: &'a Suite,
+    plan: &'a Plan,
+    out_dir: &'a Path,
+    resume: IndexMap<String, Cell>,
+    journal: Option<Journal>,
+    results_path: Option<PathBuf>,
+    quiet: bool,
+}
+
+impl Execution<'_> {
+    /// Runs the plan; returns the analysed results and how it ended.
+    fn go(mut self) -> Result<(Results, End)> {
+        let suite = self.suite;
+        let mut exec = ProcessExecutor::new();
+        let mut env = environment::collect(exec.memory_limit_mechanism());
+        for imp in &suite.implementations {
+            let tmp = self.out_dir.join("tmp");
+            let version = imp.version.as_ref().map(|v| {
+                let t = tmp.display().to_string();
+                let argv = v
+                    .render_with(|n| match n {
+                        "tmp" => Some(t.clone()),
+                        "impl" => Some(imp.name.clone()),
+                        _ => None,
+                    })
+                    .unwrap_or_default();
+                environment::version_of(&argv, imp.cwd.as_deref().unwrap_or(&suite.dir), &imp.env)
+            });
+            env.implementations.insert(imp.name.clone(), ImplementationInfo { version, note: imp.note.clone() });
+        }
+        let mut results = Results {
+            schema_version: results::SCHEMA_VERSION,
+            suite: SuiteInfo {
+                name: suite.name.clone(),
+                description: suite.description.clone(),
+                file: Some(suite.path.display().to_string()).filter(|p| !p.is_empty()),
+                baseline: suite.baseline.clone(),
+                command: command_line(),
+            },
+            started_at: results::now_rfc3339(),
+            finished_at: None,
+            status: RunStatus::Running,
+            environment: env,
+            matrix: suite.matrix.clone(),
+            operations: suite.operations.iter().map(|o| o.name.clone()).collect(),
+            cells: vec![],
+            comparisons: vec![],
+            warnings: vec![],
+        };
+
+        let work = self.out_dir.join("work");
+        let _ = fs::remove_dir_all(&work);
+        let tmp = self.out_dir.join("tmp");
+        fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        let mut runner = Runner::new(suite, self.plan, work, tmp.clone(), crate::payload::cache_dir());
+        runner.check_payloads()?;
+        runner.done = self.resume.clone();
+
+        install_ctrlc();
+        let services = Services::start(&suite.services, &tmp, self.out_dir)?;
+        let mut progress = terminal::Progress::new(self.quiet);
+        runner.setup(&mut exec, &mut progress)?;
+        let mut all: IndexMap<String, Cell> = self.resume.clone();
+        let mut extra: Vec<Warning> = Vec::new();
+        let end = {
+            let results_ref = &mut results;
+            let journal = &mut self.journal;
+            let results_path = &self.results_path;
+            let (plan, all_ref) = (self.plan, &mut all);
+            let mut sink = |cells: &[Cell]| -> Result<()> {
+                for c in cells {
+                    if let Some(j) = journal.as_mut() {
+                        j.append(c)?;
+                    }
+                    all_ref.insert(c.id.clone(), c.clone());
+                }
+                if let Some(path) = results_path {
+                    results_ref.cells = in_plan_order(suite, plan, all_ref);
+                    analysis::analyze(results_ref, &[]);
+                    results::write_json_atomic(path, results_ref)?;
+                }
+                Ok(())
+            };
+            runner.run(&mut exec, &mut progress, &mut sink)
+        };
+        progress.finish();
+        for problem in runner.teardown(&mut exec) {
+            extra.push(Warning { kind: "teardown_failed".into(), message: problem });
+        }
+        drop(services);
+        let end = end?;
+        results.cells = in_plan_order(suite, self.plan, &all);
+        results.finished_at = Some(results::now_rfc3339());
+        results.status = if end == End::Interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
+        analysis::analyze(&mut results, &extra);
+        Ok((results, end))
+    }
+}
+
+pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
+    let suite = suite::load(&args.suite)?;
+    check_programs(&suite)?;
+    let plan = plan::build(&suite, &selection(&args.common, args.only.clone())?)?;
+    let (out_dir, resume) = match &args.resume {
+        Some(dir) => {
+            let journal = dir.join("cells.jsonl");
+            if !journal.is_file() {
+                bail!("--resume {}: no cells.jsonl there; nothing to resume", dir.display());
+            }
+            (dir.clone(), results::Journal::read(&journal)?)
+        }
+        None => {
+            let default = PathBuf::from("versus-results").join(suite.name.replace(['/', ' '], "-"));
+            (args.out.clone().unwrap_or(default), IndexMap::new())
+        }
+    };
+    fs::create_dir_all(&out_dir).with_context(|| format!("cannot create {}", out_dir.display()))?;
+    let journal_path = out_dir.join("cells.jsonl");
+    if args.resume.is_none() {
+        let _ = fs::remove_file(&journal_path);
+    }
+    let results_path = out_dir.join("results.json");
+    let execution = Execution {
+        suite: &suite,
+        plan: &plan,
+        out_dir: &out_dir,
+        resume,
+        journal: Some(Journal::open(&journal_path)?),
+        results_path: Some(results_path.clone()),
+        quiet: args.common.quiet,
+    };
+    let (results, end) = execution.go()?;
+    results::write_json_atomic(&results_path, &results)?;
+    let report = out_dir.join("report.md");
+    fs::write(&report, markdown::render(&results)).with_context(|| format!("cannot write {}", report.display()))?;
+    print!("{}", terminal::summary(&results));
+    println!("\nResults: {}\nReport:  {}", results_path.display(), report.display());
+    if end == End::Interrupted {
+        eprintln!("interrupted: the finished cells are saved; continue with --resume {}", out_dir.display());
+    }
+    Ok(exit_code(&results, &end))
+}
+
+/// Builds an in-memory suite from ad-hoc commands: one operation, `exec`, no payload.
+fn adhoc_suite(args: &ExecArgs) -> Result<Suite> {
+    if !args.name.is_empty() && args.name.len() != args.commands.len() {
+        bail!("-n/--name: give one name per command ({} names for {} commands)", args.name.len(), args.commands.len());
+    }
+    let mut implementations: Vec<Implementation> = Vec::new();
+    for (i, text) in args.commands.iter().enumerate() {
+        let name = args.name.get(i).cloned().unwrap_or_else(|| text.clone());
+        if implementations.iter().any(|imp| imp.name == name) {
+            bail!("command {}: the name '{name}' is used twice; give distinct names with -n", i + 1);
+        }
+        let cmd = CommandTemplate::parse(text, args.shell).with_context(|| format!("command {} (`{text}`)", i + 1))?;
+        if let Some(n) = cmd.names().first() {
+            bail!("command {} (`{text}`): placeholders such as {{{n}}} need a suite file (versus run)", i + 1);
+        }
+        implementations.push(Implementation {
+            name,
+            commands: vec![cmd],
+            version: None,
+            setup: vec![],
+            teardown: vec![],
+            cwd: None,
+            env: vec![],
+            memory_limit: None,
+            note: None,
+        });
+    }
+    if let Some(b) = &args.baseline {
+        if !implementations.iter().any(|i| &i.name == b) {
+            bail!("--baseline {b}: no command has this name (name commands with -n)");
+        }
+    }
+    Ok(Suite {
+        path: PathBuf::new(),
+        dir: std::env::current_dir()?,
+        name: "versus exec".into(),
+        description: None,
+        baseline: args.baseline.clone(),
+        settings: suite::Settings { runs: suite::DEFAULT_RUNS, warmup: suite::DEFAULT_WARMUP, timeout: suite::DEFAULT_TIMEOUT },
+        matrix: IndexMap::new(),
+        payload: None,
+        setup: vec![],
+        teardown: vec![],
+        operations: vec![Operation {
+            name: "exec".into(),
+            input: Input::Payload,
+            stdin: false,
+            output: OutputMode::None,
+            exit_code: 0,
+            roundtrip: false,
+            same_output: false,
+            expect_file: None,
+            expect_sha256: None,
+            counts_payload: false,
+        }],
+        implementations,
+        overrides: vec![],
+        services: vec![],
+    })
+}
+
+pub fn exec(args: ExecArgs) -> Result<ExitCode> {
+    let suite = adhoc_suite(&args)?;
+    for (i, imp) in suite.implementations.iter().enumerate() {
+        if let CommandTemplate::Words(w) = &imp.commands[0] {
+            let prog = w[0].to_string();
+            if !program_exists(&prog, &suite.dir, &[]) {
+                bail!("command {} (`{}`): program '{prog}' not found; use --shell for shell syntax", i + 1, args.commands[i]);
+            }
+        }
+    }
+    let plan = plan::build(&suite, &selection(&args.common, vec![])?)?;
+    let scratch = tempfile::Builder::new().prefix("versus-exec-").tempdir()?;
+    let execution = Execution {
+        suite: &suite,
+        plan: &plan,
+        out_dir: scratch.path(),
+        resume: IndexMap::new(),
+        journal: None,
+        results_path: None,
+        quiet: args.common.quiet,
+    };
+    let (results, end) = execution.go()?;
+    if let Some(p) = &args.json {
+        results::write_json_atomic(p, &results)?;
+    }
+    if let Some(p) = &args.markdown {
+        fs::write(p, markdown::render(&results)).with_context(|| format!("cannot write {}", p.display()))?;
+    }
+    print!("{}", terminal::summary(&results));
+    Ok(exit_code(&results, &end))
+}
+
+pub fn schema() -> Result<ExitCode> {
+    println!("{}", serde_json::to_string_pretty(&suite::json_schema())?);
+    Ok(ExitCode::from(EXIT_OK))
+}
+
+/// Used by tests and reports: whether a cell outcome counts as a failure.
+pub fn is_failure(o: Outcome) -> bool {
+    o.is_failure()
+}

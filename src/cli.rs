@@ -1,0 +1,95 @@
+//! Command-line interface: every flag defined once, with its help text.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+pub const EXIT_CODES: &str = "\
+Exit status:
+  0    every cell finished ok (or was skipped by the suite)
+  1    bad input (suite file, flag value, missing program) or a harness error
+  2    usage error (unknown flag, missing argument)
+  3    finished, but some cells failed, timed out, ran out of memory or gave wrong output
+  130  interrupted (Ctrl-C); the results of finished cells are written";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "versus",
+    version,
+    about = "Benchmark several implementations of the same job against each other, fairly, and write the report.",
+    after_help = EXIT_CODES
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run a suite file: its parameter matrix, implementations, checks and reports.
+    #[command(after_help = EXIT_CODES)]
+    Run(RunArgs),
+    /// Benchmark two or more commands against each other (hyperfine-style).
+    #[command(after_help = EXIT_CODES)]
+    Exec(ExecArgs),
+    /// Print the JSON Schema of the suite file format (for editor completion).
+    Schema,
+}
+
+/// Flags shared by `run` and `exec`.
+#[derive(Args, Debug, Clone)]
+pub struct Common {
+    /// Measured runs per cell (overrides the suite everywhere).
+    #[arg(long, value_name = "N")]
+    pub runs: Option<u32>,
+    /// Unmeasured warm-up runs per cell before the measured ones (overrides the suite).
+    #[arg(long, value_name = "N")]
+    pub warmup: Option<u32>,
+    /// Per-run time limit, e.g. 30s or 2m; a run over it is killed and the cell is `timeout`.
+    #[arg(long, value_name = "DURATION")]
+    pub timeout: Option<String>,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The suite file (TOML).
+    pub suite: PathBuf,
+    /// Folder for results.json, cells.jsonl and report.md [default: versus-results/<suite name>].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Run only these implementations and/or operations.
+    #[arg(long, value_name = "NAME", num_args = 1..)]
+    pub only: Vec<String>,
+    /// Continue an earlier run in DIR: cells it finished are kept, not run again.
+    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    pub resume: Option<PathBuf>,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+#[derive(Args, Debug)]
+pub struct ExecArgs {
+    /// The commands to compare, each one quoted argument.
+    #[arg(required = true, value_name = "CMD")]
+    pub commands: Vec<String>,
+    /// Name of a command in reports, once per command in order (as in hyperfine).
+    #[arg(long, short = 'n', value_name = "NAME")]
+    pub name: Vec<String>,
+    /// Run commands through `sh -c` (default: split into words and exec directly).
+    #[arg(long, short = 'S')]
+    pub shell: bool,
+    /// Implementation ratios are computed against [default: the fastest].
+    #[arg(long, value_name = "NAME")]
+    pub baseline: Option<String>,
+    /// Write the results (same format as results.json) to PATH.
+    #[arg(long, value_name = "PATH")]
+    pub json: Option<PathBuf>,
+    /// Write a Markdown report to PATH.
+    #[arg(long, value_name = "PATH")]
+    pub markdown: Option<PathBuf>,
+    #[command(flatten)]
+    pub common: Common,
+}

@@ -1,0 +1,221 @@
+//! `{name}` placeholders in commands. A command is split into words first
+//! (like a shell would) and each word is a template, so a substituted path
+//! with spaces stays one argument. `{{` and `}}` stand for literal braces.
+
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq)]
+enum Piece {
+    Text(String),
+    Var(String),
+}
+
+/// A parsed string with placeholders.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Template {
+    pieces: Vec<Piece>,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum TemplateError {
+    #[error("unclosed '{{' at byte {0} (write '{{{{' for a literal brace)")]
+    Unclosed(usize),
+    #[error("unmatched '}}' at byte {0} (write '}}}}' for a literal brace)")]
+    Unmatched(usize),
+    #[error("empty placeholder '{{}}' at byte {0}")]
+    Empty(usize),
+}
+
+impl Template {
+    pub fn parse(text: &str) -> Result<Template, TemplateError> {
+        let mut pieces = Vec::new();
+        let mut literal = String::new();
+        let mut chars = text.char_indices().peekable();
+        while let Some((at, c)) = chars.next() {
+            match c {
+                '{' if chars.peek().map(|p| p.1) == Some('{') => {
+                    chars.next();
+                    literal.push('{');
+                }
+                '}' if chars.peek().map(|p| p.1) == Some('}') => {
+                    chars.next();
+                    literal.push('}');
+                }
+                '{' => {
+                    let mut name = String::new();
+                    loop {
+                        match chars.next() {
+                            Some((_, '}')) => break,
+                            Some((_, ch)) => name.push(ch),
+                            None => return Err(TemplateError::Unclosed(at)),
+                        }
+                    }
+                    let name = name.trim().to_string();
+                    if name.is_empty() {
+                        return Err(TemplateError::Empty(at));
+                    }
+                    if !literal.is_empty() {
+                        pieces.push(Piece::Text(std::mem::take(&mut literal)));
+                    }
+                    pieces.push(Piece::Var(name));
+                }
+                '}' => return Err(TemplateError::Unmatched(at)),
+                other => literal.push(other),
+            }
+        }
+        if !literal.is_empty() {
+            pieces.push(Piece::Text(literal));
+        }
+        Ok(Template { pieces })
+    }
+
+    /// Names of the placeholders used, in order of appearance.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.pieces.iter().filter_map(|p| match p {
+            Piece::Var(n) => Some(n.as_str()),
+            Piece::Text(_) => None,
+        })
+    }
+
+    /// Substitutes every placeholder; `lookup` returns `None` for an unknown name,
+    /// which is reported as the error.
+    pub fn render_with(&self, lookup: impl Fn(&str) -> Option<String>) -> Result<String, String> {
+        let mut out = String::new();
+        for piece in &self.pieces {
+            match piece {
+                Piece::Text(t) => out.push_str(t),
+                Piece::Var(name) => out.push_str(&lookup(name).ok_or_else(|| name.clone())?),
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl fmt::Display for Template {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for piece in &self.pieces {
+            match piece {
+                Piece::Text(t) => f.write_str(&t.replace('{', "{{").replace('}', "}}"))?,
+                Piece::Var(n) => write!(f, "{{{n}}}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A command line: either words to exec directly, or one string for `sh -c`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CommandTemplate {
+    Words(Vec<Template>),
+    Shell(Template),
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum CommandError {
+    #[error("cannot split into words: {0} (check the quotes)")]
+    Quotes(String),
+    #[error("the command is empty")]
+    Empty,
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+}
+
+impl CommandTemplate {
+    pub fn parse(text: &str, shell: bool) -> Result<Self, CommandError> {
+        if shell {
+            if text.trim().is_empty() {
+                return Err(CommandError::Empty);
+            }
+            return Ok(CommandTemplate::Shell(Template::parse(text)?));
+        }
+        let words = shell_words::split(text).map_err(|e| CommandError::Quotes(e.to_string()))?;
+        if words.is_empty() {
+            return Err(CommandError::Empty);
+        }
+        let words = words
+            .iter()
+            .map(|w| Template::parse(w))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(CommandTemplate::Words(words))
+    }
+
+    pub fn names(&self) -> Vec<&str> {
+        match self {
+            CommandTemplate::Words(ws) => ws.iter().flat_map(|w| w.names()).collect(),
+            CommandTemplate::Shell(t) => t.names().collect(),
+        }
+    }
+
+    /// Renders to an argv. In shell mode values are shell-quoted so a path
+    /// with spaces or quotes cannot change the command's structure.
+    pub fn render_with(&self, lookup: impl Fn(&str) -> Option<String>) -> Result<Vec<String>, String> {
+        match self {
+            CommandTemplate::Words(words) => words.iter().map(|w| w.render_with(&lookup)).collect(),
+            CommandTemplate::Shell(t) => {
+                let quoted = |name: &str| lookup(name).map(|v| shell_words::quote(&v).into_owned());
+                let mut out = String::new();
+                for piece in &t.pieces {
+                    match piece {
+                        Piece::Text(s) => out.push_str(s),
+                        Piece::Var(n) => out.push_str(&quoted(n).ok_or_else(|| n.clone())?),
+                    }
+                }
+                Ok(vec!["sh".into(), "-c".into(), out])
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(name: &str) -> Option<String> {
+        match name {
+            "payload" => Some("/tmp/my payload.bin".into()),
+            "size" => Some("1KB".into()),
+            "encrypt.out" => Some("/w/enc.age".into()),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn words_are_split_before_substitution() {
+        let c = CommandTemplate::parse("gzip -c '{payload}' --x={size}", false).unwrap();
+        assert_eq!(
+            c.render_with(vars).unwrap(),
+            vec!["gzip", "-c", "/tmp/my payload.bin", "--x=1KB"]
+        );
+    }
+
+    #[test]
+    fn chained_outputs_and_literal_braces() {
+        let c = CommandTemplate::parse("age -d {encrypt.out} {{x}}", false).unwrap();
+        assert_eq!(c.render_with(vars).unwrap(), vec!["age", "-d", "/w/enc.age", "{x}"]);
+        assert_eq!(c.names(), vec!["encrypt.out"]);
+    }
+
+    #[test]
+    fn shell_mode_quotes_values() {
+        let c = CommandTemplate::parse("cat {payload} | wc -c", true).unwrap();
+        assert_eq!(
+            c.render_with(vars).unwrap(),
+            vec!["sh", "-c", "cat '/tmp/my payload.bin' | wc -c"]
+        );
+    }
+
+    #[test]
+    fn unknown_placeholder_is_named() {
+        let c = CommandTemplate::parse("x {nope}", false).unwrap();
+        assert_eq!(c.render_with(vars), Err("nope".to_string()));
+    }
+
+    #[test]
+    fn malformed_templates() {
+        assert_eq!(Template::parse("a {b"), Err(TemplateError::Unclosed(2)));
+        assert_eq!(Template::parse("a }"), Err(TemplateError::Unmatched(2)));
+        assert_eq!(Template::parse("{}"), Err(TemplateError::Empty(0)));
+        assert!(matches!(CommandTemplate::parse("a 'b", false), Err(CommandError::Quotes(_))));
+        assert_eq!(CommandTemplate::parse("  ", false), Err(CommandError::Empty));
+    }
+}

@@ -1,0 +1,221 @@
+//! The plan: the parameter matrix expanded into groups of cells. A group is
+//! one operation at one parameter set; its cells (one per implementation) are
+//! measured together, interleaved, so machine drift hits all of them alike.
+
+use std::time::Duration;
+
+use indexmap::IndexMap;
+
+use crate::suite::{ParamValue, Suite};
+
+/// One point of the matrix: parameter name → value, in matrix order.
+pub type Params = IndexMap<String, ParamValue>;
+
+/// Command-line choices that narrow or change the suite's own settings.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Implementation or operation names; empty means everything.
+    pub only: Vec<String>,
+    pub runs: Option<u32>,
+    pub warmup: Option<u32>,
+    pub timeout: Option<Duration>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Group {
+    /// Index into `Suite::operations`.
+    pub operation: usize,
+    pub params: Params,
+    pub runs: u32,
+    pub warmup: u32,
+    pub timeout: Duration,
+    /// Indices into `Suite::implementations` measured in this group, in column order.
+    pub implementations: Vec<usize>,
+    /// Implementations excluded here by an override, with the reason.
+    pub skipped: Vec<(usize, String)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub groups: Vec<Group>,
+}
+
+impl Plan {
+    /// Total runs (warm-up and measured) the plan will execute, for progress and ETA.
+    pub fn total_runs(&self) -> u64 {
+        self.groups
+            .iter()
+            .map(|g| u64::from(g.runs + g.warmup) * g.implementations.len() as u64)
+            .sum()
+    }
+}
+
+/// Cartesian product of the matrix, first parameter outermost. An empty matrix
+/// gives one empty parameter set.
+pub fn expand(matrix: &IndexMap<String, Vec<ParamValue>>) -> Vec<Params> {
+    let mut points = vec![Params::new()];
+    for (name, values) in matrix {
+        points = points
+            .into_iter()
+            .flat_map(|p| {
+                values.iter().map(move |v| {
+                    let mut q = p.clone();
+                    q.insert(name.clone(), v.clone());
+                    q
+                })
+            })
+            .collect();
+    }
+    points
+}
+
+/// `k=v,k=v` — stable text for a parameter set, used in cell ids.
+pub fn params_key(params: &Params) -> String {
+    params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")
+}
+
+/// The id of a cell in results and journals: `operation/implementation/k=v,...`.
+pub fn cell_id(operation: &str, implementation: &str, params: &Params) -> String {
+    format!("{operation}/{implementation}/{}", params_key(params))
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("--only {0}: no implementation or operation has this name (known: {1})")]
+pub struct UnknownName(String, String);
+
+pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
+    for name in &sel.only {
+        let known = suite.implementations.iter().any(|i| &i.name == name)
+            || suite.operations.iter().any(|o| &o.name == name);
+        if !known {
+            let all: Vec<&str> = suite
+                .implementations
+                .iter()
+                .map(|i| i.name.as_str())
+                .chain(suite.operations.iter().map(|o| o.name.as_str()))
+                .collect();
+            return Err(UnknownName(name.clone(), all.join(", ")));
+        }
+    }
+    let picks_impl = sel.only.iter().any(|n| suite.implementations.iter().any(|i| &i.name == n));
+    let picks_op = sel.only.iter().any(|n| suite.operations.iter().any(|o| &o.name == n));
+    let impls: Vec<usize> = (0..suite.implementations.len())
+        .filter(|&i| !picks_impl || sel.only.contains(&suite.implementations[i].name))
+        .collect();
+
+    let mut groups = Vec::new();
+    for params in expand(&suite.matrix) {
+        let applying: Vec<_> = suite
+            .overrides
+            .iter()
+            .filter(|o| o.when.iter().all(|(k, v)| params.get(k) == Some(v)))
+            .collect();
+        let last = |f: &dyn Fn(&crate::suite::Override) -> Option<u32>| applying.iter().rev().find_map(|o| f(o));
+        let runs = sel.runs.or(last(&|o| o.runs)).unwrap_or(suite.settings.runs).max(1);
+        let warmup = sel.warmup.or(last(&|o| o.warmup)).unwrap_or(suite.settings.warmup);
+        let timeout = sel
+            .timeout
+            .or(applying.iter().rev().find_map(|o| o.timeout))
+            .unwrap_or(suite.settings.timeout);
+        for (oi, op) in suite.operations.iter().enumerate() {
+            if picks_op && !sel.only.contains(&op.name) {
+                continue;
+            }
+            let mut measured = Vec::new();
+            let mut skipped = Vec::new();
+            for &ii in &impls {
+                let name = &suite.implementations[ii].name;
+                match applying.iter().find(|o| o.skip.contains(name)) {
+                    Some(o) => skipped.push((ii, o.reason.clone().unwrap_or_else(|| "skipped by the suite".into()))),
+                    None => measured.push(ii),
+                }
+            }
+            groups.push(Group {
+                operation: oi,
+                params: params.clone(),
+                runs,
+                warmup,
+                timeout,
+                implementations: measured,
+                skipped,
+            });
+        }
+    }
+    Ok(Plan { groups })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suite::parse;
+    use std::path::Path;
+
+    fn suite(extra: &str) -> Suite {
+        let text = format!(
+            r#"
+            [matrix]
+            size = ["1KB", "1MB"]
+            armor = [false, true]
+            [operations.enc]
+            [operations.dec]
+            input = "enc"
+            [implementations.a]
+            run = {{ enc = "a e", dec = "a d" }}
+            [implementations.b]
+            run = {{ enc = "b e", dec = "b d" }}
+            {extra}
+            "#
+        );
+        parse(Path::new("t.toml"), &text).unwrap()
+    }
+
+    #[test]
+    fn matrix_is_a_cartesian_product_first_parameter_outermost() {
+        let s = suite("");
+        let points = expand(&s.matrix);
+        let keys: Vec<String> = points.iter().map(params_key).collect();
+        assert_eq!(keys, ["size=1KB,armor=false", "size=1KB,armor=true", "size=1MB,armor=false", "size=1MB,armor=true"]);
+    }
+
+    #[test]
+    fn empty_matrix_is_one_point() {
+        assert_eq!(expand(&IndexMap::new()).len(), 1);
+    }
+
+    #[test]
+    fn groups_run_producers_before_consumers_at_each_point() {
+        let plan = build(&suite(""), &Selection::default()).unwrap();
+        assert_eq!(plan.groups.len(), 8);
+        let ops: Vec<usize> = plan.groups.iter().map(|g| g.operation).collect();
+        assert_eq!(ops, [0, 1, 0, 1, 0, 1, 0, 1]);
+        assert_eq!(plan.total_runs(), 8 * 2 * (10 + 1));
+    }
+
+    #[test]
+    fn overrides_apply_to_matching_values_and_flags_win() {
+        let s = suite(
+            r#"
+            [[override]]
+            when = { size = "1MB" }
+            runs = 3
+            skip = ["b"]
+            reason = "too slow"
+            "#,
+        );
+        let plan = build(&s, &Selection::default()).unwrap();
+        let big: Vec<&Group> = plan.groups.iter().filter(|g| g.params["size"].to_string() == "1MB").collect();
+        assert!(big.iter().all(|g| g.runs == 3 && g.implementations == [0] && g.skipped[0].1 == "too slow"));
+        let plan = build(&s, &Selection { runs: Some(2), ..Default::default() }).unwrap();
+        assert!(plan.groups.iter().all(|g| g.runs == 2));
+    }
+
+    #[test]
+    fn only_selects_implementations_or_operations() {
+        let s = suite("");
+        let plan = build(&s, &Selection { only: vec!["b".into()], ..Default::default() }).unwrap();
+        assert!(plan.groups.iter().all(|g| g.implementations == [1]));
+        let plan = build(&s, &Selection { only: vec!["dec".into()], ..Default::default() }).unwrap();
+        assert!(plan.groups.iter().all(|g| g.operation == 1));
+        assert!(build(&s, &Selection { only: vec!["zzz".into()], ..Default::default() }).is_err());
+    }
+}

@@ -1,0 +1,231 @@
+//! The tables every text report shows, built once from a `Results` document
+//! and rendered by the Markdown and terminal reporters. Formatting only: the
+//! numbers are the ones `analysis` put in the document.
+
+use indexmap::IndexMap;
+
+use crate::outcome::Outcome;
+use crate::plan::{Params, params_key};
+use crate::results::{Cell, Results};
+use crate::units::{format_bytes, format_nanos, format_throughput};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    pub title: String,
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+/// What a cell shows in place of a number when it is not ok.
+fn not_ok(cell: &Cell) -> String {
+    cell.outcome.label().to_string()
+}
+
+fn time_text(cell: &Cell) -> String {
+    match &cell.stats {
+        Some(s) => match s.stddev_ns {
+            Some(sd) => format!("{} ± {}", format_nanos(s.median_ns), format_nanos(sd)),
+            None => format_nanos(s.median_ns),
+        },
+        None => not_ok(cell),
+    }
+}
+
+fn ratio_text(results: &Results, cell: &Cell) -> String {
+    if cell.outcome != Outcome::Ok {
+        return not_ok(cell);
+    }
+    results
+        .comparisons
+        .iter()
+        .find(|c| c.implementation == cell.implementation && c.operation == cell.operation && c.params == cell.params)
+        .map_or_else(
+            || "—".to_string(),
+            |c| if c.implementation == c.baseline { "1.00 (baseline)".to_string() } else { format!("{:.2}x", c.ratio) },
+        )
+}
+
+/// The parameter that becomes table rows: `size` when there is one, else the first.
+fn row_param(results: &Results) -> Option<String> {
+    if results.matrix.contains_key("size") {
+        Some("size".into())
+    } else {
+        results.matrix.keys().next().cloned()
+    }
+}
+
+fn implementations(results: &Results) -> Vec<String> {
+    let mut names: Vec<String> = results.environment.implementations.keys().cloned().collect();
+    for c in &results.cells {
+        if !names.contains(&c.implementation) {
+            names.push(c.implementation.clone());
+        }
+    }
+    names.retain(|n| results.cells.iter().any(|c| &c.implementation == n));
+    names
+}
+
+/// Per operation (and per combination of the parameters other than the row
+/// parameter): a time table, a ratio table and, where a payload counts, a throughput table.
+pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
+    let impls = implementations(results);
+    let row = row_param(results);
+    let baseline = results.suite.baseline.clone();
+    let ratio_title = match &baseline {
+        Some(b) => format!("Relative to {b} (median time ratio; above 1 is slower)"),
+        None => "Relative to the fastest (median time ratio; above 1 is slower)".to_string(),
+    };
+    let mut sections = Vec::new();
+    for op in &results.operations {
+        let cells: Vec<&Cell> = results.cells.iter().filter(|c| &c.operation == op).collect();
+        if cells.is_empty() {
+            continue;
+        }
+        if row.is_none() {
+            sections.push((op.clone(), vec![summary_table(results, &cells)]));
+            continue;
+        }
+        // Split by the parameters other than the row parameter.
+        let mut subsets: IndexMap<String, Vec<&Cell>> = IndexMap::new();
+        for c in &cells {
+            let rest: Params = c.params.iter().filter(|(k, _)| Some(*k) != row.as_ref()).map(|(k, v)| (k.clone(), v.clone())).collect();
+            subsets.entry(params_key(&rest)).or_default().push(c);
+        }
+        let mut tables = Vec::new();
+        for (rest, subset) in subsets {
+            let suffix = if rest.is_empty() { String::new() } else { format!(" — {}", rest.replace(',', ", ")) };
+            let row_values: Vec<String> = {
+                let mut v: Vec<String> = Vec::new();
+                for c in &subset {
+                    let key = row.as_ref().and_then(|r| c.params.get(r)).map_or(String::new(), |v| v.to_string());
+                    if !v.contains(&key) {
+                        v.push(key);
+                    }
+                }
+                v
+            };
+            let first_col = row.clone().unwrap_or_else(|| "operation".into());
+            let find = |rv: &str, imp: &str| {
+                subset.iter().copied().find(|c| {
+                    &c.implementation == imp
+                        && row.as_ref().and_then(|r| c.params.get(r)).map_or(String::new(), |v| v.to_string()) == rv
+                })
+            };
+            let build = |title: String, f: &dyn Fn(&Cell) -> String| Table {
+                title,
+                header: std::iter::once(first_col.clone()).chain(impls.iter().cloned()).collect(),
+                rows: row_values
+                    .iter()
+                    .map(|rv| {
+                        let label = if rv.is_empty() { op.clone() } else { rv.clone() };
+                        std::iter::once(label)
+                            .chain(impls.iter().map(|imp| find(rv, imp).map_or_else(|| "".to_string(), f)))
+                            .collect()
+                    })
+                    .collect(),
+            };
+            tables.push(build(format!("Wall time, median ± standard deviation{suffix}"), &time_text));
+            tables.push(build(format!("{ratio_title}{suffix}"), &|c| ratio_text(results, c)));
+            if subset.iter().any(|c| c.stats.as_ref().is_some_and(|s| s.throughput_bytes_per_s.is_some())) {
+                tables.push(build(format!("Throughput at the median{suffix}"), &|c| {
+                    c.stats
+                        .as_ref()
+                        .and_then(|s| s.throughput_bytes_per_s)
+                        .map_or_else(|| not_ok(c), format_throughput)
+                }));
+            }
+            tables.push(build(format!("Peak resident memory (largest run){suffix}"), &|c| {
+                c.stats.as_ref().map_or_else(|| not_ok(c), |s| format_bytes(s.max_rss_bytes))
+            }));
+        }
+        sections.push((op.clone(), tables));
+    }
+    sections
+}
+
+/// Without parameters there is one row per implementation, hyperfine-style.
+fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
+    let header = ["implementation", "median ± σ", "mean", "min", "max", "user", "sys", "peak RSS", "ratio"];
+    Table {
+        title: "Wall time".into(),
+        header: header.iter().map(|h| h.to_string()).collect(),
+        rows: cells
+            .iter()
+            .map(|c| {
+                let mut row = vec![c.implementation.clone(), time_text(c)];
+                match &c.stats {
+                    Some(s) => row.extend([
+                        format_nanos(s.mean_ns),
+                        format_nanos(s.min_ns),
+                        format_nanos(s.max_ns),
+                        format_nanos(s.median_user_ns),
+                        format_nanos(s.median_sys_ns),
+                        format_bytes(s.max_rss_bytes),
+                    ]),
+                    None => row.extend(std::iter::repeat_n(String::new(), 6)),
+                }
+                row.push(ratio_text(results, c));
+                row
+            })
+            .collect(),
+    }
+}
+
+pub fn environment_table(results: &Results) -> Table {
+    let e = &results.environment;
+    let rows = vec![
+        ("CPU", e.cpu_model.clone()),
+        ("Cores", e.cores.to_string()),
+        ("Memory", format_bytes(e.memory_bytes)),
+        ("OS", e.os.clone()),
+        ("Kernel", e.kernel.clone()),
+        ("Load average at start", e.load_average.map_or("unknown".into(), |l| format!("{l:.2}"))),
+        ("CPU governor", e.cpu_governor.clone().unwrap_or_else(|| "not readable".into())),
+        ("Memory limits enforced by", e.memory_limit_mechanism.clone()),
+        ("versus", e.versus_version.clone()),
+    ];
+    Table {
+        title: "Environment".into(),
+        header: vec!["".into(), "".into()],
+        rows: rows.into_iter().map(|(k, v)| vec![k.to_string(), v]).collect(),
+    }
+}
+
+pub fn versions_table(results: &Results) -> Table {
+    Table {
+        title: "Implementations".into(),
+        header: vec!["implementation".into(), "version".into(), "note".into()],
+        rows: results
+            .environment
+            .implementations
+            .iter()
+            .map(|(name, info)| {
+                vec![
+                    name.clone(),
+                    info.version.clone().unwrap_or_else(|| "(not given)".into()),
+                    info.note.clone().unwrap_or_default(),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// Cells that are not ok, with why.
+pub fn outcome_rows(results: &Results) -> Vec<String> {
+    results
+        .cells
+        .iter()
+        .filter(|c| c.outcome != Outcome::Ok)
+        .map(|c| {
+            let p = params_key(&c.params);
+            let at = if p.is_empty() { String::new() } else { format!(" [{p}]") };
+            format!(
+                "{} {}{at}: {} — {}",
+                c.implementation,
+                c.operation,
+                c.outcome.label(),
+                c.message.clone().unwrap_or_default()
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,106 @@
+//! The terminal: a progress bar with an ETA on stderr while the plan runs,
+//! and the result tables on stdout at the end.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::report::tables::{self, Table};
+use crate::results::Results;
+use crate::runner::Events;
+
+/// Progress on stderr; hidden when stderr is not a terminal or `quiet` is set.
+pub struct Progress {
+    bar: ProgressBar,
+}
+
+impl Progress {
+    pub fn new(quiet: bool) -> Self {
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        if quiet {
+            bar.set_draw_target(ProgressDrawTarget::hidden());
+        }
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} runs, ETA {eta} {msg}")
+                .expect("valid template"),
+        );
+        Progress { bar }
+    }
+
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Events for Progress {
+    fn start(&mut self, total_runs: u64) {
+        self.bar.set_length(total_runs);
+    }
+    fn group_start(&mut self, label: &str) {
+        self.bar.set_message(label.to_string());
+    }
+    fn run_done(&mut self) {
+        self.bar.inc(1);
+    }
+    fn runs_dropped(&mut self, count: u64) {
+        let len = self.bar.length().unwrap_or(0);
+        self.bar.set_length(len.saturating_sub(count));
+    }
+    fn note(&mut self, text: &str) {
+        self.bar.set_message(text.to_string());
+    }
+}
+
+fn width(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// Renders a table as aligned plain text.
+pub fn render_table(t: &Table) -> String {
+    let cols = t.header.len();
+    let mut widths = vec![0; cols];
+    for row in std::iter::once(&t.header).chain(&t.rows) {
+        for (i, c) in row.iter().enumerate().take(cols) {
+            widths[i] = widths[i].max(width(c));
+        }
+    }
+    let line = |row: &Vec<String>| {
+        row.iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let pad = " ".repeat(widths[i] - width(c));
+                if i == 0 { format!("{c}{pad}") } else { format!("{pad}{c}") }
+            })
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    let mut out = format!("{}\n", t.title);
+    if t.header.iter().any(|h| !h.is_empty()) {
+        out.push_str(&format!("  {}\n", line(&t.header)));
+    }
+    for r in &t.rows {
+        out.push_str(&format!("  {}\n", line(r)));
+    }
+    out
+}
+
+/// The end-of-run summary printed to stdout.
+pub fn summary(results: &Results) -> String {
+    let mut out = String::new();
+    for (op, ts) in tables::result_tables(results) {
+        out.push_str(&format!("== {op} ==\n"));
+        for t in ts.iter().take(2) {
+            out.push_str(&render_table(t));
+        }
+        out.push('\n');
+    }
+    let problems = tables::outcome_rows(results);
+    if !problems.is_empty() {
+        out.push_str("Not ok:\n");
+        for p in problems {
+            out.push_str(&format!("  {p}\n"));
+        }
+    }
+    for w in &results.warnings {
+        out.push_str(&format!("warning: {}\n", w.message));
+    }
+    out
+}

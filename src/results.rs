@@ -1,0 +1,233 @@
+//! The results file: what was measured, in a versioned format that outlives
+//! any one run of the tool. `docs/results-format.md` documents it; bump
+//! `SCHEMA_VERSION` on any change that would break a reader, and only ever
+//! add fields otherwise. Readers must ignore fields they do not know.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+
+use crate::outcome::Outcome;
+use crate::plan::Params;
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One entry per measured run, in run order; all arrays have the same length.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Samples {
+    pub wall_ns: Vec<u64>,
+    pub user_ns: Vec<u64>,
+    pub sys_ns: Vec<u64>,
+    pub max_rss_bytes: Vec<u64>,
+}
+
+impl Samples {
+    pub fn len(&self) -> usize {
+        self.wall_ns.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.wall_ns.is_empty()
+    }
+}
+
+/// Summary statistics of a cell's wall times (nanoseconds) and resources.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Stats {
+    pub n: usize,
+    pub mean_ns: f64,
+    pub median_ns: f64,
+    /// Sample standard deviation; null with fewer than 2 runs.
+    pub stddev_ns: Option<f64>,
+    pub min_ns: f64,
+    pub max_ns: f64,
+    /// Payload bytes per second at the median wall time; null when the operation has no payload.
+    pub throughput_bytes_per_s: Option<f64>,
+    pub median_user_ns: f64,
+    pub median_sys_ns: f64,
+    pub max_rss_bytes: u64,
+}
+
+/// One implementation × operation × parameter set.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Cell {
+    pub id: String,
+    pub implementation: String,
+    pub operation: String,
+    pub params: Params,
+    pub outcome: Outcome,
+    /// Why the cell is not ok (exit status, check that failed, stderr tail); null when ok.
+    pub message: Option<String>,
+    /// Size of the input for throughput; null when the operation counts none.
+    pub payload_bytes: Option<u64>,
+    pub warmup_runs: u32,
+    /// Measured runs asked for; `samples` may hold fewer when the cell failed.
+    pub runs_requested: u32,
+    /// Wall times of the warm-up runs, kept to show warm-up effects.
+    pub warmup_wall_ns: Vec<u64>,
+    pub samples: Samples,
+    /// Null unless the outcome is ok.
+    pub stats: Option<Stats>,
+}
+
+/// A cell compared with the baseline implementation at the same operation and parameters.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Comparison {
+    pub implementation: String,
+    pub baseline: String,
+    pub operation: String,
+    pub params: Params,
+    /// median(implementation) / median(baseline): above 1 is slower than the baseline.
+    pub ratio: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Warning {
+    /// A stable identifier of the kind of warning, e.g. `high_variation`.
+    pub kind: String,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct ImplementationInfo {
+    /// First line of the implementation's `version` command, or null.
+    pub version: Option<String>,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct Environment {
+    pub versus_version: String,
+    pub cpu_model: String,
+    pub cores: usize,
+    pub memory_bytes: u64,
+    pub os: String,
+    pub kernel: String,
+    /// 1-minute load average when the run started.
+    pub load_average: Option<f64>,
+    /// CPU frequency governor of cpu0, where readable.
+    pub cpu_governor: Option<String>,
+    /// "cgroup v2", "cgroup v1" or "RLIMIT_AS".
+    pub memory_limit_mechanism: String,
+    pub implementations: IndexMap<String, ImplementationInfo>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    Running,
+    Complete,
+    Interrupted,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct SuiteInfo {
+    pub name: String,
+    pub description: Option<String>,
+    pub file: Option<String>,
+    /// The baseline named by the suite; null means the fastest of each group.
+    pub baseline: Option<String>,
+    /// The command line that produced these results.
+    pub command: String,
+}
+
+/// The whole results document (`results.json`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Results {
+    pub schema_version: u32,
+    pub suite: SuiteInfo,
+    /// RFC 3339, UTC.
+    pub started_at: String,
+    pub finished_at: Option<String>,
+    pub status: RunStatus,
+    pub environment: Environment,
+    /// Parameter names in matrix order and operation names in suite order, for reports.
+    pub matrix: IndexMap<String, Vec<crate::suite::ParamValue>>,
+    pub operations: Vec<String>,
+    pub cells: Vec<Cell>,
+    pub comparisons: Vec<Comparison>,
+    pub warnings: Vec<Warning>,
+}
+
+pub fn now_rfc3339() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+/// Writes `value` as pretty JSON to `path` atomically (temp file + rename), so a
+/// crash never leaves a half-written results file.
+pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let tmp = path.with_extension("json.partial");
+    let mut f = File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
+    serde_json::to_writer_pretty(&mut f, value)?;
+    f.write_all(b"\n")?;
+    f.sync_all()?;
+    fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// Reads a results file, refusing other schema versions with a clear message.
+pub fn read(path: &Path) -> Result<Results> {
+    let text = fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let probe: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("{}: not valid JSON", path.display()))?;
+    match probe.get("schema_version").and_then(|v| v.as_u64()) {
+        Some(v) if v == u64::from(SCHEMA_VERSION) => {}
+        Some(v) => anyhow::bail!(
+            "{}: schema_version {v} is not supported by this versus (it reads version {SCHEMA_VERSION})",
+            path.display()
+        ),
+        None => anyhow::bail!("{}: no schema_version: not a versus results file", path.display()),
+    }
+    serde_json::from_value(probe).with_context(|| format!("{}: not a valid versus results file", path.display()))
+}
+
+/// The journal: one JSON line per finished cell, appended and synced before
+/// the next group starts, so nothing measured is lost to a crash or Ctrl-C.
+/// `--resume` reads it back.
+pub struct Journal {
+    file: File,
+    pub path: PathBuf,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "type", content = "data", rename_all = "snake_case")]
+enum JournalLine {
+    Cell(Box<Cell>),
+}
+
+impl Journal {
+    pub fn open(path: &Path) -> Result<Journal> {
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open the journal {}", path.display()))?;
+        Ok(Journal { file, path: path.to_path_buf() })
+    }
+
+    pub fn append(&mut self, cell: &Cell) -> Result<()> {
+        let mut line = serde_json::to_vec(&JournalLine::Cell(Box::new(cell.clone())))?;
+        line.push(b'\n');
+        self.file.write_all(&line)?;
+        self.file.sync_data()?;
+        Ok(())
+    }
+
+    /// Cells recorded in a journal, the last record of each id winning. A torn
+    /// last line (a crash mid-write) is ignored.
+    pub fn read(path: &Path) -> Result<IndexMap<String, Cell>> {
+        let f = File::open(path).with_context(|| format!("cannot read the journal {}", path.display()))?;
+        let mut cells = IndexMap::new();
+        for line in BufReader::new(f).lines() {
+            let line = line?;
+            if let Ok(JournalLine::Cell(c)) = serde_json::from_str::<JournalLine>(&line) {
+                cells.insert(c.id.clone(), *c);
+            }
+        }
+        Ok(cells)
+    }
+}

@@ -1,0 +1,625 @@
+//! The scheduler: turns the plan into runs and runs into cells.
+//!
+//! Within a group (one operation at one parameter set) the implementations
+//! take turns, warm-up first and then measured rounds, A B C, B C A, C A B …,
+//! so slow drift of the machine spreads evenly and run i of every
+//! implementation is taken side by side (the pairing later statistics use).
+//! Every run is checked, not just the first: exit status, and the output
+//! checks the operation asks for. A failing cell stops being run and keeps
+//! its outcome; the others go on. Each finished group is handed to the sink
+//! before the next starts.
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+use indexmap::IndexMap;
+
+use crate::exec::process::{interrupted, tail};
+use crate::exec::{Executor, Exit, RunRecord, RunRequest};
+use crate::outcome::Outcome;
+use crate::payload::{self, Digest, DigestKind};
+use crate::placeholder::CommandTemplate;
+use crate::plan::{Group, Params, Plan, cell_id, params_key};
+use crate::results::{Cell, Samples};
+use crate::suite::{Input, OutputMode, Payload, Suite};
+use crate::units::{Bytes, parse_size};
+
+/// What the runner tells the outside world as it goes (progress bars, logs).
+pub trait Events {
+    fn start(&mut self, _total_runs: u64) {}
+    fn group_start(&mut self, _label: &str) {}
+    fn run_done(&mut self) {}
+    /// Runs planned but not taken (a cell failed early, or was resumed), for the progress total.
+    fn runs_dropped(&mut self, _count: u64) {}
+    fn note(&mut self, _text: &str) {}
+}
+
+/// Events that go nowhere.
+pub struct NoEvents;
+impl Events for NoEvents {}
+
+/// How the run ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum End {
+    Complete,
+    Interrupted,
+}
+
+/// A resolved payload: where it is and how big.
+#[derive(Debug, Clone)]
+struct PayloadFile {
+    path: PathBuf,
+    bytes: Bytes,
+}
+
+pub struct Runner<'a> {
+    pub suite: &'a Suite,
+    pub plan: &'a Plan,
+    /// Cell outputs and logs: `<work>/<op>/<impl>/<params>/`.
+    pub work: PathBuf,
+    /// The `{tmp}` folder shared by all commands of the run.
+    pub tmp: PathBuf,
+    /// Where generated payloads are cached.
+    pub cache: PathBuf,
+    /// Cells already finished (from `--resume`): their groups are not run again.
+    pub done: IndexMap<String, Cell>,
+    payloads: HashMap<String, PayloadFile>,
+    digests: HashMap<(PathBuf, bool), Digest>,
+    /// Outcome of every cell so far, by id, to skip consumers of failed producers.
+    outcomes: HashMap<String, Outcome>,
+    setup_failed: HashMap<usize, String>,
+}
+
+struct CellState {
+    imp: usize,
+    outcome: Option<Outcome>,
+    message: Option<String>,
+    samples: Samples,
+    warmup_wall_ns: Vec<u64>,
+    digests: Vec<Digest>,
+    req: RunRequest,
+    out: Option<PathBuf>,
+}
+
+fn sanitize(s: &str) -> String {
+    let clean: String = s
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '=' | ',') { c } else { '_' })
+        .collect();
+    if clean.is_empty() { "_".into() } else { clean }
+}
+
+/// Describes a run that did not end as expected.
+fn describe(exit: &Exit, expected: i32) -> (Outcome, String) {
+    match exit {
+        Exit::Code(c) => (Outcome::Failed, format!("exited with status {c} (expected {expected})")),
+        Exit::Signal(s) => {
+            let hint = if *s == libc::SIGKILL { " (possibly the kernel's out-of-memory killer)" } else { "" };
+            (Outcome::Failed, format!("killed by signal {s}{hint}"))
+        }
+        Exit::Timeout => (Outcome::Timeout, "exceeded the per-run timeout and was killed".into()),
+        Exit::OutOfMemory => (Outcome::OutOfMemory, "killed for exceeding its memory limit".into()),
+        Exit::SpawnError(m) => (Outcome::Failed, format!("could not start: {m}")),
+    }
+}
+
+impl<'a> Runner<'a> {
+    pub fn new(suite: &'a Suite, plan: &'a Plan, work: PathBuf, tmp: PathBuf, cache: PathBuf) -> Self {
+        Runner {
+            suite,
+            plan,
+            work,
+            tmp,
+            cache,
+            done: IndexMap::new(),
+            payloads: HashMap::new(),
+            digests: HashMap::new(),
+            outcomes: HashMap::new(),
+            setup_failed: HashMap::new(),
+        }
+    }
+
+    /// Checks before anything runs that every payload of the plan can be
+    /// resolved (sizes parse, files exist), so bad input fails fast.
+    pub fn check_payloads(&self) -> Result<()> {
+        let Some(p) = &self.suite.payload else { return Ok(()) };
+        for g in &self.plan.groups {
+            let lookup = |n: &str| g.params.get(n).map(|v| v.to_string());
+            match p {
+                Payload::Random { size, .. } => {
+                    let text = render_owned(size.render_with(lookup))?;
+                    parse_size(&text).map_err(|e| anyhow!("{}: payload.size: {e}", self.suite.path.display()))?;
+                }
+                Payload::File(t) => {
+                    let path = self.suite.dir.join(render_owned(t.render_with(lookup))?);
+                    if !path.is_file() {
+                        bail!("{}: payload.file: {} does not exist", self.suite.path.display(), path.display());
+                    }
+                }
+                Payload::Command(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn payload(&mut self, params: &Params, events: &mut dyn Events, exec: &mut dyn Executor) -> Result<Option<PayloadFile>> {
+        let Some(spec) = &self.suite.payload else { return Ok(None) };
+        let lookup = |n: &str| params.get(n).map(|v| v.to_string());
+        let key = match spec {
+            Payload::Random { size, seed } => format!("random:{seed}:{}", render_owned(size.render_with(lookup))?),
+            Payload::File(t) => format!("file:{}", render_owned(t.render_with(lookup))?),
+            Payload::Command(c) => format!(
+                "command:{}",
+                c.render_with(lookup).map_err(|n| anyhow!("unknown placeholder {{{n}}}"))?.join("\u{1f}")
+            ),
+        };
+        if let Some(p) = self.payloads.get(&key) {
+            return Ok(Some(p.clone()));
+        }
+        let file = match spec {
+            Payload::Random { size, seed } => {
+                let bytes = parse_size(&render_owned(size.render_with(lookup))?)?;
+                events.note(&format!("generating {} payload", crate::units::format_bytes(bytes.0)));
+                let path = payload::cached(&self.cache, *seed, bytes)
+                    .with_context(|| format!("cannot write the payload into {}", self.cache.display()))?;
+                PayloadFile { path, bytes }
+            }
+            Payload::File(t) => {
+                let path = self.suite.dir.join(render_owned(t.render_with(lookup))?);
+                let bytes = Bytes(fs::metadata(&path).with_context(|| format!("payload {}", path.display()))?.len());
+                PayloadFile { path, bytes }
+            }
+            Payload::Command(c) => {
+                let dir = self.work.join("payloads");
+                fs::create_dir_all(&dir)?;
+                let path = dir.join(sanitize(&params_key(params)));
+                let tmp = self.tmp.display().to_string();
+                let out = path.display().to_string();
+                let argv = c
+                    .render_with(|n| match n {
+                        "out" => Some(out.clone()),
+                        "tmp" => Some(tmp.clone()),
+                        _ => params.get(n).map(|v| v.to_string()),
+                    })
+                    .map_err(|n| anyhow!("payload.command: unknown placeholder {{{n}}}"))?;
+                events.note(&format!("generating payload with `{}`", argv.join(" ")));
+                let stderr = dir.join("generator.stderr");
+                let r = exec.run(&RunRequest {
+                    argv: argv.clone(),
+                    cwd: Some(self.suite.dir.clone()),
+                    stderr: Some(stderr.clone()),
+                    timeout: self.suite.settings.timeout,
+                    ..Default::default()
+                });
+                if r.exit != Exit::Code(0) || !path.is_file() {
+                    bail!(
+                        "{}: payload.command `{}` did not produce {} ({:?}): {}",
+                        self.suite.path.display(),
+                        argv.join(" "),
+                        path.display(),
+                        r.exit,
+                        tail(&stderr, 2000)
+                    );
+                }
+                let bytes = Bytes(fs::metadata(&path)?.len());
+                PayloadFile { path, bytes }
+            }
+        };
+        self.payloads.insert(key, file.clone());
+        Ok(Some(file))
+    }
+
+    fn digest(&mut self, path: &Path, sha256: bool) -> std::io::Result<Digest> {
+        let key = (path.to_path_buf(), sha256);
+        if let Some(d) = self.digests.get(&key) {
+            return Ok(*d);
+        }
+        let d = payload::digest_file(path, if sha256 { DigestKind::Sha256 } else { DigestKind::Blake3 })?;
+        self.digests.insert(key, d);
+        Ok(d)
+    }
+
+    fn cell_dir(&self, op: usize, imp: usize, params: &Params) -> PathBuf {
+        self.work
+            .join(sanitize(&self.suite.operations[op].name))
+            .join(sanitize(&self.suite.implementations[imp].name))
+            .join(sanitize(&params_key(params)))
+    }
+
+    /// Runs suite and implementation setup commands. A failed suite setup is an
+    /// error; a failed implementation setup fails that implementation's cells.
+    pub fn setup(&mut self, exec: &mut dyn Executor, events: &mut dyn Events) -> Result<()> {
+        fs::create_dir_all(&self.tmp)?;
+        fs::create_dir_all(&self.work)?;
+        for cmd in &self.suite.setup {
+            if let Err(msg) = self.run_plain(exec, cmd, None, &[], "") {
+                bail!("{}: setup command failed: {msg}", self.suite.path.display());
+            }
+        }
+        let used: HashSet<usize> = self.plan.groups.iter().flat_map(|g| g.implementations.iter().copied()).collect();
+        for (i, imp) in self.suite.implementations.iter().enumerate() {
+            if !used.contains(&i) {
+                continue;
+            }
+            for cmd in &imp.setup {
+                events.note(&format!("setting up {}", imp.name));
+                if let Err(msg) = self.run_plain(exec, cmd, imp.cwd.as_deref(), &imp.env, &imp.name) {
+                    self.setup_failed.insert(i, format!("setup failed: {msg}"));
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs teardown commands; returns failures as messages (they do not change results).
+    pub fn teardown(&mut self, exec: &mut dyn Executor) -> Vec<String> {
+        let mut problems = Vec::new();
+        for imp in &self.suite.implementations {
+            for cmd in &imp.teardown {
+                if let Err(m) = self.run_plain(exec, cmd, imp.cwd.as_deref(), &imp.env, &imp.name) {
+                    problems.push(format!("teardown of {}: {m}", imp.name));
+                }
+            }
+        }
+        for cmd in &self.suite.teardown {
+            if let Err(m) = self.run_plain(exec, cmd, None, &[], "") {
+                problems.push(format!("suite teardown: {m}"));
+            }
+        }
+        problems
+    }
+
+    fn run_plain(
+        &self,
+        exec: &mut dyn Executor,
+        cmd: &CommandTemplate,
+        cwd: Option<&Path>,
+        env: &[(String, String)],
+        imp: &str,
+    ) -> Result<(), String> {
+        let tmp = self.tmp.display().to_string();
+        let argv = cmd
+            .render_with(|n| match n {
+                "tmp" => Some(tmp.clone()),
+                "impl" => Some(imp.to_string()),
+                _ => None,
+            })
+            .map_err(|n| format!("unknown placeholder {{{n}}}"))?;
+        let stderr = self.tmp.join(".setup.stderr");
+        let r = exec.run(&RunRequest {
+            argv: argv.clone(),
+            cwd: Some(cwd.map_or_else(|| self.suite.dir.clone(), Path::to_path_buf)),
+            env: env.to_vec(),
+            stderr: Some(stderr.clone()),
+            timeout: self.suite.settings.timeout,
+            ..Default::default()
+        });
+        match r.exit {
+            Exit::Code(0) => Ok(()),
+            other => Err(format!("`{}`: {}; {}", argv.join(" "), describe(&other, 0).1, tail(&stderr, 1000))),
+        }
+    }
+
+    /// Runs every group of the plan, handing each group's cells to `sink` as it finishes.
+    pub fn run(
+        &mut self,
+        exec: &mut dyn Executor,
+        events: &mut dyn Events,
+        sink: &mut dyn FnMut(&[Cell]) -> Result<()>,
+    ) -> Result<End> {
+        events.start(self.plan.total_runs());
+        for c in self.done.values() {
+            self.outcomes.insert(c.id.clone(), c.outcome);
+        }
+        for gi in 0..self.plan.groups.len() {
+            if interrupted() {
+                return Ok(End::Interrupted);
+            }
+            let group = self.plan.groups[gi].clone();
+            let op = &self.suite.operations[group.operation];
+            let ids: Vec<String> = group
+                .implementations
+                .iter()
+                .chain(group.skipped.iter().map(|(i, _)| i))
+                .map(|&i| cell_id(&op.name, &self.suite.implementations[i].name, &group.params))
+                .collect();
+            if !ids.is_empty() && ids.iter().all(|id| self.done.contains_key(id)) {
+                events.runs_dropped(u64::from(group.runs + group.warmup) * group.implementations.len() as u64);
+                continue;
+            }
+            events.group_start(&format!("{} {}", op.name, params_key(&group.params)));
+            let cells = self.run_group(&group, exec, events)?;
+            if interrupted() {
+                return Ok(End::Interrupted);
+            }
+            for c in &cells {
+                self.outcomes.insert(c.id.clone(), c.outcome);
+            }
+            sink(&cells)?;
+        }
+        Ok(End::Complete)
+    }
+
+    fn run_group(&mut self, group: &Group, exec: &mut dyn Executor, events: &mut dyn Events) -> Result<Vec<Cell>> {
+        let suite = self.suite;
+        let op = &suite.operations[group.operation];
+        let payload = self.payload(&group.params, events, exec)?;
+        let mut states: Vec<CellState> = Vec::new();
+        let mut finished: Vec<Cell> = Vec::new();
+        let runs_per_cell = u64::from(group.runs + group.warmup);
+        let payload_bytes = payload.as_ref().filter(|_| op.counts_payload).map(|p| p.bytes.0);
+
+        let blank = |imp: usize, outcome: Outcome, message: String| Cell {
+            id: cell_id(&op.name, &suite.implementations[imp].name, &group.params),
+            implementation: suite.implementations[imp].name.clone(),
+            operation: op.name.clone(),
+            params: group.params.clone(),
+            outcome,
+            message: Some(message),
+            payload_bytes,
+            warmup_runs: group.warmup,
+            runs_requested: group.runs,
+            warmup_wall_ns: vec![],
+            samples: Samples::default(),
+            stats: None,
+        };
+        for (imp, reason) in &group.skipped {
+            finished.push(blank(*imp, Outcome::Skipped, reason.clone()));
+        }
+
+        for &imp in &group.implementations {
+            let implementation = &suite.implementations[imp];
+            if let Some(msg) = self.setup_failed.get(&imp) {
+                finished.push(blank(imp, Outcome::Failed, msg.clone()));
+                events.runs_dropped(runs_per_cell);
+                continue;
+            }
+            // The input: the payload, or what an earlier operation of this implementation produced.
+            let input = match op.input {
+                Input::Payload => payload.as_ref().map(|p| p.path.clone()),
+                Input::Operation(j) => match self.ensure_artifact(j, imp, group, exec, events) {
+                    Ok(p) => Some(p),
+                    Err(why) => {
+                        finished.push(blank(imp, Outcome::Skipped, why));
+                        events.runs_dropped(runs_per_cell);
+                        continue;
+                    }
+                },
+            };
+            let dir = self.cell_dir(group.operation, imp, &group.params);
+            fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            let out = dir.join("out");
+            let mut vars: HashMap<String, String> = group.params.iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
+            vars.insert("payload".into(), payload.as_ref().map(|p| p.path.display().to_string()).unwrap_or_default());
+            vars.insert("in".into(), input.as_ref().map(|p| p.display().to_string()).unwrap_or_default());
+            vars.insert("out".into(), out.display().to_string());
+            vars.insert("tmp".into(), self.tmp.display().to_string());
+            vars.insert("impl".into(), implementation.name.clone());
+            vars.insert("op".into(), op.name.clone());
+            for earlier in &suite.operations[..group.operation] {
+                let oi = suite.operations.iter().position(|o| o.name == earlier.name).expect("known op");
+                let p = self.cell_dir(oi, imp, &group.params).join("out");
+                vars.insert(format!("{}.out", earlier.name), p.display().to_string());
+            }
+            let argv = implementation.commands[group.operation]
+                .render_with(|n| vars.get(n).cloned())
+                .map_err(|n| anyhow!("unknown placeholder {{{n}}}"))?;
+            let req = RunRequest {
+                argv,
+                cwd: Some(implementation.cwd.clone().unwrap_or_else(|| suite.dir.clone())),
+                env: implementation.env.clone(),
+                stdin: if op.stdin { input.clone() } else { None },
+                stdout: (op.output == OutputMode::Stdout).then(|| out.clone()),
+                stderr: Some(dir.join("stderr")),
+                timeout: group.timeout,
+                memory_limit: implementation.memory_limit,
+            };
+            states.push(CellState {
+                imp,
+                outcome: None,
+                message: None,
+                samples: Samples::default(),
+                warmup_wall_ns: vec![],
+                digests: vec![],
+                req,
+                out: (op.output != OutputMode::None).then_some(out),
+            });
+        }
+
+        let rounds = group.warmup + group.runs;
+        let n = states.len();
+        for round in 0..rounds {
+            let warmup = round < group.warmup;
+            for k in 0..n {
+                let s = (k + round as usize) % n;
+                if states[s].outcome.is_some() {
+                    continue;
+                }
+                if let Some(out) = &states[s].out {
+                    let _ = fs::remove_file(out);
+                }
+                let record = exec.run(&states[s].req);
+                if interrupted() {
+                    return Ok(vec![]);
+                }
+                events.run_done();
+                self.absorb(&mut states[s], record, warmup, payload.as_ref(), group);
+                if states[s].outcome.is_some() {
+                    events.runs_dropped(u64::from(rounds - round - 1));
+                }
+            }
+        }
+        self.compare_outputs(&mut states, group);
+
+        for st in states {
+            let outcome = st.outcome.unwrap_or(Outcome::Ok);
+            finished.push(Cell {
+                outcome,
+                message: st.message,
+                warmup_wall_ns: st.warmup_wall_ns,
+                samples: st.samples,
+                ..blank(st.imp, outcome, String::new())
+            });
+        }
+        // Keep report order: the suite's implementation order.
+        finished.sort_by_key(|c| suite.implementations.iter().position(|i| i.name == c.implementation));
+        Ok(finished)
+    }
+
+    /// Classifies one run and records it into its cell.
+    fn absorb(&mut self, st: &mut CellState, r: RunRecord, warmup: bool, payload: Option<&PayloadFile>, group: &Group) {
+        let op = &self.suite.operations[group.operation];
+        if r.exit != Exit::Code(op.exit_code) {
+            let (outcome, mut msg) = describe(&r.exit, op.exit_code);
+            if let Some(err) = &st.req.stderr {
+                let t = tail(err, 600);
+                if !t.is_empty() {
+                    msg = format!("{msg}; stderr: {t}");
+                }
+            }
+            st.outcome = Some(outcome);
+            st.message = Some(format!("{} run: {msg}", if warmup { "warm-up" } else { "measured" }));
+            return;
+        }
+        if let Some(out) = st.out.clone().filter(|_| op.checks_output()) {
+            if let Err(msg) = self.check_output(&out, payload, group) {
+                st.outcome = Some(Outcome::WrongOutput);
+                st.message = Some(msg);
+                return;
+            }
+            if op.same_output {
+                match self.digest_uncached(&out) {
+                    Ok(d) => st.digests.push(d),
+                    Err(e) => {
+                        st.outcome = Some(Outcome::WrongOutput);
+                        st.message = Some(format!("cannot read the output: {e}"));
+                        return;
+                    }
+                }
+            }
+        }
+        if warmup {
+            st.warmup_wall_ns.push(r.wall.0);
+        } else {
+            st.samples.wall_ns.push(r.wall.0);
+            st.samples.user_ns.push(r.user.0);
+            st.samples.sys_ns.push(r.sys.0);
+            st.samples.max_rss_bytes.push(r.max_rss.0);
+        }
+    }
+
+    fn digest_uncached(&self, path: &Path) -> std::io::Result<Digest> {
+        payload::digest_file(path, DigestKind::Blake3)
+    }
+
+    fn check_output(&mut self, out: &Path, payload: Option<&PayloadFile>, group: &Group) -> Result<(), String> {
+        let op = &self.suite.operations[group.operation];
+        if !out.is_file() {
+            return Err(format!("the run produced no output file ({})", out.display()));
+        }
+        if op.roundtrip || op.expect_file.is_some() {
+            let got = self.digest_uncached(out).map_err(|e| format!("cannot read the output: {e}"))?;
+            if op.roundtrip {
+                let p = payload.expect("validated: roundtrip needs a payload");
+                let want = self.digest(&p.path, false).map_err(|e| format!("cannot read the payload: {e}"))?;
+                if got != want {
+                    return Err("round trip failed: the output differs from the payload".into());
+                }
+            }
+            if let Some(t) = &op.expect_file {
+                let tmp = self.tmp.display().to_string();
+                let rel = t
+                    .render_with(|n| if n == "tmp" { Some(tmp.clone()) } else { group.params.get(n).map(|v| v.to_string()) })
+                    .map_err(|n| format!("unknown placeholder {{{n}}}"))?;
+                let path = self.suite.dir.join(rel);
+                let want = self.digest(&path, false).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                if got != want {
+                    return Err(format!("the output differs from {}", path.display()));
+                }
+            }
+        }
+        if let Some(hex) = &op.expect_sha256 {
+            let got = payload::digest_file(out, DigestKind::Sha256).map_err(|e| format!("cannot read the output: {e}"))?;
+            if &got.hex() != hex {
+                return Err(format!("the output's SHA-256 is {}, expected {hex}", got.hex()));
+            }
+        }
+        Ok(())
+    }
+
+    /// `same_output`: every run of every implementation must produce the same
+    /// bytes. The reference is the baseline's output when it ran fine, else
+    /// the first implementation's that did.
+    fn compare_outputs(&self, states: &mut [CellState], group: &Group) {
+        if !self.suite.operations[group.operation].same_output {
+            return;
+        }
+        for st in states.iter_mut().filter(|s| s.outcome.is_none()) {
+            if st.digests.windows(2).any(|w| w[0] != w[1]) {
+                st.outcome = Some(Outcome::WrongOutput);
+                st.message = Some("the output differs from one run to the next".into());
+            }
+        }
+        let name = |st: &CellState| self.suite.implementations[st.imp].name.clone();
+        let reference = states
+            .iter()
+            .filter(|s| s.outcome.is_none() && !s.digests.is_empty())
+            .min_by_key(|s| if Some(name(s)) == self.suite.baseline { 0 } else { 1 + s.imp })
+            .map(|s| (name(s), s.digests[0]));
+        let Some((ref_name, ref_digest)) = reference else { return };
+        for st in states.iter_mut().filter(|s| s.outcome.is_none()) {
+            if st.digests.first().is_some_and(|d| *d != ref_digest) {
+                st.outcome = Some(Outcome::WrongOutput);
+                st.message = Some(format!("the output differs from {ref_name}'s"));
+            }
+        }
+    }
+
+    /// The output of operation `op` by implementation `imp` at these
+    /// parameters, producing it with one unmeasured run if it is missing
+    /// (after `--resume`, or when `--only` left the producer out).
+    fn ensure_artifact(
+        &mut self,
+        op: usize,
+        imp: usize,
+        group: &Group,
+        exec: &mut dyn Executor,
+        events: &mut dyn Events,
+    ) -> Result<PathBuf, String> {
+        let producer = &self.suite.operations[op];
+        let id = cell_id(&producer.name, &self.suite.implementations[imp].name, &group.params);
+        if let Some(o) = self.outcomes.get(&id).filter(|o| **o != Outcome::Ok) {
+            return Err(format!("its input from '{}' is missing: that cell ended {}", producer.name, o.label()));
+        }
+        let path = self.cell_dir(op, imp, &group.params).join("out");
+        if path.is_file() {
+            return Ok(path);
+        }
+        events.note(&format!("producing the input from '{}' (one unmeasured run)", producer.name));
+        let sub = Group {
+            operation: op,
+            implementations: vec![imp],
+            skipped: vec![],
+            runs: 1,
+            warmup: 0,
+            ..group.clone()
+        };
+        let cells = self.run_group(&sub, exec, &mut NoEvents).map_err(|e| e.to_string())?;
+        match cells.first() {
+            Some(c) if c.outcome == Outcome::Ok && path.is_file() => Ok(path),
+            Some(c) => Err(format!(
+                "its input from '{}' could not be produced: {}",
+                producer.name,
+                c.message.clone().unwrap_or_else(|| c.outcome.label().into())
+            )),
+            None => Err(format!("its input from '{}' could not be produced", producer.name)),
+        }
+    }
+}
+
+fn render_owned(r: Result<String, String>) -> Result<String> {
+    r.map_err(|n| anyhow!("unknown placeholder {{{n}}}"))
+}
