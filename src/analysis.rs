@@ -45,10 +45,16 @@ pub fn cell_stats(cell: &Cell) -> Option<Stats> {
 /// to something else than the reader was promised.
 pub fn baseline_of<'c>(cells: &[&'c Cell], named: Option<&str>) -> Option<&'c Cell> {
     match named {
-        Some(name) => cells.iter().copied().find(|c| c.implementation == name && c.stats.is_some()),
+        Some(name) => cells
+            .iter()
+            .copied()
+            .find(|c| c.implementation == name && c.stats.is_some()),
         None => {
             let ok: Vec<&Cell> = cells.iter().copied().filter(|c| c.stats.is_some()).collect();
-            let medians: Vec<f64> = ok.iter().map(|c| c.stats.as_ref().map_or(f64::MAX, |s| s.median_ns)).collect();
+            let medians: Vec<f64> = ok
+                .iter()
+                .map(|c| c.stats.as_ref().map_or(f64::MAX, |s| s.median_ns))
+                .collect();
             stats::argmin(&medians).map(|i| ok[i])
         }
     }
@@ -71,11 +77,13 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
     }
     let mut comparisons = Vec::new();
     for (_, cells) in &groups {
-        let Some(base) = baseline_of(cells, results.suite.baseline.as_deref()) else { continue };
+        let Some(base) = baseline_of(cells, results.suite.baseline.as_deref()) else {
+            continue;
+        };
         let base_median = base.stats.as_ref().map_or(0.0, |s| s.median_ns);
         for c in cells {
-            if let Some(s) = &c.stats {
-                if base_median > 0.0 {
+            if let Some(s) = &c.stats
+                && base_median > 0.0 {
                     comparisons.push(Comparison {
                         implementation: c.implementation.clone(),
                         baseline: base.implementation.clone(),
@@ -84,12 +92,11 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
                         ratio: s.median_ns / base_median,
                     });
                 }
-            }
         }
     }
     results.comparisons = comparisons;
     let mut warnings = environment_warnings(&results.environment);
-    warnings.extend(results.cells.iter().flat_map(cell_warnings));
+    warnings.extend(cell_warnings(&results.cells));
     warnings.extend(extra_warnings.iter().cloned());
     results.warnings = warnings;
 }
@@ -103,31 +110,49 @@ fn label(cell: &Cell) -> String {
     }
 }
 
-/// Warnings about one cell's measurement.
-pub fn cell_warnings(cell: &Cell) -> Vec<Warning> {
+/// A measurement problem found in one cell: (warning kind, what was seen).
+pub fn cell_flags(cell: &Cell) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     let Some(s) = &cell.stats else { return out };
     if let Some(cv) = s.stddev_ns.map(|sd| sd / s.mean_ns).filter(|cv| *cv > HIGH_CV) {
-        out.push(Warning {
-            kind: "high_variation".into(),
-            message: format!(
-                "{}: runs vary a lot (coefficient of variation {:.0}%). Close other programs, or add runs (--runs) so the median settles.",
-                label(cell),
-                cv * 100.0
-            ),
-        });
+        out.push(("high_variation", format!("{} ({:.0}%)", label(cell), cv * 100.0)));
     }
     let wall = &cell.samples.wall_ns;
     if wall.len() >= 3 {
         let rest = summarize(&to_f64(&wall[1..])).map_or(0.0, |r| r.median);
         if rest > 0.0 && wall[0] as f64 > SLOW_FIRST_RUN * rest {
+            out.push((
+                "slow_first_run",
+                format!("{} ({:.1}x)", label(cell), wall[0] as f64 / rest),
+            ));
+        }
+    }
+    out
+}
+
+/// One warning per kind of cell problem, naming every affected cell.
+pub fn cell_warnings(cells: &[Cell]) -> Vec<Warning> {
+    let flags: Vec<(&str, String)> = cells.iter().flat_map(cell_flags).collect();
+    let mut out = Vec::new();
+    for (kind, advice) in [
+        (
+            "high_variation",
+            "runs varied by more than 10% of their mean (coefficient of variation): close other programs, or add runs (--runs) so the median settles",
+        ),
+        (
+            "slow_first_run",
+            "the first measured run took over 1.5x the median of the others, so warm-up (caches, JIT) leaked into the measurement: add warm-up runs (--warmup)",
+        ),
+    ] {
+        let hit: Vec<&str> = flags
+            .iter()
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, d)| d.as_str())
+            .collect();
+        if !hit.is_empty() {
             out.push(Warning {
-                kind: "slow_first_run".into(),
-                message: format!(
-                    "{}: the first measured run took {:.1}x the median of the others: warm-up (caches, JIT) is leaking into the measurement. Add warm-up runs (--warmup).",
-                    label(cell),
-                    wall[0] as f64 / rest
-                ),
+                kind: kind.into(),
+                message: format!("{} cell(s): {advice}. Cells: {}.", hit.len(), hit.join(", ")),
             });
         }
     }
@@ -211,16 +236,23 @@ mod tests {
     fn warnings_for_noise_and_slow_first_run() {
         let mut c = cell("a", &[300, 100, 100, 101, 99], Outcome::Ok);
         c.stats = cell_stats(&c);
-        let kinds: Vec<String> = cell_warnings(&c).into_iter().map(|w| w.kind).collect();
-        assert_eq!(kinds, ["high_variation", "slow_first_run"]);
         let mut quiet = cell("b", &[100, 100, 101, 99], Outcome::Ok);
         quiet.stats = cell_stats(&quiet);
-        assert!(cell_warnings(&quiet).is_empty());
+        let warnings = cell_warnings(&[c.clone(), quiet.clone(), c]);
+        let kinds: Vec<&str> = warnings.iter().map(|w| w.kind.as_str()).collect();
+        assert_eq!(kinds, ["high_variation", "slow_first_run"]);
+        assert!(warnings[0].message.starts_with("2 cell(s)"));
+        assert!(cell_warnings(&[quiet]).is_empty());
     }
 
     #[test]
     fn machine_warnings() {
-        let env = Environment { cores: 2, load_average: Some(3.5), cpu_governor: Some("powersave".into()), ..Default::default() };
+        let env = Environment {
+            cores: 2,
+            load_average: Some(3.5),
+            cpu_governor: Some("powersave".into()),
+            ..Default::default()
+        };
         let kinds: Vec<String> = environment_warnings(&env).into_iter().map(|w| w.kind).collect();
         assert_eq!(kinds, ["busy_machine", "cpu_governor"]);
     }

@@ -12,7 +12,6 @@ use crate::cli::{Common, ExecArgs, RunArgs};
 use crate::environment;
 use crate::exec::ProcessExecutor;
 use crate::exec::service::Services;
-use crate::outcome::Outcome;
 use crate::placeholder::CommandTemplate;
 use crate::plan::{self, Plan, Selection, cell_id};
 use crate::report::{markdown, terminal};
@@ -32,7 +31,12 @@ fn selection(common: &Common, only: Vec<String>) -> Result<Selection> {
         .as_deref()
         .map(|t| parse_duration(t).with_context(|| "--timeout".to_string()))
         .transpose()?;
-    Ok(Selection { only, runs: common.runs, warmup: common.warmup, timeout })
+    Ok(Selection {
+        only,
+        runs: common.runs,
+        warmup: common.warmup,
+        timeout,
+    })
 }
 
 /// Finds a program the way exec would: a path with a slash relative to `cwd`, else on PATH.
@@ -56,7 +60,12 @@ fn check_programs(suite: &Suite) -> Result<()> {
     for imp in &suite.implementations {
         let cwd = imp.cwd.clone().unwrap_or_else(|| suite.dir.clone());
         if !cwd.is_dir() {
-            bail!("{}: implementations.{}.cwd: {} is not a directory", suite.path.display(), imp.name, cwd.display());
+            bail!(
+                "{}: implementations.{}.cwd: {} is not a directory",
+                suite.path.display(),
+                imp.name,
+                cwd.display()
+            );
         }
         for (op, cmd) in suite.operations.iter().zip(&imp.commands) {
             if let CommandTemplate::Words(words) = cmd {
@@ -67,7 +76,11 @@ fn check_programs(suite: &Suite) -> Result<()> {
                         suite.path.display(),
                         imp.name,
                         op.name,
-                        if first.contains('/') { format!("relative to {}", cwd.display()) } else { "not on PATH".into() }
+                        if first.contains('/') {
+                            format!("relative to {}", cwd.display())
+                        } else {
+                            "not on PATH".into()
+                        }
                     );
                 }
             }
@@ -95,7 +108,13 @@ fn exit_code(results: &Results, end: &End) -> ExitCode {
 fn command_line() -> String {
     std::env::args()
         .enumerate()
-        .map(|(i, a)| if i == 0 { "versus".to_string() } else { shell_words::quote(&a).into_owned() })
+        .map(|(i, a)| {
+            if i == 0 {
+                "versus".to_string()
+            } else {
+                shell_words::quote(&a).into_owned()
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -143,7 +162,13 @@ impl Execution<'_> {
                     .unwrap_or_default();
                 environment::version_of(&argv, imp.cwd.as_deref().unwrap_or(&suite.dir), &imp.env)
             });
-            env.implementations.insert(imp.name.clone(), ImplementationInfo { version, note: imp.note.clone() });
+            env.implementations.insert(
+                imp.name.clone(),
+                ImplementationInfo {
+                    version,
+                    note: imp.note.clone(),
+                },
+            );
         }
         let mut results = Results {
             schema_version: results::SCHEMA_VERSION,
@@ -202,13 +227,20 @@ impl Execution<'_> {
         };
         progress.finish();
         for problem in runner.teardown(&mut exec) {
-            extra.push(Warning { kind: "teardown_failed".into(), message: problem });
+            extra.push(Warning {
+                kind: "teardown_failed".into(),
+                message: problem,
+            });
         }
         drop(services);
         let end = end?;
         results.cells = in_plan_order(suite, self.plan, &all);
         results.finished_at = Some(results::now_rfc3339());
-        results.status = if end == End::Interrupted { RunStatus::Interrupted } else { RunStatus::Complete };
+        results.status = if end == End::Interrupted {
+            RunStatus::Interrupted
+        } else {
+            RunStatus::Complete
+        };
         analysis::analyze(&mut results, &extra);
         Ok((results, end))
     }
@@ -253,7 +285,10 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     print!("{}", terminal::summary(&results));
     println!("\nResults: {}\nReport:  {}", results_path.display(), report.display());
     if end == End::Interrupted {
-        eprintln!("interrupted: the finished cells are saved; continue with --resume {}", out_dir.display());
+        eprintln!(
+            "interrupted: the finished cells are saved; continue with --resume {}",
+            out_dir.display()
+        );
     }
     Ok(exit_code(&results, &end))
 }
@@ -261,17 +296,27 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
 /// Builds an in-memory suite from ad-hoc commands: one operation, `exec`, no payload.
 fn adhoc_suite(args: &ExecArgs) -> Result<Suite> {
     if !args.name.is_empty() && args.name.len() != args.commands.len() {
-        bail!("-n/--name: give one name per command ({} names for {} commands)", args.name.len(), args.commands.len());
+        bail!(
+            "-n/--name: give one name per command ({} names for {} commands)",
+            args.name.len(),
+            args.commands.len()
+        );
     }
     let mut implementations: Vec<Implementation> = Vec::new();
     for (i, text) in args.commands.iter().enumerate() {
         let name = args.name.get(i).cloned().unwrap_or_else(|| text.clone());
         if implementations.iter().any(|imp| imp.name == name) {
-            bail!("command {}: the name '{name}' is used twice; give distinct names with -n", i + 1);
+            bail!(
+                "command {}: the name '{name}' is used twice; give distinct names with -n",
+                i + 1
+            );
         }
         let cmd = CommandTemplate::parse(text, args.shell).with_context(|| format!("command {} (`{text}`)", i + 1))?;
         if let Some(n) = cmd.names().first() {
-            bail!("command {} (`{text}`): placeholders such as {{{n}}} need a suite file (versus run)", i + 1);
+            bail!(
+                "command {} (`{text}`): placeholders such as {{{n}}} need a suite file (versus run)",
+                i + 1
+            );
         }
         implementations.push(Implementation {
             name,
@@ -285,18 +330,21 @@ fn adhoc_suite(args: &ExecArgs) -> Result<Suite> {
             note: None,
         });
     }
-    if let Some(b) = &args.baseline {
-        if !implementations.iter().any(|i| &i.name == b) {
+    if let Some(b) = &args.baseline
+        && !implementations.iter().any(|i| &i.name == b) {
             bail!("--baseline {b}: no command has this name (name commands with -n)");
         }
-    }
     Ok(Suite {
         path: PathBuf::new(),
         dir: std::env::current_dir()?,
         name: "versus exec".into(),
         description: None,
         baseline: args.baseline.clone(),
-        settings: suite::Settings { runs: suite::DEFAULT_RUNS, warmup: suite::DEFAULT_WARMUP, timeout: suite::DEFAULT_TIMEOUT },
+        settings: suite::Settings {
+            runs: suite::DEFAULT_RUNS,
+            warmup: suite::DEFAULT_WARMUP,
+            timeout: suite::DEFAULT_TIMEOUT,
+        },
         matrix: IndexMap::new(),
         payload: None,
         setup: vec![],
@@ -325,7 +373,11 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         if let CommandTemplate::Words(w) = &imp.commands[0] {
             let prog = w[0].to_string();
             if !program_exists(&prog, &suite.dir, &[]) {
-                bail!("command {} (`{}`): program '{prog}' not found; use --shell for shell syntax", i + 1, args.commands[i]);
+                bail!(
+                    "command {} (`{}`): program '{prog}' not found; use --shell for shell syntax",
+                    i + 1,
+                    args.commands[i]
+                );
             }
         }
     }
@@ -354,9 +406,4 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
 pub fn schema() -> Result<ExitCode> {
     println!("{}", serde_json::to_string_pretty(&suite::json_schema())?);
     Ok(ExitCode::from(EXIT_OK))
-}
-
-/// Used by tests and reports: whether a cell outcome counts as a failure.
-pub fn is_failure(o: Outcome) -> bool {
-    o.is_failure()
 }

@@ -60,8 +60,8 @@ pub struct RunArgs {
     /// Folder for results.json, cells.jsonl and report.md [default: versus-results/<suite name>].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Run only these implementations and/or operations.
-    #[arg(long, value_name = "NAME", num_args = 1..)]
+    /// Run only these implementations and/or operations (repeat the flag, or separate with commas).
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
     pub only: Vec<String>,
     /// Continue an earlier run in DIR: cells it finished are kept, not run again.
     #[arg(long, value_name = "DIR", conflicts_with = "out")]

@@ -72,7 +72,9 @@ pub fn collect(memory_limit_mechanism: &str) -> Environment {
 /// Runs a version command and returns the first non-empty line of its output
 /// (stdout, else stderr), or a note saying why there is none.
 pub fn version_of(argv: &[String], cwd: &Path, env: &[(String, String)]) -> String {
-    let Some((prog, args)) = argv.split_first() else { return "(no version command)".into() };
+    let Some((prog, args)) = argv.split_first() else {
+        return "(no version command)".into();
+    };
     let out = Command::new(prog)
         .args(args)
         .current_dir(cwd)

@@ -51,7 +51,9 @@ pub fn generate(path: &Path, seed: u64, size: Bytes) -> io::Result<()> {
     let file = File::create(path)?;
     file.set_len(size.0)?;
     let chunks = size.0.div_ceil(CHUNK_BYTES as u64);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(chunks.max(1) as usize);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(chunks.max(1) as usize);
     let next = std::sync::atomic::AtomicU64::new(0);
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
@@ -71,7 +73,9 @@ pub fn generate(path: &Path, seed: u64, size: Bytes) -> io::Result<()> {
                 })
             })
             .collect();
-        workers.into_iter().try_for_each(|w| w.join().expect("payload worker panicked"))
+        workers
+            .into_iter()
+            .try_for_each(|w| w.join().expect("payload worker panicked"))
     })
 }
 

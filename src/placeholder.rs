@@ -215,7 +215,10 @@ mod tests {
         assert_eq!(Template::parse("a {b"), Err(TemplateError::Unclosed(2)));
         assert_eq!(Template::parse("a }"), Err(TemplateError::Unmatched(2)));
         assert_eq!(Template::parse("{}"), Err(TemplateError::Empty(0)));
-        assert!(matches!(CommandTemplate::parse("a 'b", false), Err(CommandError::Quotes(_))));
+        assert!(matches!(
+            CommandTemplate::parse("a 'b", false),
+            Err(CommandError::Quotes(_))
+        ));
         assert_eq!(CommandTemplate::parse("  ", false), Err(CommandError::Empty));
     }
 }

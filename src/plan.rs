@@ -71,7 +71,11 @@ pub fn expand(matrix: &IndexMap<String, Vec<ParamValue>>) -> Vec<Params> {
 
 /// `k=v,k=v` — stable text for a parameter set, used in cell ids.
 pub fn params_key(params: &Params) -> String {
-    params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")
+    params
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// The id of a cell in results and journals: `operation/implementation/k=v,...`.
@@ -85,8 +89,8 @@ pub struct UnknownName(String, String);
 
 pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
     for name in &sel.only {
-        let known = suite.implementations.iter().any(|i| &i.name == name)
-            || suite.operations.iter().any(|o| &o.name == name);
+        let known =
+            suite.implementations.iter().any(|i| &i.name == name) || suite.operations.iter().any(|o| &o.name == name);
         if !known {
             let all: Vec<&str> = suite
                 .implementations
@@ -97,7 +101,10 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
             return Err(UnknownName(name.clone(), all.join(", ")));
         }
     }
-    let picks_impl = sel.only.iter().any(|n| suite.implementations.iter().any(|i| &i.name == n));
+    let picks_impl = sel
+        .only
+        .iter()
+        .any(|n| suite.implementations.iter().any(|i| &i.name == n));
     let picks_op = sel.only.iter().any(|n| suite.operations.iter().any(|o| &o.name == n));
     let impls: Vec<usize> = (0..suite.implementations.len())
         .filter(|&i| !picks_impl || sel.only.contains(&suite.implementations[i].name))
@@ -174,7 +181,15 @@ mod tests {
         let s = suite("");
         let points = expand(&s.matrix);
         let keys: Vec<String> = points.iter().map(params_key).collect();
-        assert_eq!(keys, ["size=1KB,armor=false", "size=1KB,armor=true", "size=1MB,armor=false", "size=1MB,armor=true"]);
+        assert_eq!(
+            keys,
+            [
+                "size=1KB,armor=false",
+                "size=1KB,armor=true",
+                "size=1MB,armor=false",
+                "size=1MB,armor=true"
+            ]
+        );
     }
 
     #[test]
@@ -203,19 +218,56 @@ mod tests {
             "#,
         );
         let plan = build(&s, &Selection::default()).unwrap();
-        let big: Vec<&Group> = plan.groups.iter().filter(|g| g.params["size"].to_string() == "1MB").collect();
-        assert!(big.iter().all(|g| g.runs == 3 && g.implementations == [0] && g.skipped[0].1 == "too slow"));
-        let plan = build(&s, &Selection { runs: Some(2), ..Default::default() }).unwrap();
+        let big: Vec<&Group> = plan
+            .groups
+            .iter()
+            .filter(|g| g.params["size"].to_string() == "1MB")
+            .collect();
+        assert!(
+            big.iter()
+                .all(|g| g.runs == 3 && g.implementations == [0] && g.skipped[0].1 == "too slow")
+        );
+        let plan = build(
+            &s,
+            &Selection {
+                runs: Some(2),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert!(plan.groups.iter().all(|g| g.runs == 2));
     }
 
     #[test]
     fn only_selects_implementations_or_operations() {
         let s = suite("");
-        let plan = build(&s, &Selection { only: vec!["b".into()], ..Default::default() }).unwrap();
+        let plan = build(
+            &s,
+            &Selection {
+                only: vec!["b".into()],
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert!(plan.groups.iter().all(|g| g.implementations == [1]));
-        let plan = build(&s, &Selection { only: vec!["dec".into()], ..Default::default() }).unwrap();
+        let plan = build(
+            &s,
+            &Selection {
+                only: vec!["dec".into()],
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert!(plan.groups.iter().all(|g| g.operation == 1));
-        assert!(build(&s, &Selection { only: vec!["zzz".into()], ..Default::default() }).is_err());
+        assert!(
+            build(
+                &s,
+                &Selection {
+                    only: vec!["zzz".into()],
+                    ..Default::default()
+                }
+            )
+            .is_err()
+        );
     }
 }

@@ -206,7 +206,10 @@ impl Journal {
             .append(true)
             .open(path)
             .with_context(|| format!("cannot open the journal {}", path.display()))?;
-        Ok(Journal { file, path: path.to_path_buf() })
+        Ok(Journal {
+            file,
+            path: path.to_path_buf(),
+        })
     }
 
     pub fn append(&mut self, cell: &Cell) -> Result<()> {

@@ -86,7 +86,13 @@ struct CellState {
 fn sanitize(s: &str) -> String {
     let clean: String = s
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '=' | ',') { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '=' | ',') {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     if clean.is_empty() { "_".into() } else { clean }
 }
@@ -96,7 +102,11 @@ fn describe(exit: &Exit, expected: i32) -> (Outcome, String) {
     match exit {
         Exit::Code(c) => (Outcome::Failed, format!("exited with status {c} (expected {expected})")),
         Exit::Signal(s) => {
-            let hint = if *s == libc::SIGKILL { " (possibly the kernel's out-of-memory killer)" } else { "" };
+            let hint = if *s == libc::SIGKILL {
+                " (possibly the kernel's out-of-memory killer)"
+            } else {
+                ""
+            };
             (Outcome::Failed, format!("killed by signal {s}{hint}"))
         }
         Exit::Timeout => (Outcome::Timeout, "exceeded the per-run timeout and was killed".into()),
@@ -135,7 +145,11 @@ impl<'a> Runner<'a> {
                 Payload::File(t) => {
                     let path = self.suite.dir.join(render_owned(t.render_with(lookup))?);
                     if !path.is_file() {
-                        bail!("{}: payload.file: {} does not exist", self.suite.path.display(), path.display());
+                        bail!(
+                            "{}: payload.file: {} does not exist",
+                            self.suite.path.display(),
+                            path.display()
+                        );
                     }
                 }
                 Payload::Command(_) => {}
@@ -144,15 +158,24 @@ impl<'a> Runner<'a> {
         Ok(())
     }
 
-    fn payload(&mut self, params: &Params, events: &mut dyn Events, exec: &mut dyn Executor) -> Result<Option<PayloadFile>> {
-        let Some(spec) = &self.suite.payload else { return Ok(None) };
+    fn payload(
+        &mut self,
+        params: &Params,
+        events: &mut dyn Events,
+        exec: &mut dyn Executor,
+    ) -> Result<Option<PayloadFile>> {
+        let Some(spec) = &self.suite.payload else {
+            return Ok(None);
+        };
         let lookup = |n: &str| params.get(n).map(|v| v.to_string());
         let key = match spec {
             Payload::Random { size, seed } => format!("random:{seed}:{}", render_owned(size.render_with(lookup))?),
             Payload::File(t) => format!("file:{}", render_owned(t.render_with(lookup))?),
             Payload::Command(c) => format!(
                 "command:{}",
-                c.render_with(lookup).map_err(|n| anyhow!("unknown placeholder {{{n}}}"))?.join("\u{1f}")
+                c.render_with(lookup)
+                    .map_err(|n| anyhow!("unknown placeholder {{{n}}}"))?
+                    .join("\u{1f}")
             ),
         };
         if let Some(p) = self.payloads.get(&key) {
@@ -168,7 +191,11 @@ impl<'a> Runner<'a> {
             }
             Payload::File(t) => {
                 let path = self.suite.dir.join(render_owned(t.render_with(lookup))?);
-                let bytes = Bytes(fs::metadata(&path).with_context(|| format!("payload {}", path.display()))?.len());
+                let bytes = Bytes(
+                    fs::metadata(&path)
+                        .with_context(|| format!("payload {}", path.display()))?
+                        .len(),
+                );
                 PayloadFile { path, bytes }
             }
             Payload::Command(c) => {
@@ -238,7 +265,12 @@ impl<'a> Runner<'a> {
                 bail!("{}: setup command failed: {msg}", self.suite.path.display());
             }
         }
-        let used: HashSet<usize> = self.plan.groups.iter().flat_map(|g| g.implementations.iter().copied()).collect();
+        let used: HashSet<usize> = self
+            .plan
+            .groups
+            .iter()
+            .flat_map(|g| g.implementations.iter().copied())
+            .collect();
         for (i, imp) in self.suite.implementations.iter().enumerate() {
             if !used.contains(&i) {
                 continue;
@@ -299,7 +331,12 @@ impl<'a> Runner<'a> {
         });
         match r.exit {
             Exit::Code(0) => Ok(()),
-            other => Err(format!("`{}`: {}; {}", argv.join(" "), describe(&other, 0).1, tail(&stderr, 1000))),
+            other => Err(format!(
+                "`{}`: {}; {}",
+                argv.join(" "),
+                describe(&other, 0).1,
+                tail(&stderr, 1000)
+            )),
         }
     }
 
@@ -392,15 +429,29 @@ impl<'a> Runner<'a> {
             let dir = self.cell_dir(group.operation, imp, &group.params);
             fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
             let out = dir.join("out");
-            let mut vars: HashMap<String, String> = group.params.iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
-            vars.insert("payload".into(), payload.as_ref().map(|p| p.path.display().to_string()).unwrap_or_default());
-            vars.insert("in".into(), input.as_ref().map(|p| p.display().to_string()).unwrap_or_default());
+            let mut vars: HashMap<String, String> =
+                group.params.iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
+            vars.insert(
+                "payload".into(),
+                payload
+                    .as_ref()
+                    .map(|p| p.path.display().to_string())
+                    .unwrap_or_default(),
+            );
+            vars.insert(
+                "in".into(),
+                input.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+            );
             vars.insert("out".into(), out.display().to_string());
             vars.insert("tmp".into(), self.tmp.display().to_string());
             vars.insert("impl".into(), implementation.name.clone());
             vars.insert("op".into(), op.name.clone());
             for earlier in &suite.operations[..group.operation] {
-                let oi = suite.operations.iter().position(|o| o.name == earlier.name).expect("known op");
+                let oi = suite
+                    .operations
+                    .iter()
+                    .position(|o| o.name == earlier.name)
+                    .expect("known op");
                 let p = self.cell_dir(oi, imp, &group.params).join("out");
                 vars.insert(format!("{}.out", earlier.name), p.display().to_string());
             }
@@ -475,9 +526,11 @@ impl<'a> Runner<'a> {
         if r.exit != Exit::Code(op.exit_code) {
             let (outcome, mut msg) = describe(&r.exit, op.exit_code);
             if let Some(err) = &st.req.stderr {
-                let t = tail(err, 600);
-                if !t.is_empty() {
-                    msg = format!("{msg}; stderr: {t}");
+                // The last lines are where runtimes put the error itself.
+                let t = tail(err, 2000);
+                let lines: Vec<&str> = t.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+                if !lines.is_empty() {
+                    msg = format!("{msg}; stderr: {}", lines[lines.len().saturating_sub(3)..].join(" / "));
                 }
             }
             st.outcome = Some(outcome);
@@ -521,10 +574,14 @@ impl<'a> Runner<'a> {
             return Err(format!("the run produced no output file ({})", out.display()));
         }
         if op.roundtrip || op.expect_file.is_some() {
-            let got = self.digest_uncached(out).map_err(|e| format!("cannot read the output: {e}"))?;
+            let got = self
+                .digest_uncached(out)
+                .map_err(|e| format!("cannot read the output: {e}"))?;
             if op.roundtrip {
                 let p = payload.expect("validated: roundtrip needs a payload");
-                let want = self.digest(&p.path, false).map_err(|e| format!("cannot read the payload: {e}"))?;
+                let want = self
+                    .digest(&p.path, false)
+                    .map_err(|e| format!("cannot read the payload: {e}"))?;
                 if got != want {
                     return Err("round trip failed: the output differs from the payload".into());
                 }
@@ -532,17 +589,26 @@ impl<'a> Runner<'a> {
             if let Some(t) = &op.expect_file {
                 let tmp = self.tmp.display().to_string();
                 let rel = t
-                    .render_with(|n| if n == "tmp" { Some(tmp.clone()) } else { group.params.get(n).map(|v| v.to_string()) })
+                    .render_with(|n| {
+                        if n == "tmp" {
+                            Some(tmp.clone())
+                        } else {
+                            group.params.get(n).map(|v| v.to_string())
+                        }
+                    })
                     .map_err(|n| format!("unknown placeholder {{{n}}}"))?;
                 let path = self.suite.dir.join(rel);
-                let want = self.digest(&path, false).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                let want = self
+                    .digest(&path, false)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
                 if got != want {
                     return Err(format!("the output differs from {}", path.display()));
                 }
             }
         }
         if let Some(hex) = &op.expect_sha256 {
-            let got = payload::digest_file(out, DigestKind::Sha256).map_err(|e| format!("cannot read the output: {e}"))?;
+            let got =
+                payload::digest_file(out, DigestKind::Sha256).map_err(|e| format!("cannot read the output: {e}"))?;
             if &got.hex() != hex {
                 return Err(format!("the output's SHA-256 is {}, expected {hex}", got.hex()));
             }
@@ -567,9 +633,17 @@ impl<'a> Runner<'a> {
         let reference = states
             .iter()
             .filter(|s| s.outcome.is_none() && !s.digests.is_empty())
-            .min_by_key(|s| if Some(name(s)) == self.suite.baseline { 0 } else { 1 + s.imp })
+            .min_by_key(|s| {
+                if Some(name(s)) == self.suite.baseline {
+                    0
+                } else {
+                    1 + s.imp
+                }
+            })
             .map(|s| (name(s), s.digests[0]));
-        let Some((ref_name, ref_digest)) = reference else { return };
+        let Some((ref_name, ref_digest)) = reference else {
+            return;
+        };
         for st in states.iter_mut().filter(|s| s.outcome.is_none()) {
             if st.digests.first().is_some_and(|d| *d != ref_digest) {
                 st.outcome = Some(Outcome::WrongOutput);
@@ -592,13 +666,20 @@ impl<'a> Runner<'a> {
         let producer = &self.suite.operations[op];
         let id = cell_id(&producer.name, &self.suite.implementations[imp].name, &group.params);
         if let Some(o) = self.outcomes.get(&id).filter(|o| **o != Outcome::Ok) {
-            return Err(format!("its input from '{}' is missing: that cell ended {}", producer.name, o.label()));
+            return Err(format!(
+                "its input from '{}' is missing: that cell ended {}",
+                producer.name,
+                o.label()
+            ));
         }
         let path = self.cell_dir(op, imp, &group.params).join("out");
         if path.is_file() {
             return Ok(path);
         }
-        events.note(&format!("producing the input from '{}' (one unmeasured run)", producer.name));
+        events.note(&format!(
+            "producing the input from '{}' (one unmeasured run)",
+            producer.name
+        ));
         let sub = Group {
             operation: op,
             implementations: vec![imp],
@@ -623,3 +704,7 @@ impl<'a> Runner<'a> {
 fn render_owned(r: Result<String, String>) -> Result<String> {
     r.map_err(|n| anyhow!("unknown placeholder {{{n}}}"))
 }
+
+#[cfg(test)]
+#[path = "runner_tests.rs"]
+mod tests;

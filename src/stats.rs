@@ -33,13 +33,24 @@ pub fn summarize(xs: &[f64]) -> Option<Summary> {
         let ss: f64 = xs.iter().map(|x| (x - mean).powi(2)).sum();
         (ss / (n - 1) as f64).sqrt()
     });
-    Some(Summary { n, mean, median: median_of_sorted(&sorted), stddev, min: sorted[0], max: sorted[n - 1] })
+    Some(Summary {
+        n,
+        mean,
+        median: median_of_sorted(&sorted),
+        stddev,
+        min: sorted[0],
+        max: sorted[n - 1],
+    })
 }
 
 /// Median of an already sorted, non-empty slice (mean of the two middle values when even).
 pub fn median_of_sorted(sorted: &[f64]) -> f64 {
     let n = sorted.len();
-    if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 }
+    if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+    }
 }
 
 /// Throughput in bytes per second of moving `bytes` in `nanos`.

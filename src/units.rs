@@ -38,9 +38,7 @@ pub enum UnitError {
 pub fn parse_size(text: &str) -> Result<Bytes, UnitError> {
     let bad = || UnitError::BadSize(text.to_string());
     let t = text.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
     let value: f64 = num.parse().map_err(|_| bad())?;
     let multiplier: f64 = match unit.trim().to_ascii_lowercase().as_str() {

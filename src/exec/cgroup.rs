@@ -64,9 +64,15 @@ fn try_base(kind: Kind) -> Option<PathBuf> {
                 .find(|m| Path::new(m).join("cgroup.controllers").exists())?;
             (mount, rel, "memory.max")
         }
-        Kind::V1 => ("/sys/fs/cgroup/memory", own_cgroup(Some("memory"))?, "memory.limit_in_bytes"),
+        Kind::V1 => (
+            "/sys/fs/cgroup/memory",
+            own_cgroup(Some("memory"))?,
+            "memory.limit_in_bytes",
+        ),
     };
-    let base = Path::new(mount).join(rel.trim_start_matches('/')).join(format!("versus-{}", std::process::id()));
+    let base = Path::new(mount)
+        .join(rel.trim_start_matches('/'))
+        .join(format!("versus-{}", std::process::id()));
     fs::create_dir_all(&base).ok()?;
     if base.join(probe).exists() {
         Some(base)
@@ -115,7 +121,11 @@ impl MemoryLimiter {
                 }
                 let procs = CString::new(dir.join("cgroup.procs").into_os_string().into_encoded_bytes())
                     .map_err(std::io::Error::other)?;
-                Ok(RunLimit::Cgroup { kind: *kind, dir, procs })
+                Ok(RunLimit::Cgroup {
+                    kind: *kind,
+                    dir,
+                    procs,
+                })
             }
         }
     }
@@ -163,7 +173,10 @@ impl ChildHook {
                 Ok(())
             }
             ChildHook::Rlimit(bytes) => {
-                let lim = libc::rlimit { rlim_cur: *bytes, rlim_max: *bytes };
+                let lim = libc::rlimit {
+                    rlim_cur: *bytes,
+                    rlim_max: *bytes,
+                };
                 // SAFETY: lim is a valid rlimit.
                 if unsafe { libc::setrlimit(libc::RLIMIT_AS, &lim) } != 0 {
                     return Err(std::io::Error::last_os_error());

@@ -86,7 +86,9 @@ pub struct ProcessExecutor {
 
 impl ProcessExecutor {
     pub fn new() -> Self {
-        ProcessExecutor { limiter: MemoryLimiter::detect() }
+        ProcessExecutor {
+            limiter: MemoryLimiter::detect(),
+        }
     }
 
     /// Which mechanism enforces memory limits here, for the report.
@@ -123,7 +125,11 @@ fn wait_exit(pid: libc::pid_t, timeout: Duration) -> bool {
         let exited = loop {
             let left = timeout.saturating_sub(start.elapsed());
             let ms = left.as_millis().min(i32::MAX as u128) as libc::c_int;
-            let mut pfd = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+            let mut pfd = libc::pollfd {
+                fd,
+                events: libc::POLLIN,
+                revents: 0,
+            };
             // SAFETY: pfd is a valid pollfd for the duration of the call.
             let r = unsafe { libc::poll(&mut pfd, 1, if left.is_zero() { 0 } else { ms.max(1) }) };
             if r > 0 {
@@ -142,7 +148,12 @@ fn wait_exit(pid: libc::pid_t, timeout: Duration) -> bool {
         let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
         // SAFETY: waitid with WNOWAIT only inspects; info is valid memory.
         let r = unsafe {
-            libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOHANG | libc::WNOWAIT)
+            libc::waitid(
+                libc::P_PID,
+                pid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            )
         };
         if r == 0 && unsafe { info.si_pid() } == pid {
             return true;
@@ -156,7 +167,9 @@ fn wait_exit(pid: libc::pid_t, timeout: Duration) -> bool {
 
 /// Reads the last `max` bytes of a file, lossily, for failure messages.
 pub fn tail(path: &Path, max: u64) -> String {
-    let Ok(mut f) = File::open(path) else { return String::new() };
+    let Ok(mut f) = File::open(path) else {
+        return String::new();
+    };
     let len = f.metadata().map(|m| m.len()).unwrap_or(0);
     let _ = f.seek(SeekFrom::Start(len.saturating_sub(max)));
     let mut buf = Vec::new();
@@ -185,7 +198,11 @@ impl Executor for ProcessExecutor {
             cmd.current_dir(d);
         }
         let stdio = (|| -> std::io::Result<_> {
-            Ok((open_or_null(&req.stdin, false)?, open_or_null(&req.stdout, true)?, open_or_null(&req.stderr, true)?))
+            Ok((
+                open_or_null(&req.stdin, false)?,
+                open_or_null(&req.stdout, true)?,
+                open_or_null(&req.stderr, true)?,
+            ))
         })();
         let (stdin, stdout, stderr) = match stdio {
             Ok(s) => s,
@@ -283,7 +300,10 @@ mod tests {
         let mut ex = ProcessExecutor::new();
         assert_eq!(ex.run(&req(&["true"])).exit, Exit::Code(0));
         assert_eq!(ex.run(&req(&["sh", "-c", "exit 7"])).exit, Exit::Code(7));
-        assert_eq!(ex.run(&req(&["sh", "-c", "kill -SEGV $$"])).exit, Exit::Signal(libc::SIGSEGV));
+        assert_eq!(
+            ex.run(&req(&["sh", "-c", "kill -SEGV $$"])).exit,
+            Exit::Signal(libc::SIGSEGV)
+        );
         assert!(matches!(ex.run(&req(&["/no/such/program"])).exit, Exit::SpawnError(_)));
     }
 
@@ -304,7 +324,11 @@ mod tests {
     fn cpu_time_and_memory_of_the_tree_are_measured() {
         let mut ex = ProcessExecutor::new();
         // A grandchild that touches 64 MB: wait4's rusage covers descendants the child waited for.
-        let r = ex.run(&req(&["sh", "-c", "head -c 64000000 /dev/zero | tail -c 1 >/dev/null; python3 -c 'b=bytearray(80_000_000)'"]));
+        let r = ex.run(&req(&[
+            "sh",
+            "-c",
+            "head -c 64000000 /dev/zero | tail -c 1 >/dev/null; python3 -c 'b=bytearray(80_000_000)'",
+        ]));
         assert_eq!(r.exit, Exit::Code(0));
         assert!(r.max_rss.0 >= 80_000_000, "max_rss {}", r.max_rss.0);
         assert!(r.user.0 + r.sys.0 > 0);
@@ -331,7 +355,12 @@ mod tests {
         let mut ex = ProcessExecutor::new();
         let mut r = req(&["python3", "-c", "b = bytearray(400_000_000); print(len(b))"]);
         r.memory_limit = Some(Bytes(100_000_000));
-        assert_eq!(ex.run(&r).exit, Exit::OutOfMemory, "mechanism: {}", ex.memory_limit_mechanism());
+        assert_eq!(
+            ex.run(&r).exit,
+            Exit::OutOfMemory,
+            "mechanism: {}",
+            ex.memory_limit_mechanism()
+        );
         let mut ok = req(&["python3", "-c", "b = bytearray(10_000_000)"]);
         ok.memory_limit = Some(Bytes(200_000_000));
         assert_eq!(ex.run(&ok).exit, Exit::Code(0));

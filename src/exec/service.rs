@@ -14,11 +14,20 @@ use crate::suite::{Readiness, Service};
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
     #[error("service '{name}': cannot start `{command}`: {source}")]
-    Start { name: String, command: String, source: std::io::Error },
+    Start {
+        name: String,
+        command: String,
+        source: std::io::Error,
+    },
     #[error("service '{name}' exited before it was ready ({status}); its output is in {log}")]
     Exited { name: String, status: String, log: String },
     #[error("service '{name}' was not ready after {waited:?} ({probe}); its output is in {log}")]
-    NotReady { name: String, waited: Duration, probe: String, log: String },
+    NotReady {
+        name: String,
+        waited: Duration,
+        probe: String,
+        log: String,
+    },
 }
 
 /// Running services; dropping this stops them (SIGTERM, then SIGKILL after 2 s).
@@ -29,10 +38,20 @@ pub struct Services {
 
 fn probe_http(url: &str) -> bool {
     let rest = url.trim_start_matches("http://");
-    let (host, path) = rest.split_once('/').map_or((rest, "/".to_string()), |(h, p)| (h, format!("/{p}")));
-    let host_port = if host.contains(':') { host.to_string() } else { format!("{host}:80") };
-    let Some(addr) = host_port.to_socket_addrs().ok().and_then(|mut a| a.next()) else { return false };
-    let Ok(mut s) = TcpStream::connect_timeout(&addr, Duration::from_millis(500)) else { return false };
+    let (host, path) = rest
+        .split_once('/')
+        .map_or((rest, "/".to_string()), |(h, p)| (h, format!("/{p}")));
+    let host_port = if host.contains(':') {
+        host.to_string()
+    } else {
+        format!("{host}:80")
+    };
+    let Some(addr) = host_port.to_socket_addrs().ok().and_then(|mut a| a.next()) else {
+        return false;
+    };
+    let Ok(mut s) = TcpStream::connect_timeout(&addr, Duration::from_millis(500)) else {
+        return false;
+    };
     let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
     if write!(s, "GET {path} HTTP/1.0\r\nHost: {host}\r\nConnection: close\r\n\r\n").is_err() {
         return false;
@@ -62,11 +81,19 @@ impl Services {
             let argv = svc.command.render_with(lookup).unwrap_or_default();
             let log_path = log_dir.join(format!("{}.log", svc.name));
             let log = log_path.display().to_string();
-            let start_err = |source| ServiceError::Start { name: svc.name.clone(), command: argv.join(" "), source };
+            let start_err = |source| ServiceError::Start {
+                name: svc.name.clone(),
+                command: argv.join(" "),
+                source,
+            };
             let out = std::fs::File::create(&log_path).map_err(start_err)?;
             let err = out.try_clone().map_err(start_err)?;
             let mut cmd = Command::new(&argv[0]);
-            cmd.args(&argv[1..]).process_group(0).stdin(Stdio::null()).stdout(out).stderr(err);
+            cmd.args(&argv[1..])
+                .process_group(0)
+                .stdin(Stdio::null())
+                .stdout(out)
+                .stderr(err);
             cmd.envs(svc.env.iter().map(|(k, v)| (k, v)));
             if let Some(d) = &svc.cwd {
                 cmd.current_dir(d);
@@ -77,7 +104,11 @@ impl Services {
             loop {
                 let child = &mut services.running.last_mut().expect("just pushed").1;
                 if let Ok(Some(status)) = child.try_wait() {
-                    return Err(ServiceError::Exited { name: svc.name.clone(), status: status.to_string(), log });
+                    return Err(ServiceError::Exited {
+                        name: svc.name.clone(),
+                        status: status.to_string(),
+                        log,
+                    });
                 }
                 let ready = match &svc.ready {
                     Readiness::Started => true,

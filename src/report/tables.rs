@@ -41,7 +41,13 @@ fn ratio_text(results: &Results, cell: &Cell) -> String {
         .find(|c| c.implementation == cell.implementation && c.operation == cell.operation && c.params == cell.params)
         .map_or_else(
             || "—".to_string(),
-            |c| if c.implementation == c.baseline { "1.00 (baseline)".to_string() } else { format!("{:.2}x", c.ratio) },
+            |c| {
+                if c.implementation == c.baseline {
+                    "1.00 (baseline)".to_string()
+                } else {
+                    format!("{:.2}x", c.ratio)
+                }
+            },
         )
 }
 
@@ -88,16 +94,28 @@ pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
         // Split by the parameters other than the row parameter.
         let mut subsets: IndexMap<String, Vec<&Cell>> = IndexMap::new();
         for c in &cells {
-            let rest: Params = c.params.iter().filter(|(k, _)| Some(*k) != row.as_ref()).map(|(k, v)| (k.clone(), v.clone())).collect();
+            let rest: Params = c
+                .params
+                .iter()
+                .filter(|(k, _)| Some(*k) != row.as_ref())
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
             subsets.entry(params_key(&rest)).or_default().push(c);
         }
         let mut tables = Vec::new();
         for (rest, subset) in subsets {
-            let suffix = if rest.is_empty() { String::new() } else { format!(" — {}", rest.replace(',', ", ")) };
+            let suffix = if rest.is_empty() {
+                String::new()
+            } else {
+                format!(" — {}", rest.replace(',', ", "))
+            };
             let row_values: Vec<String> = {
                 let mut v: Vec<String> = Vec::new();
                 for c in &subset {
-                    let key = row.as_ref().and_then(|r| c.params.get(r)).map_or(String::new(), |v| v.to_string());
+                    let key = row
+                        .as_ref()
+                        .and_then(|r| c.params.get(r))
+                        .map_or(String::new(), |v| v.to_string());
                     if !v.contains(&key) {
                         v.push(key);
                     }
@@ -107,13 +125,19 @@ pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
             let first_col = row.clone().unwrap_or_else(|| "operation".into());
             let find = |rv: &str, imp: &str| {
                 subset.iter().copied().find(|c| {
-                    &c.implementation == imp
-                        && row.as_ref().and_then(|r| c.params.get(r)).map_or(String::new(), |v| v.to_string()) == rv
+                    c.implementation == imp
+                        && row
+                            .as_ref()
+                            .and_then(|r| c.params.get(r))
+                            .map_or(String::new(), |v| v.to_string())
+                            == rv
                 })
             };
             let build = |title: String, f: &dyn Fn(&Cell) -> String| Table {
                 title,
-                header: std::iter::once(first_col.clone()).chain(impls.iter().cloned()).collect(),
+                header: std::iter::once(first_col.clone())
+                    .chain(impls.iter().cloned())
+                    .collect(),
                 rows: row_values
                     .iter()
                     .map(|rv| {
@@ -124,9 +148,15 @@ pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
                     })
                     .collect(),
             };
-            tables.push(build(format!("Wall time, median ± standard deviation{suffix}"), &time_text));
+            tables.push(build(
+                format!("Wall time, median ± standard deviation{suffix}"),
+                &time_text,
+            ));
             tables.push(build(format!("{ratio_title}{suffix}"), &|c| ratio_text(results, c)));
-            if subset.iter().any(|c| c.stats.as_ref().is_some_and(|s| s.throughput_bytes_per_s.is_some())) {
+            if subset
+                .iter()
+                .any(|c| c.stats.as_ref().is_some_and(|s| s.throughput_bytes_per_s.is_some()))
+            {
                 tables.push(build(format!("Throughput at the median{suffix}"), &|c| {
                     c.stats
                         .as_ref()
@@ -135,7 +165,9 @@ pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
                 }));
             }
             tables.push(build(format!("Peak resident memory (largest run){suffix}"), &|c| {
-                c.stats.as_ref().map_or_else(|| not_ok(c), |s| format_bytes(s.max_rss_bytes))
+                c.stats
+                    .as_ref()
+                    .map_or_else(|| not_ok(c), |s| format_bytes(s.max_rss_bytes))
             }));
         }
         sections.push((op.clone(), tables));
@@ -145,7 +177,17 @@ pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
 
 /// Without parameters there is one row per implementation, hyperfine-style.
 fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
-    let header = ["implementation", "median ± σ", "mean", "min", "max", "user", "sys", "peak RSS", "ratio"];
+    let header = [
+        "implementation",
+        "median ± σ",
+        "mean",
+        "min",
+        "max",
+        "user",
+        "sys",
+        "peak RSS",
+        "ratio",
+    ];
     Table {
         title: "Wall time".into(),
         header: header.iter().map(|h| h.to_string()).collect(),
@@ -179,8 +221,14 @@ pub fn environment_table(results: &Results) -> Table {
         ("Memory", format_bytes(e.memory_bytes)),
         ("OS", e.os.clone()),
         ("Kernel", e.kernel.clone()),
-        ("Load average at start", e.load_average.map_or("unknown".into(), |l| format!("{l:.2}"))),
-        ("CPU governor", e.cpu_governor.clone().unwrap_or_else(|| "not readable".into())),
+        (
+            "Load average at start",
+            e.load_average.map_or("unknown".into(), |l| format!("{l:.2}")),
+        ),
+        (
+            "CPU governor",
+            e.cpu_governor.clone().unwrap_or_else(|| "not readable".into()),
+        ),
         ("Memory limits enforced by", e.memory_limit_mechanism.clone()),
         ("versus", e.versus_version.clone()),
     ];

@@ -67,7 +67,11 @@ pub fn render_table(t: &Table) -> String {
             .enumerate()
             .map(|(i, c)| {
                 let pad = " ".repeat(widths[i] - width(c));
-                if i == 0 { format!("{c}{pad}") } else { format!("{pad}{c}") }
+                if i == 0 {
+                    format!("{c}{pad}")
+                } else {
+                    format!("{pad}{c}")
+                }
             })
             .collect::<Vec<_>>()
             .join("  ")

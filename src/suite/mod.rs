@@ -36,7 +36,10 @@ pub struct Settings {
 #[derive(Debug, Clone)]
 pub enum Payload {
     /// Pseudo-random bytes; `size` may contain placeholders and is parsed per cell.
-    Random { size: Template, seed: u64 },
+    Random {
+        size: Template,
+        seed: u64,
+    },
     File(Template),
     Command(CommandTemplate),
 }
@@ -149,7 +152,10 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, SuiteError> {
             Some(span) => line_col(path, text, span.start),
             None => path.display().to_string(),
         };
-        SuiteError { location, message: e.message().trim().to_string() }
+        SuiteError {
+            location,
+            message: e.message().trim().to_string(),
+        }
     })?;
     Validator { path, text }.validate(file)
 }
@@ -168,11 +174,17 @@ struct Validator<'a> {
 
 impl Validator<'_> {
     fn err(&self, message: impl Into<String>) -> SuiteError {
-        SuiteError { location: self.path.display().to_string(), message: message.into() }
+        SuiteError {
+            location: self.path.display().to_string(),
+            message: message.into(),
+        }
     }
 
     fn err_at(&self, offset: usize, message: impl Into<String>) -> SuiteError {
-        SuiteError { location: line_col(self.path, self.text, offset), message: message.into() }
+        SuiteError {
+            location: line_col(self.path, self.text, offset),
+            message: message.into(),
+        }
     }
 
     fn duration(&self, key: &str, text: &Option<String>) -> Result<Option<Duration>, SuiteError> {
@@ -211,12 +223,18 @@ impl Validator<'_> {
 
     fn validate(&self, file: SuiteFile) -> Result<Suite, SuiteError> {
         let dir = self.path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
+        let dir = if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir
+        };
         let suite_shell = file.settings.shell.unwrap_or(false);
 
         for (name, values) in &file.matrix {
             if values.is_empty() {
-                return Err(self.err(format!("matrix.{name} has no values: give at least one, or remove the parameter")));
+                return Err(self.err(format!(
+                    "matrix.{name} has no values: give at least one, or remove the parameter"
+                )));
             }
             if RUN_PLACEHOLDERS.contains(&name.as_str()) || name.contains('.') {
                 return Err(self.err(format!(
@@ -243,13 +261,22 @@ impl Validator<'_> {
                 }
                 if let Some(size) = &p.size {
                     let t = self.template("payload.size", size, &param_only)?;
-                    Some(Payload::Random { size: t, seed: p.seed.unwrap_or(0) })
+                    Some(Payload::Random {
+                        size: t,
+                        seed: p.seed.unwrap_or(0),
+                    })
                 } else if let Some(f) = &p.file {
                     Some(Payload::File(self.template("payload.file", f, &param_only)?))
                 } else {
                     let c = p.command.as_deref().unwrap_or_default();
                     let allowed = |n: &str| is_param(n) || n == "out" || n == "tmp";
-                    Some(Payload::Command(self.command("payload.command", c, None, suite_shell, &allowed)?))
+                    Some(Payload::Command(self.command(
+                        "payload.command",
+                        c,
+                        None,
+                        suite_shell,
+                        &allowed,
+                    )?))
                 }
             }
         };
@@ -282,12 +309,15 @@ impl Validator<'_> {
                 return Err(self.err(format!("operations.{name}.stdin: there is no [payload] to feed")));
             }
             let output = spec.output.unwrap_or(OutputMode::Stdout);
-            let checks = spec.roundtrip || spec.same_output || spec.expect_file.is_some() || spec.expect_sha256.is_some();
+            let checks =
+                spec.roundtrip || spec.same_output || spec.expect_file.is_some() || spec.expect_sha256.is_some();
             if output == OutputMode::None && checks {
                 return Err(self.err(format!("operations.{name}: output = \"none\" leaves nothing to check")));
             }
             if spec.roundtrip && payload.is_none() {
-                return Err(self.err(format!("operations.{name}.roundtrip: there is no [payload] to compare with")));
+                return Err(self.err(format!(
+                    "operations.{name}.roundtrip: there is no [payload] to compare with"
+                )));
             }
             let expect_file = match &spec.expect_file {
                 Some(t) => Some(self.template(&format!("operations.{name}.expect_file"), t, &|n| {
@@ -295,11 +325,10 @@ impl Validator<'_> {
                 })?),
                 None => None,
             };
-            if let Some(hex) = &spec.expect_sha256 {
-                if hex.len() != 64 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+            if let Some(hex) = &spec.expect_sha256
+                && (hex.len() != 64 || !hex.chars().all(|c| c.is_ascii_hexdigit())) {
                     return Err(self.err(format!("operations.{name}.expect_sha256: expected 64 hex digits")));
                 }
-            }
             let counts_payload = match spec.throughput.as_deref() {
                 None | Some("payload") => true,
                 Some("none") => false,
@@ -387,20 +416,21 @@ impl Validator<'_> {
             });
         }
 
-        if let Some(b) = &file.baseline {
-            if !file.implementations.contains_key(b) {
+        if let Some(b) = &file.baseline
+            && !file.implementations.contains_key(b) {
                 return Err(self.err(format!(
                     "baseline = \"{b}\": no such implementation (expected one of: {})",
                     file.implementations.keys().cloned().collect::<Vec<_>>().join(", ")
                 )));
             }
-        }
 
         let mut overrides = Vec::new();
         for (i, o) in file.overrides.iter().enumerate() {
             let what = format!("override #{}", i + 1);
             if o.when.is_empty() {
-                return Err(self.err(format!("{what}: `when` is empty; name the parameter values it applies to")));
+                return Err(self.err(format!(
+                    "{what}: `when` is empty; name the parameter values it applies to"
+                )));
             }
             for (k, v) in &o.when {
                 let Some(values) = file.matrix.get(k) else {
@@ -430,7 +460,9 @@ impl Validator<'_> {
             let command = self.command(&format!("{what}.command"), &s.command, None, suite_shell, &none)?;
             let probes = [s.ready_tcp.is_some(), s.ready_http.is_some(), s.ready_command.is_some()];
             if probes.iter().filter(|p| **p).count() > 1 {
-                return Err(self.err(format!("{what}: give at most one of ready_tcp, ready_http, ready_command")));
+                return Err(self.err(format!(
+                    "{what}: give at most one of ready_tcp, ready_http, ready_command"
+                )));
             }
             let ready = if let Some(a) = &s.ready_tcp {
                 Readiness::Tcp(a.clone())
@@ -451,7 +483,7 @@ impl Validator<'_> {
                 ready_timeout: self
                     .duration(&format!("{what}.ready_timeout"), &s.ready_timeout)?
                     .unwrap_or(Duration::from_secs(30)),
-                cwd: s.cwd.as_ref().map(|c| dir.join(c)),
+                cwd: Some(dir.join(s.cwd.as_deref().unwrap_or("."))),
                 env: s.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
             });
         }
@@ -459,7 +491,9 @@ impl Validator<'_> {
         let settings = Settings {
             runs: file.settings.runs.unwrap_or(DEFAULT_RUNS),
             warmup: file.settings.warmup.unwrap_or(DEFAULT_WARMUP),
-            timeout: self.duration("settings.timeout", &file.settings.timeout)?.unwrap_or(DEFAULT_TIMEOUT),
+            timeout: self
+                .duration("settings.timeout", &file.settings.timeout)?
+                .unwrap_or(DEFAULT_TIMEOUT),
         };
         if settings.runs == 0 {
             return Err(self.err("settings.runs must be at least 1"));
@@ -469,7 +503,10 @@ impl Validator<'_> {
             path: self.path.to_path_buf(),
             dir,
             name: file.name.unwrap_or_else(|| {
-                self.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+                self.path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default()
             }),
             description: file.description,
             baseline: file.baseline,

@@ -1,0 +1,134 @@
+use super::*;
+
+const BASE: &str = r#"
+name = "t"
+baseline = "a"
+[matrix]
+size = ["1KB", "2KB"]
+[payload]
+size = "{size}"
+[operations.enc]
+[operations.dec]
+input = "enc"
+roundtrip = true
+[implementations.a]
+version = "a --version"
+run.enc = "a -e {in} -o {out}"
+run.dec = "a -d {enc.out}"
+[implementations.b]
+run = { enc = "b {payload} {size}", dec = "b -d {in}" }
+"#;
+
+fn parse_str(text: &str) -> Result<Suite, SuiteError> {
+    parse(Path::new("suite.toml"), text)
+}
+
+fn error(text: &str) -> String {
+    parse_str(text).expect_err("should be rejected").to_string()
+}
+
+#[test]
+fn a_valid_suite_is_resolved() {
+    let s = parse_str(BASE).unwrap();
+    assert_eq!(s.name, "t");
+    assert_eq!(s.operations.len(), 2);
+    assert_eq!(s.operations[1].input, Input::Operation(0));
+    assert!(s.operations[1].roundtrip);
+    assert_eq!(
+        s.implementations.iter().map(|i| i.name.as_str()).collect::<Vec<_>>(),
+        ["a", "b"]
+    );
+    assert_eq!(s.settings.runs, DEFAULT_RUNS);
+    assert!(matches!(s.payload, Some(Payload::Random { seed: 0, .. })));
+}
+
+#[test]
+fn syntax_errors_name_file_line_and_column() {
+    let e = error("name = \"x\"\n[operations.enc\n");
+    assert!(e.starts_with("suite.toml:2:"), "{e}");
+}
+
+#[test]
+fn unknown_keys_are_errors_with_a_location() {
+    let e = error(&BASE.replace("[operations.enc]", "[operations.enc]\nroundtrp = true"));
+    assert!(e.starts_with("suite.toml:"), "{e}");
+    assert!(e.contains("roundtrp"), "{e}");
+}
+
+#[test]
+fn unknown_placeholder_is_located_at_the_command() {
+    let text = BASE.replace("b -d {in}", "b -d {inn}");
+    let e = error(&text);
+    let line = text.lines().position(|l| l.contains("{inn}")).unwrap() + 1;
+    assert!(e.starts_with(&format!("suite.toml:{line}:")), "{e}");
+    assert!(e.contains("{inn}"), "{e}");
+}
+
+#[test]
+fn placeholders_of_later_operations_are_refused() {
+    let e = error(&BASE.replace("a -e {in} -o {out}", "a -e {dec.out}"));
+    assert!(e.contains("{dec.out}"), "{e}");
+}
+
+#[test]
+fn missing_implementation_for_an_operation() {
+    let e = error(&BASE.replace("run.dec = \"a -d {enc.out}\"", ""));
+    assert!(
+        e.contains("implementations.a has no command for operation 'dec'"),
+        "{e}"
+    );
+}
+
+#[test]
+fn empty_matrix_parameter() {
+    let e = error(&BASE.replace("size = [\"1KB\", \"2KB\"]", "size = []"));
+    assert!(e.contains("matrix.size has no values"), "{e}");
+}
+
+#[test]
+fn references_are_checked() {
+    assert!(error(&BASE.replace("baseline = \"a\"", "baseline = \"zz\"")).contains("baseline"));
+    assert!(error(&BASE.replace("input = \"enc\"", "input = \"nope\"")).contains("no such operation"));
+    let later = BASE.replace("[operations.enc]", "[operations.enc]\ninput = \"dec\"");
+    assert!(error(&later).contains("declared before"));
+    let skip = format!("{BASE}\n[[override]]\nwhen = {{ size = \"1KB\" }}\nskip = [\"nobody\"]\n");
+    assert!(error(&skip).contains("nobody"));
+    let when = format!("{BASE}\n[[override]]\nwhen = {{ size = \"3KB\" }}\n");
+    assert!(error(&when).contains("3KB"));
+    assert!(
+        error(&BASE.replace(
+            "run.enc = \"a -e {in} -o {out}\"",
+            "run.enc = \"a -e {in} -o {out}\"\nrun.zip = \"x\""
+        ))
+        .contains("zip")
+    );
+}
+
+#[test]
+fn payload_needs_exactly_one_source() {
+    let e = error(&BASE.replace("size = \"{size}\"", "size = \"{size}\"\nfile = \"x.bin\""));
+    assert!(e.contains("exactly one"), "{e}");
+}
+
+#[test]
+fn bad_quotes_and_durations() {
+    assert!(error(&BASE.replace("b -d {in}", "b -d '{in}")).contains("quotes"));
+    let t = format!("{BASE}\n[settings]\ntimeout = \"soon\"\n");
+    assert!(error(&t).contains("settings.timeout"));
+}
+
+#[test]
+fn schema_describes_the_format() {
+    let schema = json_schema();
+    let props = &schema["properties"];
+    for key in [
+        "matrix",
+        "payload",
+        "operations",
+        "implementations",
+        "override",
+        "services",
+    ] {
+        assert!(props.get(key).is_some(), "schema lacks {key}");
+    }
+}

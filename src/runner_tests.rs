@@ -1,0 +1,236 @@
+//! The scheduler driven by a fake executor: exact run order, outcomes and
+//! checks, with no process started and no clock read.
+
+use std::path::Path;
+
+use super::*;
+use crate::plan::{Selection, build};
+use crate::suite::parse;
+use crate::units::Nanos;
+
+/// Programs the fake understands (argv[0]):
+/// `copy IN` writes IN to stdout; `garble IN` writes something else;
+/// `fail` exits 1; `hang` times out; `hog` runs out of memory.
+/// The wall time is 1000 ns × (position of the program in this list + 1).
+struct Fake {
+    log: Vec<String>,
+}
+
+impl Executor for Fake {
+    fn run(&mut self, req: &RunRequest) -> RunRecord {
+        let prog = req.argv[0].as_str();
+        self.log.push(req.argv.join(" "));
+        let write = |bytes: &[u8]| {
+            if let Some(out) = &req.stdout {
+                fs::write(out, bytes).unwrap();
+            }
+        };
+        let exit = match prog {
+            "copy" => {
+                write(&fs::read(&req.argv[1]).unwrap());
+                Exit::Code(0)
+            }
+            "garble" => {
+                write(b"not what you gave me");
+                Exit::Code(0)
+            }
+            "fail" => Exit::Code(1),
+            "hang" => Exit::Timeout,
+            "hog" => Exit::OutOfMemory,
+            _ => Exit::Code(0),
+        };
+        let rank = ["copy", "garble", "fail", "hang", "hog"]
+            .iter()
+            .position(|p| *p == prog)
+            .unwrap_or(9) as u64;
+        RunRecord {
+            wall: Nanos(1000 * (rank + 1)),
+            user: Nanos(10),
+            sys: Nanos(1),
+            max_rss: Bytes(42),
+            exit,
+        }
+    }
+}
+
+fn suite(impls: &str, ops: &str) -> Suite {
+    let text = format!(
+        r#"
+        [settings]
+        runs = 2
+        warmup = 1
+        [matrix]
+        size = ["100"]
+        [payload]
+        size = "{{size}}"
+        {ops}
+        {impls}
+        "#
+    );
+    parse(Path::new("t.toml"), &text).unwrap()
+}
+
+fn run(suite: &Suite) -> (Vec<Cell>, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = build(suite, &Selection::default()).unwrap();
+    let mut runner = Runner::new(
+        suite,
+        &plan,
+        dir.path().join("work"),
+        dir.path().join("tmp"),
+        dir.path().join("cache"),
+    );
+    let mut fake = Fake { log: vec![] };
+    let mut cells = Vec::new();
+    runner.setup(&mut fake, &mut NoEvents).unwrap();
+    let end = runner
+        .run(&mut fake, &mut NoEvents, &mut |c: &[Cell]| {
+            cells.extend_from_slice(c);
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(end, End::Complete);
+    (
+        cells,
+        fake.log
+            .into_iter()
+            .map(|l| l.split(' ').next().unwrap().to_string())
+            .collect(),
+    )
+}
+
+fn outcome(cells: &[Cell], op: &str, imp: &str) -> Outcome {
+    cells
+        .iter()
+        .find(|c| c.operation == op && c.implementation == imp)
+        .unwrap()
+        .outcome
+}
+
+#[test]
+fn implementations_take_turns_and_rotate() {
+    let s = suite(
+        r#"
+        [implementations.a]
+        run.x = "a"
+        [implementations.b]
+        run.x = "b"
+        [implementations.c]
+        run.x = "c"
+        "#,
+        "[operations.x]\noutput = \"none\"",
+    );
+    let (cells, log) = run(&s);
+    // warm-up round, then two measured rounds, each starting one further along.
+    assert_eq!(log, ["a", "b", "c", "b", "c", "a", "c", "a", "b"]);
+    assert!(
+        cells
+            .iter()
+            .all(|c| c.outcome == Outcome::Ok && c.samples.len() == 2 && c.warmup_wall_ns.len() == 1)
+    );
+}
+
+#[test]
+fn each_fault_gets_its_outcome_and_the_others_still_run() {
+    let s = suite(
+        r#"
+        [implementations.good]
+        run.x = "copy {in}"
+        [implementations.crash]
+        run.x = "fail"
+        [implementations.slow]
+        run.x = "hang"
+        [implementations.hungry]
+        run.x = "hog"
+        [implementations.liar]
+        run.x = "garble {in}"
+        "#,
+        "[operations.x]\nroundtrip = true",
+    );
+    let (cells, log) = run(&s);
+    assert_eq!(outcome(&cells, "x", "good"), Outcome::Ok);
+    assert_eq!(outcome(&cells, "x", "crash"), Outcome::Failed);
+    assert_eq!(outcome(&cells, "x", "slow"), Outcome::Timeout);
+    assert_eq!(outcome(&cells, "x", "hungry"), Outcome::OutOfMemory);
+    assert_eq!(outcome(&cells, "x", "liar"), Outcome::WrongOutput);
+    // A failing cell is not run again; the good one runs all 3 rounds.
+    assert_eq!(log.iter().filter(|p| *p == "copy").count(), 3);
+    assert_eq!(log.iter().filter(|p| *p == "fail").count(), 1);
+    let good = cells.iter().find(|c| c.implementation == "good").unwrap();
+    assert_eq!(good.samples.wall_ns, [1000, 1000]);
+    assert_eq!(good.payload_bytes, Some(100));
+    let bad = cells.iter().find(|c| c.implementation == "crash").unwrap();
+    assert!(bad.samples.is_empty() && bad.message.is_some());
+}
+
+#[test]
+fn chains_feed_outputs_forward_and_skip_after_a_failed_producer() {
+    let s = suite(
+        r#"
+        [implementations.good]
+        run = { enc = "copy {in}", dec = "copy {enc.out}" }
+        [implementations.broken]
+        run = { enc = "fail", dec = "copy {in}" }
+        [implementations.lossy]
+        run = { enc = "garble {in}", dec = "copy {in}" }
+        "#,
+        "[operations.enc]\n[operations.dec]\ninput = \"enc\"\nroundtrip = true",
+    );
+    let (cells, _) = run(&s);
+    assert_eq!(outcome(&cells, "enc", "good"), Outcome::Ok);
+    assert_eq!(outcome(&cells, "dec", "good"), Outcome::Ok);
+    assert_eq!(outcome(&cells, "enc", "broken"), Outcome::Failed);
+    assert_eq!(outcome(&cells, "dec", "broken"), Outcome::Skipped);
+    assert_eq!(outcome(&cells, "enc", "lossy"), Outcome::Ok);
+    assert_eq!(outcome(&cells, "dec", "lossy"), Outcome::WrongOutput);
+}
+
+#[test]
+fn same_output_compares_against_the_first_good_implementation() {
+    let s = suite(
+        r#"
+        [implementations.one]
+        run.x = "copy {in}"
+        [implementations.two]
+        run.x = "copy {in}"
+        [implementations.odd]
+        run.x = "garble {in}"
+        "#,
+        "[operations.x]\nsame_output = true",
+    );
+    let (cells, _) = run(&s);
+    assert_eq!(outcome(&cells, "x", "one"), Outcome::Ok);
+    assert_eq!(outcome(&cells, "x", "two"), Outcome::Ok);
+    let odd = cells.iter().find(|c| c.implementation == "odd").unwrap();
+    assert_eq!(odd.outcome, Outcome::WrongOutput);
+    assert!(odd.message.as_deref().unwrap().contains("one"));
+}
+
+#[test]
+fn finished_cells_are_not_run_again() {
+    let s = suite(
+        "[implementations.a]\nrun.x = \"a\"\n[implementations.b]\nrun.x = \"b\"",
+        "[operations.x]\noutput = \"none\"",
+    );
+    let (cells, _) = run(&s);
+    let dir = tempfile::tempdir().unwrap();
+    let plan = build(&s, &Selection::default()).unwrap();
+    let mut runner = Runner::new(
+        &s,
+        &plan,
+        dir.path().join("w"),
+        dir.path().join("t"),
+        dir.path().join("c"),
+    );
+    runner.done = cells.iter().map(|c| (c.id.clone(), c.clone())).collect();
+    let mut fake = Fake { log: vec![] };
+    let mut sunk = 0;
+    runner
+        .run(&mut fake, &mut NoEvents, &mut |c: &[Cell]| {
+            sunk += c.len();
+            Ok(())
+        })
+        .unwrap();
+    assert!(fake.log.is_empty());
+    assert_eq!(sunk, 0);
+}

@@ -1,0 +1,400 @@
+//! The real binary, real processes, in a temporary directory. Assertions are
+//! on outcome classes and exit statuses, never on timings.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command as StdCommand;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn versus() -> Command {
+    let mut c = Command::cargo_bin("versus").unwrap();
+    c.env("VERSUS_CACHE_DIR", std::env::temp_dir().join("versus-test-cache"));
+    c
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    fs::write(&p, text).unwrap();
+    p
+}
+
+fn results(dir: &Path) -> Value {
+    serde_json::from_str(&fs::read_to_string(dir.join("results.json")).unwrap()).unwrap()
+}
+
+fn outcome_of(results: &Value, op: &str, imp: &str) -> String {
+    results["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["operation"] == op && c["implementation"] == imp)
+        .unwrap_or_else(|| panic!("no cell {op}/{imp}"))["outcome"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+const FAULTS: &str = r#"
+name = "faults"
+baseline = "good"
+[settings]
+runs = 3
+warmup = 1
+timeout = "1s"
+[matrix]
+size = ["10KB"]
+[payload]
+size = "{size}"
+[operations.copy]
+roundtrip = true
+[implementations.good]
+run.copy = "cat {in}"
+[implementations.crash]
+run.copy = "sh -c 'echo dying >&2; exit 3'"
+[implementations.hang]
+run.copy = "sleep 30"
+[implementations.hog]
+memory_limit = "100MB"
+run.copy = "python3 -c 'import sys; b = bytearray(600_000_000); sys.stdout.write(open(sys.argv[1]).read())' {in}"
+[implementations.liar]
+run.copy = "echo not the payload"
+[implementations.also_good]
+run.copy = "cp {in} {out}"
+"#;
+
+#[test]
+fn every_fault_is_an_outcome_and_the_other_cells_still_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(
+        dir.path(),
+        "faults.toml",
+        &FAULTS.replace("cp {in} {out}", "dd if={in} status=none"),
+    );
+    let out = dir.path().join("out");
+    versus()
+        .args(["run", "-q"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(3);
+    let r = results(&out);
+    assert_eq!(r["schema_version"], 1);
+    assert_eq!(outcome_of(&r, "copy", "good"), "ok");
+    assert_eq!(outcome_of(&r, "copy", "also_good"), "ok");
+    assert_eq!(outcome_of(&r, "copy", "crash"), "failed");
+    assert_eq!(outcome_of(&r, "copy", "hang"), "timeout");
+    assert_eq!(outcome_of(&r, "copy", "hog"), "out_of_memory");
+    assert_eq!(outcome_of(&r, "copy", "liar"), "wrong_output");
+    let cells = r["cells"].as_array().unwrap();
+    let good = cells.iter().find(|c| c["implementation"] == "good").unwrap();
+    assert_eq!(good["samples"]["wall_ns"].as_array().unwrap().len(), 3);
+    assert_eq!(good["payload_bytes"], 10_000);
+    assert!(good["stats"]["median_ns"].as_f64().unwrap() > 0.0);
+    for bad in cells.iter().filter(|c| c["outcome"] != "ok") {
+        assert!(bad["stats"].is_null());
+        assert!(bad["message"].is_string());
+    }
+    // Never in a ratio: only the two ok cells are compared.
+    let compared: Vec<&str> = r["comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["implementation"].as_str().unwrap())
+        .collect();
+    assert_eq!(compared, ["good", "also_good"]);
+    // The report keeps a row for every implementation, with the outcome in place of a number.
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    for label in ["TIMEOUT", "OOM", "FAILED", "WRONG OUTPUT"] {
+        assert!(md.contains(label), "report lacks {label}");
+    }
+    // The journal holds every cell.
+    assert_eq!(fs::read_to_string(out.join("cells.jsonl")).unwrap().lines().count(), 6);
+}
+
+#[test]
+fn a_malformed_suite_names_file_line_and_column_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(dir.path(), "bad.toml", "name = \"x\"\n[operations.a\n");
+    let out = dir.path().join("out");
+    let assert = versus().arg("run").arg(&suite).arg("--out").arg(&out).assert().code(1);
+    let err = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+    assert!(err.contains("bad.toml:2:"), "{err}");
+    assert!(!out.join("results.json").exists());
+}
+
+#[test]
+fn bad_input_is_exit_1_never_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("placeholder", FAULTS.replace("cat {in}", "cat {nope}")),
+        ("missing op", FAULTS.replace("run.copy = \"echo not the payload\"", "")),
+        ("empty matrix", FAULTS.replace("size = [\"10KB\"]", "size = []")),
+        ("no program", FAULTS.replace("cat {in}", "no-such-program-here {in}")),
+        ("bad size", FAULTS.replace("size = [\"10KB\"]", "size = [\"ten\"]")),
+    ];
+    for (what, text) in cases {
+        let suite = write(dir.path(), "s.toml", &text);
+        let out = dir.path().join(what.replace(' ', "-"));
+        let assert = versus().arg("run").arg(&suite).arg("--out").arg(&out).assert().code(1);
+        let err = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+        assert!(err.contains("s.toml"), "{what}: {err}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+        assert!(!out.join("results.json").exists(), "{what}: a results file was written");
+    }
+    versus()
+        .args(["run", "--only", "nobody"])
+        .arg(write(dir.path(), "ok.toml", FAULTS))
+        .assert()
+        .code(1);
+    versus()
+        .args(["run", "--only", "good,nobody"])
+        .arg(dir.path().join("ok.toml"))
+        .assert()
+        .code(1);
+    versus().args(["run", "/no/such/suite.toml"]).assert().code(1);
+    versus().args(["run", "--runs", "many", "x.toml"]).assert().code(2);
+    versus().args(["exec", "--timeout", "soon", "true"]).assert().code(1);
+    versus().args(["exec", "no-such-program-here"]).assert().code(1);
+}
+
+#[test]
+fn exec_compares_ad_hoc_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let md = dir.path().join("r.md");
+    versus()
+        .args([
+            "exec",
+            "-q",
+            "--runs",
+            "3",
+            "--warmup",
+            "0",
+            "-n",
+            "t",
+            "-n",
+            "s",
+            "true",
+            "sleep 0.01",
+            "--json",
+        ])
+        .arg(&json)
+        .arg("--markdown")
+        .arg(&md)
+        .assert()
+        .code(0);
+    let r: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let cells = r["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 2);
+    assert!(
+        cells
+            .iter()
+            .all(|c| c["samples"]["wall_ns"].as_array().unwrap().len() == 3)
+    );
+    assert!(fs::read_to_string(&md).unwrap().contains("| s |"));
+    // A failing command is an outcome (exit 3), not an error.
+    versus()
+        .args(["exec", "-q", "--runs", "2", "false", "true"])
+        .assert()
+        .code(3);
+    // Without --shell, shell syntax is not interpreted: `true && false` runs `true` with two arguments.
+    versus()
+        .args(["exec", "-q", "--runs", "1", "true && false"])
+        .assert()
+        .code(0);
+    versus()
+        .args(["exec", "-q", "--runs", "1", "--shell", "true && false"])
+        .assert()
+        .code(3);
+}
+
+#[test]
+fn resume_skips_finished_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let counter = dir.path().join("count");
+    let suite = write(
+        dir.path(),
+        "s.toml",
+        &format!(
+            r#"
+            [settings]
+            runs = 2
+            warmup = 0
+            [matrix]
+            n = [1, 2]
+            [operations.x]
+            output = "none"
+            [implementations.a]
+            run.x = "sh -c 'echo run >> {}'"
+            "#,
+            counter.display()
+        ),
+    );
+    let out = dir.path().join("out");
+    versus()
+        .args(["run", "-q"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(0);
+    assert_eq!(fs::read_to_string(&counter).unwrap().lines().count(), 4);
+    versus()
+        .args(["run", "-q"])
+        .arg(&suite)
+        .arg("--resume")
+        .arg(&out)
+        .assert()
+        .code(0);
+    assert_eq!(
+        fs::read_to_string(&counter).unwrap().lines().count(),
+        4,
+        "resume ran finished cells again"
+    );
+    assert_eq!(results(&out)["cells"].as_array().unwrap().len(), 2);
+    versus()
+        .args(["run", "-q"])
+        .arg(&suite)
+        .arg("--resume")
+        .arg(dir.path())
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn ctrl_c_keeps_finished_cells_and_exits_non_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(
+        dir.path(),
+        "s.toml",
+        r#"
+        [settings]
+        runs = 2
+        warmup = 0
+        [matrix]
+        n = [1, 2, 3, 4, 5, 6, 7, 8]
+        [operations.x]
+        output = "none"
+        [implementations.a]
+        run.x = "sleep 0.3"
+        "#,
+    );
+    let out = dir.path().join("out");
+    let bin = assert_cmd::cargo::cargo_bin("versus");
+    let mut child = StdCommand::new(bin)
+        .args(["run", "-q"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .spawn()
+        .unwrap();
+    let journal = out.join("cells.jsonl");
+    let start = Instant::now();
+    while fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 1 {
+        assert!(start.elapsed() < Duration::from_secs(30), "no cell finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: sending a signal to our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let r = results(&out);
+    assert_eq!(r["status"], "interrupted");
+    let n = r["cells"].as_array().unwrap().len();
+    assert!((1..8).contains(&n), "{n} cells");
+    assert!(out.join("report.md").exists());
+}
+
+#[test]
+fn services_start_before_cells_and_stop_after() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let suite = write(
+        dir.path(),
+        "s.toml",
+        &format!(
+            r#"
+            [settings]
+            runs = 2
+            [operations.get]
+            same_output = true
+            [services.web]
+            command = "python3 -m http.server {port} --bind 127.0.0.1"
+            ready_http = "http://127.0.0.1:{port}/"
+            [implementations.py]
+            run.get = "python3 -c 'import urllib.request; print(urllib.request.urlopen(\"http://127.0.0.1:{port}/s.toml\").status)'"
+            "#
+        ),
+    );
+    let out = dir.path().join("out");
+    versus()
+        .args(["run", "-q"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(0);
+    assert_eq!(outcome_of(&results(&out), "get", "py"), "ok");
+    assert!(
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
+        "the service outlived the run"
+    );
+    // A service that never becomes ready is a clear error.
+    let never = write(
+        dir.path(),
+        "n.toml",
+        "[operations.x]\n[implementations.a]\nrun.x = \"true\"\n[services.s]\ncommand = \"sleep 30\"\nready_tcp = \"127.0.0.1:9\"\nready_timeout = \"300ms\"\n",
+    );
+    versus()
+        .args(["run", "-q"])
+        .arg(&never)
+        .arg("--out")
+        .arg(dir.path().join("o2"))
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn the_published_schema_is_current() {
+    let assert = versus().arg("schema").assert().code(0);
+    let generated: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    let committed: Value = serde_json::from_str(
+        &fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/suite.schema.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(generated, committed, "run `versus schema > docs/suite.schema.json`");
+}
+
+#[test]
+fn the_quickstart_suite_is_valid() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = dir.path().join("out");
+    versus()
+        .current_dir(root)
+        .args([
+            "run",
+            "-q",
+            "examples/quickstart.toml",
+            "--runs",
+            "1",
+            "--warmup",
+            "0",
+            "--only",
+            "gzip",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .code(0);
+    let r = results(&out);
+    assert_eq!(outcome_of(&r, "decompress", "gzip"), "ok");
+}
