@@ -83,15 +83,16 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
         let base_median = base.stats.as_ref().map_or(0.0, |s| s.median_ns);
         for c in cells {
             if let Some(s) = &c.stats
-                && base_median > 0.0 {
-                    comparisons.push(Comparison {
-                        implementation: c.implementation.clone(),
-                        baseline: base.implementation.clone(),
-                        operation: c.operation.clone(),
-                        params: c.params.clone(),
-                        ratio: s.median_ns / base_median,
-                    });
-                }
+                && base_median > 0.0
+            {
+                comparisons.push(Comparison {
+                    implementation: c.implementation.clone(),
+                    baseline: base.implementation.clone(),
+                    operation: c.operation.clone(),
+                    params: c.params.clone(),
+                    ratio: s.median_ns / base_median,
+                });
+            }
         }
     }
     results.comparisons = comparisons;

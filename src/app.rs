@@ -331,9 +331,10 @@ fn adhoc_suite(args: &ExecArgs) -> Result<Suite> {
         });
     }
     if let Some(b) = &args.baseline
-        && !implementations.iter().any(|i| &i.name == b) {
-            bail!("--baseline {b}: no command has this name (name commands with -n)");
-        }
+        && !implementations.iter().any(|i| &i.name == b)
+    {
+        bail!("--baseline {b}: no command has this name (name commands with -n)");
+    }
     Ok(Suite {
         path: PathBuf::new(),
         dir: std::env::current_dir()?,
@@ -346,6 +347,7 @@ fn adhoc_suite(args: &ExecArgs) -> Result<Suite> {
             timeout: suite::DEFAULT_TIMEOUT,
         },
         matrix: IndexMap::new(),
+        vars: IndexMap::new(),
         payload: None,
         setup: vec![],
         teardown: vec![],

@@ -148,9 +148,21 @@ impl CommandTemplate {
 
     /// Renders to an argv. In shell mode values are shell-quoted so a path
     /// with spaces or quotes cannot change the command's structure.
+    /// A word made only of placeholders that renders empty is dropped, so an
+    /// optional flag can be a variable that is sometimes "".
     pub fn render_with(&self, lookup: impl Fn(&str) -> Option<String>) -> Result<Vec<String>, String> {
         match self {
-            CommandTemplate::Words(words) => words.iter().map(|w| w.render_with(&lookup)).collect(),
+            CommandTemplate::Words(words) => {
+                let mut argv = Vec::with_capacity(words.len());
+                for w in words {
+                    let text = w.render_with(&lookup)?;
+                    let only_vars = !w.pieces.is_empty() && w.pieces.iter().all(|p| matches!(p, Piece::Var(_)));
+                    if !(text.is_empty() && only_vars) {
+                        argv.push(text);
+                    }
+                }
+                Ok(argv)
+            }
             CommandTemplate::Shell(t) => {
                 let quoted = |name: &str| lookup(name).map(|v| shell_words::quote(&v).into_owned());
                 let mut out = String::new();
@@ -193,6 +205,13 @@ mod tests {
         let c = CommandTemplate::parse("age -d {encrypt.out} {{x}}", false).unwrap();
         assert_eq!(c.render_with(vars).unwrap(), vec!["age", "-d", "/w/enc.age", "{x}"]);
         assert_eq!(c.names(), vec!["encrypt.out"]);
+    }
+
+    #[test]
+    fn a_word_that_is_an_empty_variable_disappears() {
+        let c = CommandTemplate::parse("age {flag} -o x '' {size}", false).unwrap();
+        let lookup = |n: &str| if n == "flag" { Some(String::new()) } else { vars(n) };
+        assert_eq!(c.render_with(lookup).unwrap(), vec!["age", "-o", "x", "", "1KB"]);
     }
 
     #[test]

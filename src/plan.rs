@@ -29,6 +29,8 @@ pub struct Group {
     pub runs: u32,
     pub warmup: u32,
     pub timeout: Duration,
+    /// The suite's `[vars]` with this point's overrides applied.
+    pub vars: IndexMap<String, String>,
     /// Indices into `Suite::implementations` measured in this group, in column order.
     pub implementations: Vec<usize>,
     /// Implementations excluded here by an override, with the reason.
@@ -124,6 +126,10 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
             .timeout
             .or(applying.iter().rev().find_map(|o| o.timeout))
             .unwrap_or(suite.settings.timeout);
+        let mut vars = suite.vars.clone();
+        for o in &applying {
+            vars.extend(o.vars.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
         for (oi, op) in suite.operations.iter().enumerate() {
             if picks_op && !sel.only.contains(&op.name) {
                 continue;
@@ -143,6 +149,7 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
                 runs,
                 warmup,
                 timeout,
+                vars: vars.clone(),
                 implementations: measured,
                 skipped,
             });

@@ -431,6 +431,7 @@ impl<'a> Runner<'a> {
             let out = dir.join("out");
             let mut vars: HashMap<String, String> =
                 group.params.iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
+            vars.extend(group.vars.iter().map(|(k, v)| (k.clone(), v.clone())));
             vars.insert(
                 "payload".into(),
                 payload

@@ -89,6 +89,7 @@ pub struct Implementation {
 #[derive(Debug, Clone)]
 pub struct Override {
     pub when: IndexMap<String, ParamValue>,
+    pub vars: IndexMap<String, String>,
     pub runs: Option<u32>,
     pub warmup: Option<u32>,
     pub timeout: Option<Duration>,
@@ -126,6 +127,8 @@ pub struct Suite {
     pub baseline: Option<String>,
     pub settings: Settings,
     pub matrix: IndexMap<String, Vec<ParamValue>>,
+    /// Default values of the suite's own placeholders (see `Override::vars`).
+    pub vars: IndexMap<String, String>,
     pub payload: Option<Payload>,
     pub setup: Vec<CommandTemplate>,
     pub teardown: Vec<CommandTemplate>,
@@ -242,7 +245,15 @@ impl Validator<'_> {
                 )));
             }
         }
+        for name in file.vars.keys() {
+            if file.matrix.contains_key(name) || RUN_PLACEHOLDERS.contains(&name.as_str()) || name.contains('.') {
+                return Err(self.err(format!(
+                    "vars.{name}: the name is taken by a matrix parameter or a built-in placeholder"
+                )));
+            }
+        }
         let is_param = |n: &str| file.matrix.contains_key(n);
+        let is_var = |n: &str| file.vars.contains_key(n);
 
         if file.operations.is_empty() {
             return Err(self.err("no operations: add at least one [operations.NAME] table"));
@@ -326,9 +337,10 @@ impl Validator<'_> {
                 None => None,
             };
             if let Some(hex) = &spec.expect_sha256
-                && (hex.len() != 64 || !hex.chars().all(|c| c.is_ascii_hexdigit())) {
-                    return Err(self.err(format!("operations.{name}.expect_sha256: expected 64 hex digits")));
-                }
+                && (hex.len() != 64 || !hex.chars().all(|c| c.is_ascii_hexdigit()))
+            {
+                return Err(self.err(format!("operations.{name}.expect_sha256: expected 64 hex digits")));
+            }
             let counts_payload = match spec.throughput.as_deref() {
                 None | Some("payload") => true,
                 Some("none") => false,
@@ -383,7 +395,9 @@ impl Validator<'_> {
                     )));
                 };
                 let earlier: Vec<String> = operations[..oi].iter().map(|o| format!("{}.out", o.name)).collect();
-                let allowed = |n: &str| RUN_PLACEHOLDERS.contains(&n) || is_param(n) || earlier.iter().any(|e| e == n);
+                let allowed = |n: &str| {
+                    RUN_PLACEHOLDERS.contains(&n) || is_param(n) || is_var(n) || earlier.iter().any(|e| e == n)
+                };
                 let what = format!("implementations.{iname}.run.{}", op.name);
                 let template = self.command(&what, cmd.get_ref(), Some(cmd.span().start), shell, &allowed)?;
                 commands.push(template);
@@ -417,12 +431,13 @@ impl Validator<'_> {
         }
 
         if let Some(b) = &file.baseline
-            && !file.implementations.contains_key(b) {
-                return Err(self.err(format!(
-                    "baseline = \"{b}\": no such implementation (expected one of: {})",
-                    file.implementations.keys().cloned().collect::<Vec<_>>().join(", ")
-                )));
-            }
+            && !file.implementations.contains_key(b)
+        {
+            return Err(self.err(format!(
+                "baseline = \"{b}\": no such implementation (expected one of: {})",
+                file.implementations.keys().cloned().collect::<Vec<_>>().join(", ")
+            )));
+        }
 
         let mut overrides = Vec::new();
         for (i, o) in file.overrides.iter().enumerate() {
@@ -440,11 +455,15 @@ impl Validator<'_> {
                     return Err(self.err(format!("{what}: when.{k} = {v} is not one of matrix.{k}'s values")));
                 }
             }
+            if let Some(v) = o.vars.keys().find(|v| !file.vars.contains_key(*v)) {
+                return Err(self.err(format!("{what}: vars.{v}: declare it with a default in [vars] first")));
+            }
             if let Some(s) = o.skip.iter().find(|s| !file.implementations.contains_key(*s)) {
                 return Err(self.err(format!("{what}: skip: no implementation named '{s}'")));
             }
             overrides.push(Override {
                 when: o.when.clone(),
+                vars: o.vars.clone(),
                 runs: o.runs,
                 warmup: o.warmup,
                 timeout: self.duration(&format!("{what}.timeout"), &o.timeout)?,
@@ -512,6 +531,7 @@ impl Validator<'_> {
             baseline: file.baseline,
             settings,
             matrix: file.matrix,
+            vars: file.vars,
             payload,
             setup,
             teardown,

@@ -25,6 +25,11 @@ pub struct SuiteFile {
     /// Each parameter is usable as a `{name}` placeholder.
     #[serde(default)]
     pub matrix: IndexMap<String, Vec<ParamValue>>,
+    /// Named strings usable as `{name}` placeholders in operation commands; overrides
+    /// can change them for some parameter values (e.g. a flag only when `armor = true`).
+    /// A command word that is only placeholders and renders empty is dropped.
+    #[serde(default)]
+    pub vars: IndexMap<String, String>,
     /// The input every operation reads as `{payload}` (unless it consumes another operation's output).
     pub payload: Option<PayloadSpec>,
     /// Commands run once before any cell (e.g. generating keys into `{tmp}`).
@@ -166,6 +171,9 @@ pub struct OverrideSpec {
     pub runs: Option<u32>,
     pub warmup: Option<u32>,
     pub timeout: Option<String>,
+    /// New values for `[vars]` where this override applies.
+    #[serde(default)]
+    pub vars: IndexMap<String, String>,
     /// Implementations not run where this override applies (reported as skipped).
     #[serde(default)]
     pub skip: Vec<String>,

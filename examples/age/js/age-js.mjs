@@ -3,7 +3,7 @@
 // benchmarked as a process just like the Go `age` and Rust `rage` CLIs.
 //
 //   node age-js.mjs --version
-//   node age-js.mjs -e [-a] -r RECIPIENT [-r ...] [-o OUT] IN
+//   node age-js.mjs -e [-a] (-r RECIPIENT | -R FILE) [...] [-o OUT] IN
 //   node age-js.mjs -d -i IDENTITY_FILE [-i ...] [-o OUT] IN
 //
 // Without -o the output goes to stdout. Armored input is detected on -d.
@@ -20,7 +20,7 @@ import { parseArgs } from "node:util";
 
 const ARMOR_BEGIN = "-----BEGIN AGE ENCRYPTED FILE-----";
 const USAGE = `usage: age-js.mjs --version
-       age-js.mjs -e [-a] -r RECIPIENT [-o OUT] IN
+       age-js.mjs -e [-a] (-r RECIPIENT | -R FILE) [-o OUT] IN
        age-js.mjs -d -i IDENTITY_FILE [-o OUT] IN`;
 
 function pkgVersion() {
@@ -64,6 +64,7 @@ async function main() {
       decrypt: { type: "boolean", short: "d" },
       armor: { type: "boolean", short: "a" },
       recipient: { type: "string", short: "r", multiple: true },
+      "recipients-file": { type: "string", short: "R", multiple: true },
       identity: { type: "string", short: "i", multiple: true },
       output: { type: "string", short: "o" },
     },
@@ -77,7 +78,9 @@ async function main() {
   const age = await import("age-encryption");
 
   if (o.encrypt) {
-    if (!o.recipient?.length) throw new Error("-e needs at least one -r RECIPIENT");
+    // -R FILE: one recipient per line, '#' comments, as with age and rage.
+    for (const f of o["recipients-file"] ?? []) (o.recipient ??= []).push(...readIdentities(f));
+    if (!o.recipient?.length) throw new Error("-e needs at least one -r RECIPIENT or -R FILE");
     if (o.identity) throw new Error("-i is only valid with -d");
     const e = new age.Encrypter();
     for (const r of o.recipient) e.addRecipient(r);
@@ -88,7 +91,7 @@ async function main() {
     }
   } else {
     if (!o.identity?.length) throw new Error("-d needs at least one -i IDENTITY_FILE");
-    if (o.recipient || o.armor) throw new Error("-r and -a are only valid with -e");
+    if (o.recipient || o["recipients-file"] || o.armor) throw new Error("-r, -R and -a are only valid with -e");
     const d = new age.Decrypter();
     for (const f of o.identity) {
       const ids = readIdentities(f);
