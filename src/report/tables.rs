@@ -9,8 +9,21 @@ use crate::plan::{Params, params_key};
 use crate::results::{Cell, Results};
 use crate::units::{format_bytes, format_nanos, format_throughput};
 
+/// What a table shows, so each reporter can pick the ones it has room for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableKind {
+    Time,
+    Ratio,
+    Throughput,
+    Memory,
+    /// One row per implementation (suites without parameters).
+    Summary,
+    Info,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
+    pub kind: TableKind,
     pub title: String,
     pub header: Vec<String>,
     pub rows: Vec<Vec<String>>,
@@ -133,7 +146,8 @@ pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
                             == rv
                 })
             };
-            let build = |title: String, f: &dyn Fn(&Cell) -> String| Table {
+            let build = |kind: TableKind, title: String, f: &dyn Fn(&Cell) -> String| Table {
+                kind,
                 title,
                 header: std::iter::once(first_col.clone())
                     .chain(impls.iter().cloned())
@@ -149,26 +163,37 @@ pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
                     .collect(),
             };
             tables.push(build(
+                TableKind::Time,
                 format!("Wall time, median ± standard deviation{suffix}"),
                 &time_text,
             ));
-            tables.push(build(format!("{ratio_title}{suffix}"), &|c| ratio_text(results, c)));
+            tables.push(build(TableKind::Ratio, format!("{ratio_title}{suffix}"), &|c| {
+                ratio_text(results, c)
+            }));
             if subset
                 .iter()
                 .any(|c| c.stats.as_ref().is_some_and(|s| s.throughput_bytes_per_s.is_some()))
             {
-                tables.push(build(format!("Throughput at the median{suffix}"), &|c| {
+                tables.push(build(
+                    TableKind::Throughput,
+                    format!("Throughput at the median{suffix}"),
+                    &|c| {
+                        c.stats
+                            .as_ref()
+                            .and_then(|s| s.throughput_bytes_per_s)
+                            .map_or_else(|| not_ok(c), format_throughput)
+                    },
+                ));
+            }
+            tables.push(build(
+                TableKind::Memory,
+                format!("Peak resident memory (largest run){suffix}"),
+                &|c| {
                     c.stats
                         .as_ref()
-                        .and_then(|s| s.throughput_bytes_per_s)
-                        .map_or_else(|| not_ok(c), format_throughput)
-                }));
-            }
-            tables.push(build(format!("Peak resident memory (largest run){suffix}"), &|c| {
-                c.stats
-                    .as_ref()
-                    .map_or_else(|| not_ok(c), |s| format_bytes(s.max_rss_bytes))
-            }));
+                        .map_or_else(|| not_ok(c), |s| format_bytes(s.max_rss_bytes))
+                },
+            ));
         }
         sections.push((op.clone(), tables));
     }
@@ -189,6 +214,7 @@ fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
         "ratio",
     ];
     Table {
+        kind: TableKind::Summary,
         title: "Wall time".into(),
         header: header.iter().map(|h| h.to_string()).collect(),
         rows: cells
@@ -233,6 +259,7 @@ pub fn environment_table(results: &Results) -> Table {
         ("versus", e.versus_version.clone()),
     ];
     Table {
+        kind: TableKind::Info,
         title: "Environment".into(),
         header: vec!["".into(), "".into()],
         rows: rows.into_iter().map(|(k, v)| vec![k.to_string(), v]).collect(),
@@ -241,6 +268,7 @@ pub fn environment_table(results: &Results) -> Table {
 
 pub fn versions_table(results: &Results) -> Table {
     Table {
+        kind: TableKind::Info,
         title: "Implementations".into(),
         header: vec!["implementation".into(), "version".into(), "note".into()],
         rows: results

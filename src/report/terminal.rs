@@ -3,7 +3,7 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::report::tables::{self, Table};
+use crate::report::tables::{self, Table, TableKind};
 use crate::results::Results;
 use crate::runner::Events;
 
@@ -91,7 +91,10 @@ pub fn summary(results: &Results) -> String {
     let mut out = String::new();
     for (op, ts) in tables::result_tables(results) {
         out.push_str(&format!("== {op} ==\n"));
-        for t in ts.iter().take(2) {
+        for t in ts
+            .iter()
+            .filter(|t| matches!(t.kind, TableKind::Time | TableKind::Ratio | TableKind::Summary))
+        {
             out.push_str(&render_table(t));
         }
         out.push('\n');
