@@ -233,6 +233,9 @@ impl Execution<'_> {
             });
         }
         drop(services);
+        // Scratch space (chain outputs, keys) is not a result: the journal is what resumes.
+        let _ = fs::remove_dir_all(self.out_dir.join("work"));
+        let _ = fs::remove_dir_all(&tmp);
         let end = end?;
         results.cells = in_plan_order(suite, self.plan, &all);
         results.finished_at = Some(results::now_rfc3339());
@@ -281,7 +284,11 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     let (results, end) = execution.go()?;
     results::write_json_atomic(&results_path, &results)?;
     let report = out_dir.join("report.md");
-    fs::write(&report, markdown::render(&results)).with_context(|| format!("cannot write {}", report.display()))?;
+    let md = markdown::render(&results);
+    fs::write(&report, &md).with_context(|| format!("cannot write {}", report.display()))?;
+    if let Some(extra) = &args.markdown {
+        fs::write(extra, &md).with_context(|| format!("cannot write {}", extra.display()))?;
+    }
     print!("{}", terminal::summary(&results));
     println!("\nResults: {}\nReport:  {}", results_path.display(), report.display());
     if end == End::Interrupted {

@@ -63,6 +63,9 @@ pub struct RunArgs {
     /// Run only these implementations and/or operations (repeat the flag, or separate with commas).
     #[arg(long, value_name = "NAME", value_delimiter = ',')]
     pub only: Vec<String>,
+    /// Also write the Markdown report to PATH (it is always written to DIR/report.md).
+    #[arg(long, value_name = "PATH")]
+    pub markdown: Option<PathBuf>,
     /// Continue an earlier run in DIR: cells it finished are kept, not run again.
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     pub resume: Option<PathBuf>,
