@@ -412,6 +412,40 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
     Ok(exit_code(&results, &end))
 }
 
+pub fn conformance(args: crate::cli::ConformanceArgs) -> Result<ExitCode> {
+    use crate::worker::conformance;
+    let mut scenarios = conformance::load(args.scenarios.as_deref()).with_context(|| {
+        format!(
+            "--scenarios {}",
+            args.scenarios.as_deref().unwrap_or(Path::new("")).display()
+        )
+    })?;
+    if let Some(bad) = args.only.iter().find(|n| !scenarios.iter().any(|(s, _)| s == *n)) {
+        bail!(
+            "--only {bad}: no such scenario (known: {})",
+            scenarios.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+        );
+    }
+    if !args.only.is_empty() {
+        scenarios.retain(|(n, _)| args.only.contains(n));
+    }
+    let scratch = tempfile::Builder::new().prefix("versus-conformance-").tempdir()?;
+    let results = conformance::run(&args.command, &scenarios, scratch.path())?;
+    let failed = results.iter().filter(|r| r.failure.is_some()).count();
+    for r in &results {
+        match &r.failure {
+            None => println!("ok    {}", r.name),
+            Some(f) => println!(
+                "FAIL  {} — {}
+      {f}",
+                r.name, r.description
+            ),
+        }
+    }
+    println!("conformance: {} passed, {failed} failed", results.len() - failed);
+    Ok(ExitCode::from(if failed == 0 { EXIT_OK } else { EXIT_NOT_OK }))
+}
+
 pub fn schema() -> Result<ExitCode> {
     println!("{}", serde_json::to_string_pretty(&suite::json_schema())?);
     Ok(ExitCode::from(EXIT_OK))

@@ -32,6 +32,9 @@ pub enum Command {
     /// Benchmark two or more commands against each other (hyperfine-style).
     #[command(after_help = EXIT_CODES)]
     Exec(ExecArgs),
+    /// Check a worker against the protocol's conformance scenarios.
+    #[command(after_help = "Example: versus conformance -- python3 workers/python/conformance_worker.py")]
+    Conformance(ConformanceArgs),
     /// Print the JSON Schema of the suite file format (for editor completion).
     Schema,
 }
@@ -71,6 +74,19 @@ pub struct RunArgs {
     pub resume: Option<PathBuf>,
     #[command(flatten)]
     pub common: Common,
+}
+
+#[derive(Args, Debug)]
+pub struct ConformanceArgs {
+    /// Run scenario files from DIR instead of the built-in ones.
+    #[arg(long, value_name = "DIR")]
+    pub scenarios: Option<PathBuf>,
+    /// Run only these scenarios (repeat, or separate with commas).
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
+    pub only: Vec<String>,
+    /// The command that starts the worker, after `--`.
+    #[arg(required = true, last = true, value_name = "WORKER_CMD")]
+    pub command: Vec<String>,
 }
 
 #[derive(Args, Debug)]

@@ -20,3 +20,4 @@ pub mod runner;
 pub mod stats;
 pub mod suite;
 pub mod units;
+pub mod worker;

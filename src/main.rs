@@ -10,6 +10,7 @@ fn run() -> anyhow::Result<ExitCode> {
     match Cli::parse().command {
         Command::Run(args) => app::run_suite(args),
         Command::Exec(args) => app::exec(args),
+        Command::Conformance(args) => app::conformance(args),
         Command::Schema => app::schema(),
     }
 }
