@@ -23,8 +23,12 @@ pub fn cell_stats(cell: &Cell) -> Option<Stats> {
     if cell.outcome != Outcome::Ok {
         return None;
     }
-    let wall = summarize(&to_f64(&cell.samples.wall_ns))?;
-    let median = |xs: &[u64]| summarize(&to_f64(xs)).map_or(0.0, |s| s.median);
+    let wall = summarize(&cell.samples.per_call_ns())?;
+    let median = |xs: &[u64]| summarize(&to_f64(xs)).map(|s| s.median);
+    let calls: u64 = cell.samples.iterations.iter().sum();
+    let per_call = |xs: &[u64]| {
+        (calls > 0 && xs.len() == cell.samples.iterations.len()).then(|| xs.iter().sum::<u64>() as f64 / calls as f64)
+    };
     Some(Stats {
         n: wall.n,
         mean_ns: wall.mean,
@@ -35,7 +39,9 @@ pub fn cell_stats(cell: &Cell) -> Option<Stats> {
         throughput_bytes_per_s: cell.payload_bytes.and_then(|b| stats::throughput(b, wall.median)),
         median_user_ns: median(&cell.samples.user_ns),
         median_sys_ns: median(&cell.samples.sys_ns),
-        max_rss_bytes: cell.samples.max_rss_bytes.iter().copied().max().unwrap_or(0),
+        max_rss_bytes: cell.samples.max_rss_bytes.iter().copied().max(),
+        alloc_bytes_per_call: per_call(&cell.samples.alloc_bytes),
+        gc_per_call: per_call(&cell.samples.gc_count),
     })
 }
 
@@ -206,7 +212,9 @@ mod tests {
                 user_ns: wall.to_vec(),
                 sys_ns: vec![0; wall.len()],
                 max_rss_bytes: vec![5; wall.len()],
+                ..Default::default()
             },
+            worker: None,
             stats: None,
         }
     }
@@ -215,7 +223,7 @@ mod tests {
     fn stats_only_for_ok_cells() {
         let ok = cell("a", &[10, 20, 30], Outcome::Ok);
         let s = cell_stats(&ok).unwrap();
-        assert_eq!((s.median_ns, s.n, s.max_rss_bytes), (20.0, 3, 5));
+        assert_eq!((s.median_ns, s.n, s.max_rss_bytes), (20.0, 3, Some(5)));
         assert_eq!(s.throughput_bytes_per_s, Some(1_000_000.0 / 20e-9));
         assert_eq!(cell_stats(&cell("b", &[10], Outcome::Timeout)), None);
     }

@@ -67,15 +67,20 @@ fn check_programs(suite: &Suite) -> Result<()> {
                 cwd.display()
             );
         }
-        for (op, cmd) in suite.operations.iter().zip(&imp.commands) {
+        let worker = imp.worker.iter().map(|w| ("worker".to_string(), w));
+        let commands = suite
+            .operations
+            .iter()
+            .zip(&imp.commands)
+            .filter_map(|(op, c)| Some((format!("run.{}", op.name), c.as_ref()?)));
+        for (key, cmd) in commands.chain(worker) {
             if let CommandTemplate::Words(words) = cmd {
                 let first = words[0].to_string();
                 if words[0].names().next().is_none() && !program_exists(&first, &cwd, &imp.env) {
                     bail!(
-                        "{}: implementations.{}.run.{}: program '{first}' not found ({}); install it or fix the command",
+                        "{}: implementations.{}.{key}: program '{first}' not found ({}); install it or fix the command",
                         suite.path.display(),
                         imp.name,
-                        op.name,
                         if first.contains('/') {
                             format!("relative to {}", cwd.display())
                         } else {
@@ -327,7 +332,8 @@ fn adhoc_suite(args: &ExecArgs) -> Result<Suite> {
         }
         implementations.push(Implementation {
             name,
-            commands: vec![cmd],
+            commands: vec![Some(cmd)],
+            worker: None,
             version: None,
             setup: vec![],
             teardown: vec![],
@@ -352,6 +358,7 @@ fn adhoc_suite(args: &ExecArgs) -> Result<Suite> {
             runs: suite::DEFAULT_RUNS,
             warmup: suite::DEFAULT_WARMUP,
             timeout: suite::DEFAULT_TIMEOUT,
+            min_sample_time: suite::DEFAULT_MIN_SAMPLE_TIME,
         },
         matrix: IndexMap::new(),
         vars: IndexMap::new(),
@@ -379,7 +386,7 @@ fn adhoc_suite(args: &ExecArgs) -> Result<Suite> {
 pub fn exec(args: ExecArgs) -> Result<ExitCode> {
     let suite = adhoc_suite(&args)?;
     for (i, imp) in suite.implementations.iter().enumerate() {
-        if let CommandTemplate::Words(w) = &imp.commands[0] {
+        if let Some(CommandTemplate::Words(w)) = &imp.commands[0] {
             let prog = w[0].to_string();
             if !program_exists(&prog, &suite.dir, &[]) {
                 bail!(

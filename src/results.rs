@@ -19,15 +19,39 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// One entry per measured run, in run order; all arrays have the same length.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Samples {
+    /// Process cells: each run's wall time. In-process cells: each batch's elapsed time.
     pub wall_ns: Vec<u64>,
+    /// Process cells only (empty for in-process cells).
     pub user_ns: Vec<u64>,
     pub sys_ns: Vec<u64>,
     pub max_rss_bytes: Vec<u64>,
+    /// In-process cells: calls per batch (one entry per sample); empty for process cells.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub iterations: Vec<u64>,
+    /// In-process cells, where the runtime counts them: bytes allocated per batch.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alloc_bytes: Vec<u64>,
+    /// In-process cells, where the runtime counts them: garbage collections per batch.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gc_count: Vec<u64>,
 }
 
 impl Samples {
     pub fn len(&self) -> usize {
         self.wall_ns.len()
+    }
+
+    /// Wall time per call: the run's time for process cells, batch time ÷ batch size in-process.
+    pub fn per_call_ns(&self) -> Vec<f64> {
+        if self.iterations.len() == self.wall_ns.len() {
+            self.wall_ns
+                .iter()
+                .zip(&self.iterations)
+                .map(|(w, n)| *w as f64 / (*n).max(1) as f64)
+                .collect()
+        } else {
+            self.wall_ns.iter().map(|w| *w as f64).collect()
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -47,9 +71,16 @@ pub struct Stats {
     pub max_ns: f64,
     /// Payload bytes per second at the median wall time; null when the operation has no payload.
     pub throughput_bytes_per_s: Option<f64>,
-    pub median_user_ns: f64,
-    pub median_sys_ns: f64,
-    pub max_rss_bytes: u64,
+    /// Process cells only (null in-process).
+    pub median_user_ns: Option<f64>,
+    pub median_sys_ns: Option<f64>,
+    pub max_rss_bytes: Option<u64>,
+    /// In-process cells whose runtime counts allocations: mean bytes allocated per call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alloc_bytes_per_call: Option<f64>,
+    /// In-process cells whose runtime counts collections: mean collections per call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gc_per_call: Option<f64>,
 }
 
 /// One implementation × operation × parameter set.
@@ -70,8 +101,18 @@ pub struct Cell {
     /// Wall times of the warm-up runs, kept to show warm-up effects.
     pub warmup_wall_ns: Vec<u64>,
     pub samples: Samples,
+    /// In-process cells: what the worker said of itself in its handshake.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worker: Option<WorkerInfo>,
     /// Null unless the outcome is ok.
     pub stats: Option<Stats>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct WorkerInfo {
+    pub language: String,
+    pub runtime: String,
+    pub library: String,
 }
 
 /// A cell compared with the baseline implementation at the same operation and parameters.

@@ -401,3 +401,71 @@ fn the_quickstart_suite_is_valid() {
     let r = results(&out);
     assert_eq!(outcome_of(&r, "decompress", "gzip"), "ok");
 }
+
+#[test]
+fn in_process_workers_take_turns_and_their_faults_are_outcomes() {
+    let dir = tempfile::tempdir().unwrap();
+    let worker = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rogue_worker.py");
+    let mut text = String::from(
+        r#"
+        [settings]
+        runs = 3
+        warmup = 1
+        timeout = "2s"
+        min_sample_time = "2ms"
+        [matrix]
+        size = ["4KB"]
+        [payload]
+        size = "{size}"
+        [operations.copy]
+        roundtrip = true
+        [implementations.process]
+        run.copy = "cat {in}"
+        "#,
+    );
+    for mode in [
+        "good",
+        "crash_in_run",
+        "hang",
+        "wrong_output",
+        "garbage",
+        "wrong_version",
+    ] {
+        text.push_str(&format!(
+            "[implementations.{mode}]\nworker = \"python3 {}\"\nenv = {{ ROGUE_MODE = \"{mode}\" }}\n",
+            worker.display()
+        ));
+    }
+    let suite = write(dir.path(), "w.toml", &text);
+    let out = dir.path().join("out");
+    versus()
+        .args(["run", "-q"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(3);
+    let r = results(&out);
+    assert_eq!(outcome_of(&r, "copy", "process"), "ok");
+    assert_eq!(outcome_of(&r, "copy", "good"), "ok");
+    assert_eq!(outcome_of(&r, "copy", "crash_in_run"), "failed");
+    assert_eq!(outcome_of(&r, "copy", "hang"), "timeout");
+    assert_eq!(outcome_of(&r, "copy", "wrong_output"), "wrong_output");
+    assert_eq!(outcome_of(&r, "copy", "garbage"), "failed");
+    assert_eq!(outcome_of(&r, "copy", "wrong_version"), "failed");
+    let good = r["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["implementation"] == "good")
+        .unwrap();
+    let iterations = good["samples"]["iterations"].as_array().unwrap();
+    assert_eq!(iterations.len(), 3);
+    assert!(
+        iterations
+            .iter()
+            .all(|n| n == &iterations[0] && n.as_u64().unwrap() >= 1)
+    );
+    assert_eq!(good["worker"]["language"], "python");
+    assert!(good["stats"]["max_rss_bytes"].is_null());
+}

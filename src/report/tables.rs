@@ -185,15 +185,34 @@ pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
                     },
                 ));
             }
-            tables.push(build(
-                TableKind::Memory,
-                format!("Peak resident memory (largest run){suffix}"),
-                &|c| {
-                    c.stats
-                        .as_ref()
-                        .map_or_else(|| not_ok(c), |s| format_bytes(s.max_rss_bytes))
-                },
-            ));
+            if subset
+                .iter()
+                .any(|c| c.stats.as_ref().is_some_and(|s| s.max_rss_bytes.is_some()))
+            {
+                tables.push(build(
+                    TableKind::Memory,
+                    format!("Peak resident memory of the process tree (largest run){suffix}"),
+                    &|c| match &c.stats {
+                        Some(s) => s.max_rss_bytes.map_or_else(|| "n/a (in-process)".into(), format_bytes),
+                        None => not_ok(c),
+                    },
+                ));
+            }
+            if subset
+                .iter()
+                .any(|c| c.stats.as_ref().is_some_and(|s| s.alloc_bytes_per_call.is_some()))
+            {
+                tables.push(build(
+                    TableKind::Memory,
+                    format!("Allocated per call, where the runtime counts it{suffix}"),
+                    &|c| match &c.stats {
+                        Some(s) => s
+                            .alloc_bytes_per_call
+                            .map_or_else(|| "not counted".into(), |b| format_bytes(b.round() as u64)),
+                        None => not_ok(c),
+                    },
+                ));
+            }
         }
         sections.push((op.clone(), tables));
     }
@@ -226,9 +245,9 @@ fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
                         format_nanos(s.mean_ns),
                         format_nanos(s.min_ns),
                         format_nanos(s.max_ns),
-                        format_nanos(s.median_user_ns),
-                        format_nanos(s.median_sys_ns),
-                        format_bytes(s.max_rss_bytes),
+                        s.median_user_ns.map_or_else(|| "—".into(), format_nanos),
+                        s.median_sys_ns.map_or_else(|| "—".into(), format_nanos),
+                        s.max_rss_bytes.map_or_else(|| "—".into(), format_bytes),
                     ]),
                     None => row.extend(std::iter::repeat_n(String::new(), 6)),
                 }

@@ -31,7 +31,11 @@ pub struct Settings {
     pub runs: u32,
     pub warmup: u32,
     pub timeout: Duration,
+    /// Minimum duration of one in-process sample (a batch of calls).
+    pub min_sample_time: Duration,
 }
+
+pub const DEFAULT_MIN_SAMPLE_TIME: Duration = Duration::from_millis(10);
 
 #[derive(Debug, Clone)]
 pub enum Payload {
@@ -75,8 +79,11 @@ impl Operation {
 #[derive(Debug, Clone)]
 pub struct Implementation {
     pub name: String,
-    /// One command per operation, in `Suite::operations` order.
-    pub commands: Vec<CommandTemplate>,
+    /// One command per operation, in `Suite::operations` order; `None` where the
+    /// worker serves the operation.
+    pub commands: Vec<Option<CommandTemplate>>,
+    /// The command that starts this implementation's in-process worker.
+    pub worker: Option<CommandTemplate>,
     pub version: Option<CommandTemplate>,
     pub setup: Vec<CommandTemplate>,
     pub teardown: Vec<CommandTemplate>,
@@ -386,11 +393,30 @@ impl Validator<'_> {
                     format!("implementations.{iname}.run.{extra}: no operation named '{extra}' in [operations]"),
                 ));
             }
+            let worker = match &spec.worker {
+                Some(w) => {
+                    let allowed = |n: &str| n == "tmp" || n == "impl" || is_param(n) || is_var(n);
+                    Some(self.command(&format!("implementations.{iname}.worker"), w, None, shell, &allowed)?)
+                }
+                None => None,
+            };
             let mut commands = Vec::new();
             for (oi, op) in operations.iter().enumerate() {
                 let Some(cmd) = spec.run.get(&op.name) else {
+                    if worker.is_some() {
+                        if let Input::Operation(j) = op.input {
+                            if !spec.run.contains_key(&operations[j].name) {
+                                return Err(self.err(format!(
+                                    "implementations.{iname}: operation '{}' consumes '{}', which its worker serves; an in-process operation's output is not a file, so a chain needs a run command for '{}'",
+                                    op.name, operations[j].name, operations[j].name
+                                )));
+                            }
+                        }
+                        commands.push(None);
+                        continue;
+                    }
                     return Err(self.err(format!(
-                        "implementations.{iname} has no command for operation '{}': add run.{} = \"...\"",
+                        "implementations.{iname} has no command for operation '{}': add run.{} = \"...\" (or a worker)",
                         op.name, op.name
                     )));
                 };
@@ -400,7 +426,7 @@ impl Validator<'_> {
                 };
                 let what = format!("implementations.{iname}.run.{}", op.name);
                 let template = self.command(&what, cmd.get_ref(), Some(cmd.span().start), shell, &allowed)?;
-                commands.push(template);
+                commands.push(Some(template));
             }
             let impl_allowed = |n: &str| n == "tmp" || n == "impl";
             let what = format!("implementations.{iname}");
@@ -420,6 +446,7 @@ impl Validator<'_> {
             implementations.push(Implementation {
                 name: iname.clone(),
                 commands,
+                worker,
                 version,
                 setup: list(&spec.setup, "setup")?,
                 teardown: list(&spec.teardown, "teardown")?,
@@ -513,6 +540,9 @@ impl Validator<'_> {
             timeout: self
                 .duration("settings.timeout", &file.settings.timeout)?
                 .unwrap_or(DEFAULT_TIMEOUT),
+            min_sample_time: self
+                .duration("settings.min_sample_time", &file.settings.min_sample_time)?
+                .unwrap_or(DEFAULT_MIN_SAMPLE_TIME),
         };
         if settings.runs == 0 {
             return Err(self.err("settings.runs must be at least 1"));

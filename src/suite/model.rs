@@ -61,6 +61,9 @@ pub struct Settings {
     pub timeout: Option<String>,
     /// Run every command through `sh -c` instead of splitting it into words (default false).
     pub shell: Option<bool>,
+    /// In-process operations: how long one sample (a batch of calls) lasts at least;
+    /// the batch size is calibrated to it (default 10ms).
+    pub min_sample_time: Option<String>,
 }
 
 /// A parameter value: a string, an integer, a float or a boolean.
@@ -138,8 +141,14 @@ pub enum OutputMode {
 #[serde(deny_unknown_fields)]
 pub struct ImplementationSpec {
     /// The command for each operation, e.g. `encrypt = "age -r {recipient} -o {out} {in}"`.
+    /// Operations without a command are served by the `worker`.
+    #[serde(default)]
     #[schemars(with = "IndexMap<String, String>")]
     pub run: IndexMap<String, toml::Spanned<String>>,
+    /// A command that starts an in-process worker (docs/worker-protocol.md), e.g.
+    /// `python3 bench.py`; it serves every operation that has no `run` command.
+    /// Placeholders: `{tmp}`, `{impl}`, parameters and vars.
+    pub worker: Option<String>,
     /// A command whose output (first line) is reported as this implementation's version.
     pub version: Option<String>,
     /// Commands run once before this implementation's first cell.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::payload::{self, DigestKind};
+use crate::payload;
 use crate::units::Bytes;
 use crate::worker::client::WorkerProcess;
 
@@ -145,7 +145,7 @@ pub fn run(argv: &[String], scenarios: &[(String, String)], scratch: &Path) -> s
     payload::generate(&payload_path, 7, Bytes(PAYLOAD_BYTES))?;
     let vars = Vars {
         payload: payload_path.display().to_string(),
-        sha256: payload::digest_file(&payload_path, DigestKind::Sha256)?.hex(),
+        sha256: payload::digest_file(&payload_path)?.hex(),
         length: PAYLOAD_BYTES,
     };
     let cwd = std::env::current_dir()?;

@@ -19,10 +19,10 @@ use indexmap::IndexMap;
 use crate::exec::process::{interrupted, tail};
 use crate::exec::{Executor, Exit, RunRecord, RunRequest};
 use crate::outcome::Outcome;
-use crate::payload::{self, Digest, DigestKind};
+use crate::payload::{self, Digest};
 use crate::placeholder::CommandTemplate;
 use crate::plan::{Group, Params, Plan, cell_id, params_key};
-use crate::results::{Cell, Samples};
+use crate::results::{Cell, Samples, WorkerInfo};
 use crate::suite::{Input, OutputMode, Payload, Suite};
 use crate::units::{Bytes, parse_size};
 
@@ -54,6 +54,9 @@ struct PayloadFile {
     bytes: Bytes,
 }
 
+mod inprocess;
+use inprocess::InProcess;
+
 pub struct Runner<'a> {
     pub suite: &'a Suite,
     pub plan: &'a Plan,
@@ -66,10 +69,17 @@ pub struct Runner<'a> {
     /// Cells already finished (from `--resume`): their groups are not run again.
     pub done: IndexMap<String, Cell>,
     payloads: HashMap<String, PayloadFile>,
-    digests: HashMap<(PathBuf, bool), Digest>,
+    /// SHA-256 of files that do not change during the run (payloads, expected outputs).
+    digests: HashMap<PathBuf, Digest>,
     /// Outcome of every cell so far, by id, to skip consumers of failed producers.
     outcomes: HashMap<String, Outcome>,
     setup_failed: HashMap<usize, String>,
+}
+
+/// How a cell's samples are taken.
+enum Mode {
+    Process(RunRequest),
+    Worker(Box<InProcess>),
 }
 
 struct CellState {
@@ -78,9 +88,18 @@ struct CellState {
     message: Option<String>,
     samples: Samples,
     warmup_wall_ns: Vec<u64>,
+    /// SHA-256 of each checked output, for `same_output`.
     digests: Vec<Digest>,
-    req: RunRequest,
+    mode: Mode,
     out: Option<PathBuf>,
+    worker: Option<WorkerInfo>,
+}
+
+impl CellState {
+    fn fail(&mut self, outcome: Outcome, message: String) {
+        self.outcome = Some(outcome);
+        self.message = Some(message);
+    }
 }
 
 fn sanitize(s: &str) -> String {
@@ -238,16 +257,6 @@ impl<'a> Runner<'a> {
         Ok(Some(file))
     }
 
-    fn digest(&mut self, path: &Path, sha256: bool) -> std::io::Result<Digest> {
-        let key = (path.to_path_buf(), sha256);
-        if let Some(d) = self.digests.get(&key) {
-            return Ok(*d);
-        }
-        let d = payload::digest_file(path, if sha256 { DigestKind::Sha256 } else { DigestKind::Blake3 })?;
-        self.digests.insert(key, d);
-        Ok(d)
-    }
-
     fn cell_dir(&self, op: usize, imp: usize, params: &Params) -> PathBuf {
         self.work
             .join(sanitize(&self.suite.operations[op].name))
@@ -401,6 +410,7 @@ impl<'a> Runner<'a> {
             runs_requested: group.runs,
             warmup_wall_ns: vec![],
             samples: Samples::default(),
+            worker: None,
             stats: None,
         };
         for (imp, reason) in &group.skipped {
@@ -456,12 +466,66 @@ impl<'a> Runner<'a> {
                 let p = self.cell_dir(oi, imp, &group.params).join("out");
                 vars.insert(format!("{}.out", earlier.name), p.display().to_string());
             }
-            let argv = implementation.commands[group.operation]
-                .render_with(|n| vars.get(n).cloned())
-                .map_err(|n| anyhow!("unknown placeholder {{{n}}}"))?;
+            let cwd = implementation.cwd.clone().unwrap_or_else(|| suite.dir.clone());
+            let render = |c: &CommandTemplate| {
+                c.render_with(|n| vars.get(n).cloned())
+                    .map_err(|n| anyhow!("unknown placeholder {{{n}}}"))
+            };
+            let Some(command) = &implementation.commands[group.operation] else {
+                let worker_cmd = implementation
+                    .worker
+                    .as_ref()
+                    .expect("validated: no command means a worker");
+                let setup = serde_json::json!({
+                    "operation": op.name,
+                    "params": group.params,
+                    "payload": payload.as_ref().map(|p| p.path.display().to_string()),
+                    "input": input.as_ref().map(|p| p.display().to_string()),
+                });
+                events.note(&format!("starting the {} worker", implementation.name));
+                let started = InProcess::start(
+                    &render(worker_cmd)?,
+                    &cwd,
+                    &implementation.env,
+                    &dir.join("worker.log"),
+                    &op.name,
+                    setup,
+                    group.timeout,
+                    suite.settings.min_sample_time,
+                );
+                let mut st = CellState {
+                    imp,
+                    outcome: None,
+                    message: None,
+                    samples: Samples::default(),
+                    warmup_wall_ns: vec![],
+                    digests: vec![],
+                    mode: Mode::Process(RunRequest::default()),
+                    out: None,
+                    worker: None,
+                };
+                match started {
+                    Ok(w) => {
+                        st.worker = Some(WorkerInfo {
+                            language: w.hello.language.clone(),
+                            runtime: w.hello.runtime.clone(),
+                            library: w.hello.library.clone(),
+                        });
+                        st.mode = Mode::Worker(Box::new(w));
+                        self.verify_worker(&mut st, payload.as_ref(), group);
+                    }
+                    Err(e) => st.fail(inprocess::outcome_of(&e), format!("worker: {e}")),
+                }
+                if st.outcome.is_some() {
+                    events.runs_dropped(runs_per_cell);
+                }
+                states.push(st);
+                continue;
+            };
+            let argv = render(command)?;
             let req = RunRequest {
                 argv,
-                cwd: Some(implementation.cwd.clone().unwrap_or_else(|| suite.dir.clone())),
+                cwd: Some(cwd),
                 env: implementation.env.clone(),
                 stdin: if op.stdin { input.clone() } else { None },
                 stdout: (op.output == OutputMode::Stdout).then(|| out.clone()),
@@ -476,8 +540,9 @@ impl<'a> Runner<'a> {
                 samples: Samples::default(),
                 warmup_wall_ns: vec![],
                 digests: vec![],
-                req,
+                mode: Mode::Process(req),
                 out: (op.output != OutputMode::None).then_some(out),
+                worker: None,
             });
         }
 
@@ -490,18 +555,35 @@ impl<'a> Runner<'a> {
                 if states[s].outcome.is_some() {
                     continue;
                 }
-                if let Some(out) = &states[s].out {
-                    let _ = fs::remove_file(out);
-                }
-                let record = exec.run(&states[s].req);
-                if interrupted() {
-                    return Ok(vec![]);
+                if let Mode::Process(req) = &states[s].mode {
+                    if let Some(out) = &states[s].out {
+                        let _ = fs::remove_file(out);
+                    }
+                    let record = exec.run(req);
+                    if interrupted() {
+                        return Ok(vec![]);
+                    }
+                    self.absorb(&mut states[s], record, warmup, payload.as_ref(), group);
+                } else {
+                    self.sample_worker(&mut states[s], warmup);
+                    if interrupted() {
+                        return Ok(vec![]);
+                    }
                 }
                 events.run_done();
-                self.absorb(&mut states[s], record, warmup, payload.as_ref(), group);
                 if states[s].outcome.is_some() {
                     events.runs_dropped(u64::from(rounds - round - 1));
                 }
+            }
+        }
+        // Workers are asked for their output once more after measuring: state
+        // the operation corrupted would show here.
+        for st in states.iter_mut().filter(|s| s.outcome.is_none()) {
+            self.verify_worker(st, payload.as_ref(), group);
+        }
+        for st in &mut states {
+            if let Mode::Worker(w) = std::mem::replace(&mut st.mode, Mode::Process(RunRequest::default())) {
+                w.finish();
             }
         }
         self.compare_outputs(&mut states, group);
@@ -513,6 +595,7 @@ impl<'a> Runner<'a> {
                 message: st.message,
                 warmup_wall_ns: st.warmup_wall_ns,
                 samples: st.samples,
+                worker: st.worker,
                 ..blank(st.imp, outcome, String::new())
             });
         }
@@ -521,12 +604,13 @@ impl<'a> Runner<'a> {
         Ok(finished)
     }
 
-    /// Classifies one run and records it into its cell.
+    /// Classifies one process run and records it into its cell.
     fn absorb(&mut self, st: &mut CellState, r: RunRecord, warmup: bool, payload: Option<&PayloadFile>, group: &Group) {
         let op = &self.suite.operations[group.operation];
+        let Mode::Process(req) = &st.mode else { return };
         if r.exit != Exit::Code(op.exit_code) {
             let (outcome, mut msg) = describe(&r.exit, op.exit_code);
-            if let Some(err) = &st.req.stderr {
+            if let Some(err) = &req.stderr {
                 // The last lines are where runtimes put the error itself.
                 let t = tail(err, 2000);
                 let lines: Vec<&str> = t.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
@@ -534,25 +618,21 @@ impl<'a> Runner<'a> {
                     msg = format!("{msg}; stderr: {}", lines[lines.len().saturating_sub(3)..].join(" / "));
                 }
             }
-            st.outcome = Some(outcome);
-            st.message = Some(format!("{} run: {msg}", if warmup { "warm-up" } else { "measured" }));
+            st.fail(
+                outcome,
+                format!("{} run: {msg}", if warmup { "warm-up" } else { "measured" }),
+            );
             return;
         }
         if let Some(out) = st.out.clone().filter(|_| op.checks_output()) {
-            if let Err(msg) = self.check_output(&out, payload, group) {
-                st.outcome = Some(Outcome::WrongOutput);
-                st.message = Some(msg);
+            let digest = if out.is_file() {
+                payload::digest_file(&out).map_err(|e| format!("cannot read the output: {e}"))
+            } else {
+                Err(format!("the run produced no output file ({})", out.display()))
+            };
+            if let Err(msg) = digest.and_then(|d| self.check_digest(d, payload, group).map(|()| st.digests.push(d))) {
+                st.fail(Outcome::WrongOutput, msg);
                 return;
-            }
-            if op.same_output {
-                match self.digest_uncached(&out) {
-                    Ok(d) => st.digests.push(d),
-                    Err(e) => {
-                        st.outcome = Some(Outcome::WrongOutput);
-                        st.message = Some(format!("cannot read the output: {e}"));
-                        return;
-                    }
-                }
             }
         }
         if warmup {
@@ -565,51 +645,80 @@ impl<'a> Runner<'a> {
         }
     }
 
-    fn digest_uncached(&self, path: &Path) -> std::io::Result<Digest> {
-        payload::digest_file(path, DigestKind::Blake3)
+    /// Takes one in-process sample and records it into its cell.
+    fn sample_worker(&mut self, st: &mut CellState, warmup: bool) {
+        let Mode::Worker(w) = &mut st.mode else { return };
+        match w.sample() {
+            Ok(s) if warmup => st.warmup_wall_ns.push(s.elapsed_ns),
+            Ok(s) => {
+                st.samples.wall_ns.push(s.elapsed_ns);
+                st.samples.iterations.push(s.iterations);
+                st.samples.alloc_bytes.extend(s.alloc_bytes);
+                st.samples.gc_count.extend(s.gc_count);
+            }
+            Err(e) => {
+                let phase = if warmup { "warm-up" } else { "measured" };
+                st.fail(inprocess::outcome_of(&e), format!("{phase} batch: {e}"));
+            }
+        }
     }
 
-    fn check_output(&mut self, out: &Path, payload: Option<&PayloadFile>, group: &Group) -> Result<(), String> {
-        let op = &self.suite.operations[group.operation];
-        if !out.is_file() {
-            return Err(format!("the run produced no output file ({})", out.display()));
-        }
-        if op.roundtrip || op.expect_file.is_some() {
-            let got = self
-                .digest_uncached(out)
-                .map_err(|e| format!("cannot read the output: {e}"))?;
-            if op.roundtrip {
-                let p = payload.expect("validated: roundtrip needs a payload");
-                let want = self
-                    .digest(&p.path, false)
-                    .map_err(|e| format!("cannot read the payload: {e}"))?;
-                if got != want {
-                    return Err("round trip failed: the output differs from the payload".into());
+    /// Asks a worker for its output and checks it like a process's output.
+    fn verify_worker(&mut self, st: &mut CellState, payload: Option<&PayloadFile>, group: &Group) {
+        let Mode::Worker(w) = &mut st.mode else { return };
+        match w.verify() {
+            Ok((digest, _)) => {
+                if let Err(msg) = self.check_digest(digest, payload, group) {
+                    st.fail(Outcome::WrongOutput, msg);
+                } else {
+                    st.digests.push(digest);
                 }
             }
-            if let Some(t) = &op.expect_file {
-                let tmp = self.tmp.display().to_string();
-                let rel = t
-                    .render_with(|n| {
-                        if n == "tmp" {
-                            Some(tmp.clone())
-                        } else {
-                            group.params.get(n).map(|v| v.to_string())
-                        }
-                    })
-                    .map_err(|n| format!("unknown placeholder {{{n}}}"))?;
-                let path = self.suite.dir.join(rel);
-                let want = self
-                    .digest(&path, false)
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                if got != want {
-                    return Err(format!("the output differs from {}", path.display()));
-                }
+            Err(e) => st.fail(inprocess::outcome_of(&e), format!("verify: {e}")),
+        }
+    }
+
+    fn digest(&mut self, path: &Path) -> std::io::Result<Digest> {
+        if let Some(d) = self.digests.get(path) {
+            return Ok(*d);
+        }
+        let d = payload::digest_file(path)?;
+        self.digests.insert(path.to_path_buf(), d);
+        Ok(d)
+    }
+
+    /// The output checks an operation asks for, on the SHA-256 of one output.
+    fn check_digest(&mut self, got: Digest, payload: Option<&PayloadFile>, group: &Group) -> Result<(), String> {
+        let op = &self.suite.operations[group.operation];
+        if op.roundtrip {
+            let p = payload.expect("validated: roundtrip needs a payload");
+            let want = self
+                .digest(&p.path)
+                .map_err(|e| format!("cannot read the payload: {e}"))?;
+            if got != want {
+                return Err("round trip failed: the output differs from the payload".into());
+            }
+        }
+        if let Some(t) = &op.expect_file {
+            let tmp = self.tmp.display().to_string();
+            let rel = t
+                .render_with(|n| {
+                    if n == "tmp" {
+                        Some(tmp.clone())
+                    } else {
+                        group.params.get(n).map(|v| v.to_string())
+                    }
+                })
+                .map_err(|n| format!("unknown placeholder {{{n}}}"))?;
+            let path = self.suite.dir.join(rel);
+            let want = self
+                .digest(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            if got != want {
+                return Err(format!("the output differs from {}", path.display()));
             }
         }
         if let Some(hex) = &op.expect_sha256 {
-            let got =
-                payload::digest_file(out, DigestKind::Sha256).map_err(|e| format!("cannot read the output: {e}"))?;
             if &got.hex() != hex {
                 return Err(format!("the output's SHA-256 is {}, expected {hex}", got.hex()));
             }
@@ -707,5 +816,4 @@ fn render_owned(r: Result<String, String>) -> Result<String> {
 }
 
 #[cfg(test)]
-#[path = "runner_tests.rs"]
 mod tests;
