@@ -43,7 +43,8 @@ baseline = "good"
 [settings]
 runs = 3
 warmup = 1
-timeout = "1s"
+# Long enough for python3 to start on a loaded machine; only `hang` should reach it.
+timeout = "5s"
 [matrix]
 size = ["10KB"]
 [payload]
@@ -55,7 +56,7 @@ run.copy = "cat {in}"
 [implementations.crash]
 run.copy = "sh -c 'echo dying >&2; exit 3'"
 [implementations.hang]
-run.copy = "sleep 30"
+run.copy = "sleep 60"
 [implementations.hog]
 memory_limit = "100MB"
 run.copy = "python3 -c 'import sys; b = bytearray(600_000_000); sys.stdout.write(open(sys.argv[1]).read())' {in}"
@@ -411,7 +412,7 @@ fn in_process_workers_take_turns_and_their_faults_are_outcomes() {
         [settings]
         runs = 3
         warmup = 1
-        timeout = "2s"
+        timeout = "5s"
         min_sample_time = "2ms"
         [matrix]
         size = ["4KB"]

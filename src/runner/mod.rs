@@ -718,10 +718,10 @@ impl<'a> Runner<'a> {
                 return Err(format!("the output differs from {}", path.display()));
             }
         }
-        if let Some(hex) = &op.expect_sha256 {
-            if &got.hex() != hex {
-                return Err(format!("the output's SHA-256 is {}, expected {hex}", got.hex()));
-            }
+        if let Some(hex) = &op.expect_sha256
+            && &got.hex() != hex
+        {
+            return Err(format!("the output's SHA-256 is {}, expected {hex}", got.hex()));
         }
         Ok(())
     }

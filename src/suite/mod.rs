@@ -404,13 +404,13 @@ impl Validator<'_> {
             for (oi, op) in operations.iter().enumerate() {
                 let Some(cmd) = spec.run.get(&op.name) else {
                     if worker.is_some() {
-                        if let Input::Operation(j) = op.input {
-                            if !spec.run.contains_key(&operations[j].name) {
-                                return Err(self.err(format!(
+                        if let Input::Operation(j) = op.input
+                            && !spec.run.contains_key(&operations[j].name)
+                        {
+                            return Err(self.err(format!(
                                     "implementations.{iname}: operation '{}' consumes '{}', which its worker serves; an in-process operation's output is not a file, so a chain needs a run command for '{}'",
                                     op.name, operations[j].name, operations[j].name
                                 )));
-                            }
                         }
                         commands.push(None);
                         continue;
