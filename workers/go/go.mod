@@ -1,0 +1,3 @@
+module github.com/versus-bench/versus/workers/go
+
+go 1.22

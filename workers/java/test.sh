@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Tests the Java worker library: unit tests (JUnit 5 via Maven Surefire), then the
+# protocol conformance suite run by the versus core against ConformanceWorker,
+# on the default JDK and on any extra JDK listed in VERSUS_JAVA_EXTRA (by
+# default every Temurin JDK under /usr/lib/jvm), since the jar must run on each.
+#
+# Environment:
+#   VERSUS             the versus binary (default: REPO/target/debug/versus, built if missing)
+#   VERSUS_JAVA_EXTRA  space-separated extra `java` binaries to run conformance with
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
+cd "$HERE"
+
+# The base toolchain: a JDK (17 or newer) and Maven. Maven fetches the pinned
+# plugins and JUnit from the package registry on first use.
+if ! command -v java >/dev/null || ! command -v javac >/dev/null || ! command -v mvn >/dev/null; then
+  echo "test.sh: installing a JDK and Maven (apt)"
+  if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q openjdk-17-jdk-headless maven
+fi
+
+# Unit tests, then the jar (package runs the tests first).
+# jansi.noreset: Debian's Maven 3.8 otherwise ends its output with colour resets.
+MAVEN_OPTS="${MAVEN_OPTS:-} -Djansi.noreset=true" mvn -B -ntp -Dstyle.color=never package
+
+JAR="$(ls "$HERE"/target/versus-worker-*.jar | head -n 1)"
+
+if [ -z "${VERSUS:-}" ] && [ ! -x "$REPO/target/debug/versus" ]; then
+  echo "test.sh: building versus (cargo build)"
+  (cd "$REPO" && cargo build --quiet)
+fi
+VERSUS="${VERSUS:-$REPO/target/debug/versus}"
+
+if [ -z "${VERSUS_JAVA_EXTRA+set}" ]; then
+  VERSUS_JAVA_EXTRA="$(ls /usr/lib/jvm/temurin-*/bin/java 2>/dev/null | tr '\n' ' ' || true)"
+fi
+
+for JAVA in java $VERSUS_JAVA_EXTRA; do
+  echo "conformance with $("$JAVA" -XshowSettings:properties -version 2>&1 \
+    | sed -n 's/^ *java.home = //p') ($JAVA)"
+  "$VERSUS" conformance -- "$JAVA" -cp "$JAR" dev.versus.worker.ConformanceWorker
+done
