@@ -1,33 +1,65 @@
-//! From samples to conclusions: per-cell statistics, comparisons against the
-//! baseline, and warnings about the quality of the measurement. Pure over the
-//! `Results` document; the reports only print what this computes.
+//! From samples to conclusions: per-cell statistics and intervals,
+//! comparisons against the baseline with verdicts, and warnings about the
+//! quality of the measurement. Pure over the `Results` document; the reports
+//! only print what this computes.
+//!
+//! Verdicts: an implementation is `slower` than the baseline when the paired
+//! test says the difference is real (Wilcoxon signed-rank p < alpha, on the
+//! log-time differences of runs taken side by side) *and* the ratio's interval
+//! lies entirely above 1 *and* the ratio exceeds 1 + noise; `faster`
+//! symmetrically; otherwise `indistinguishable`. The noise floor keeps a real
+//! but negligible 0.3% difference on a noisy machine from being called slower.
 
 use std::collections::HashMap;
 
 use crate::outcome::Outcome;
 use crate::plan::params_key;
-use crate::results::{Cell, Comparison, Environment, Results, Stats, Warning};
-use crate::stats::{self, summarize};
+use crate::results::{AnalysisSettings, Cell, Comparison, Environment, Results, Stats, Verdict, Warning};
+use crate::stats::bootstrap::{self, Statistic, seed_for};
+use crate::stats::steady::{self, Steady};
+use crate::stats::{self, hypothesis, robust, summarize};
 
 /// Coefficient of variation above which a cell is flagged as noisy.
 pub const HIGH_CV: f64 = 0.10;
 /// A first measured run this many times the median of the rest is flagged as warm-up leaking in.
 pub const SLOW_FIRST_RUN: f64 = 1.5;
+/// Smallest relative level change the steady-state detector counts.
+pub const STEADY_TOLERANCE: f64 = 0.02;
 
 fn to_f64(xs: &[u64]) -> Vec<f64> {
     xs.iter().map(|&x| x as f64).collect()
 }
 
+/// The cell's whole series per call, warm-up first: for in-process cells the
+/// warm-up batches are divided by the cell's batch size.
+fn whole_series(cell: &Cell) -> Vec<f64> {
+    let batch = cell.samples.iterations.first().copied().unwrap_or(1).max(1) as f64;
+    cell.warmup_wall_ns
+        .iter()
+        .map(|w| *w as f64 / batch)
+        .chain(cell.samples.per_call_ns())
+        .collect()
+}
+
 /// Statistics of an ok cell with at least one sample.
-pub fn cell_stats(cell: &Cell) -> Option<Stats> {
+pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
     if cell.outcome != Outcome::Ok {
         return None;
     }
-    let wall = summarize(&cell.samples.per_call_ns())?;
+    let per_call = cell.samples.per_call_ns();
+    let wall = summarize(&per_call)?;
     let median = |xs: &[u64]| summarize(&to_f64(xs)).map(|s| s.median);
     let calls: u64 = cell.samples.iterations.iter().sum();
-    let per_call = |xs: &[u64]| {
+    let per_call_of = |xs: &[u64]| {
         (calls > 0 && xs.len() == cell.samples.iterations.len()).then(|| xs.iter().sum::<u64>() as f64 / calls as f64)
+    };
+    let seed = seed_for(&cell.id);
+    let median_ci = bootstrap::interval(&per_call, Statistic::Median, settings.confidence, seed);
+    let mean_ci = bootstrap::interval(&per_call, Statistic::Mean, settings.confidence, seed ^ 1);
+    let (steady_from, steady_state) = match steady::steady_state(&whole_series(cell), STEADY_TOLERANCE) {
+        Steady::From(k) => (Some(k), "reached"),
+        Steady::NotReached => (None, "not_reached"),
+        Steady::Unknown => (None, "unknown"),
     };
     Some(Stats {
         n: wall.n,
@@ -40,8 +72,15 @@ pub fn cell_stats(cell: &Cell) -> Option<Stats> {
         median_user_ns: median(&cell.samples.user_ns),
         median_sys_ns: median(&cell.samples.sys_ns),
         max_rss_bytes: cell.samples.max_rss_bytes.iter().copied().max(),
-        alloc_bytes_per_call: per_call(&cell.samples.alloc_bytes),
-        gc_per_call: per_call(&cell.samples.gc_count),
+        ci_low_ns: median_ci.map(|i| i.low),
+        ci_high_ns: median_ci.map(|i| i.high),
+        mean_ci_low_ns: mean_ci.map(|i| i.low),
+        mean_ci_high_ns: mean_ci.map(|i| i.high),
+        outliers: robust::outliers(&per_call),
+        steady_from,
+        steady_state: steady_state.into(),
+        alloc_bytes_per_call: per_call_of(&cell.samples.alloc_bytes),
+        gc_per_call: per_call_of(&cell.samples.gc_count),
     })
 }
 
@@ -66,40 +105,93 @@ pub fn baseline_of<'c>(cells: &[&'c Cell], named: Option<&str>) -> Option<&'c Ce
     }
 }
 
+/// Decides a verdict from a ratio, its interval and a p-value.
+pub fn verdict(ratio: f64, ci: Option<(f64, f64)>, p: Option<f64>, settings: &AnalysisSettings) -> Verdict {
+    let significant = p.is_some_and(|p| p < settings.alpha);
+    let Some((lo, hi)) = ci else {
+        return Verdict::Indistinguishable;
+    };
+    if significant && lo > 1.0 && ratio > 1.0 + settings.noise {
+        Verdict::Slower
+    } else if significant && hi < 1.0 && ratio < 1.0 / (1.0 + settings.noise) {
+        Verdict::Faster
+    } else {
+        Verdict::Indistinguishable
+    }
+}
+
+/// Compares `cell` with `base`. `paired` when their runs were taken side by
+/// side (same group, interleaved); else two independent series (e.g. two files).
+pub fn compare(cell: &Cell, base: &Cell, paired: bool, settings: &AnalysisSettings) -> Option<Comparison> {
+    let (a, b) = (cell.samples.per_call_ns(), base.samples.per_call_ns());
+    let (sa, sb) = (cell.stats.as_ref()?, base.stats.as_ref()?);
+    if sb.median_ns <= 0.0 {
+        return None;
+    }
+    let seed = seed_for(&format!("{}|{}", cell.id, base.id));
+    let is_base = cell.id == base.id;
+    let (ratio, ci, p) = if is_base {
+        (1.0, Some((1.0, 1.0)), None)
+    } else if paired {
+        let ratio = bootstrap::paired_ratio_estimate(&a, &b).unwrap_or(sa.median_ns / sb.median_ns);
+        let ci = bootstrap::paired_ratio(&a, &b, settings.confidence, seed).map(|i| (i.low, i.high));
+        let p = bootstrap::log_ratios(&a, &b)
+            .filter(|l| l.len() >= 2)
+            .map(|l| hypothesis::wilcoxon_signed_rank(&l));
+        (ratio, ci, p)
+    } else {
+        let ci = bootstrap::unpaired_ratio(&a, &b, settings.confidence, seed).map(|i| (i.low, i.high));
+        (
+            sa.median_ns / sb.median_ns,
+            ci,
+            Some(hypothesis::mann_whitney_u(&a, &b)),
+        )
+    };
+    Some(Comparison {
+        implementation: cell.implementation.clone(),
+        baseline: base.implementation.clone(),
+        operation: cell.operation.clone(),
+        params: cell.params.clone(),
+        ratio,
+        ci_low: ci.map(|c| c.0),
+        ci_high: ci.map(|c| c.1),
+        p_value: p,
+        verdict: if is_base {
+            Verdict::Baseline
+        } else {
+            verdict(ratio, ci, p, settings)
+        },
+        paired,
+    })
+}
+
 /// Fills in `stats`, `comparisons` and the measurement warnings. Idempotent.
 pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
+    let settings = results.analysis.clone();
     for cell in &mut results.cells {
-        cell.stats = cell_stats(cell);
+        cell.stats = cell_stats(cell, &settings);
     }
-    let mut groups: Vec<(String, Vec<&Cell>)> = Vec::new();
+    let mut groups: Vec<Vec<&Cell>> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     for cell in &results.cells {
         let key = format!("{}/{}", cell.operation, params_key(&cell.params));
-        let i = *index.entry(key.clone()).or_insert_with(|| {
-            groups.push((key, vec![]));
+        let i = *index.entry(key).or_insert_with(|| {
+            groups.push(vec![]);
             groups.len() - 1
         });
-        groups[i].1.push(cell);
+        groups[i].push(cell);
     }
     let mut comparisons = Vec::new();
-    for (_, cells) in &groups {
+    for cells in &groups {
         let Some(base) = baseline_of(cells, results.suite.baseline.as_deref()) else {
             continue;
         };
-        let base_median = base.stats.as_ref().map_or(0.0, |s| s.median_ns);
-        for c in cells {
-            if let Some(s) = &c.stats
-                && base_median > 0.0
-            {
-                comparisons.push(Comparison {
-                    implementation: c.implementation.clone(),
-                    baseline: base.implementation.clone(),
-                    operation: c.operation.clone(),
-                    params: c.params.clone(),
-                    ratio: s.median_ns / base_median,
-                });
-            }
-        }
+        // Cells of one group were interleaved, unless one came from an earlier run (--resume).
+        comparisons.extend(
+            cells
+                .iter()
+                .filter_map(|c| compare(c, base, c.started_at == base.started_at, &settings)),
+        );
     }
     results.comparisons = comparisons;
     let mut warnings = environment_warnings(&results.environment);
@@ -124,15 +216,30 @@ pub fn cell_flags(cell: &Cell) -> Vec<(&'static str, String)> {
     if let Some(cv) = s.stddev_ns.map(|sd| sd / s.mean_ns).filter(|cv| *cv > HIGH_CV) {
         out.push(("high_variation", format!("{} ({:.0}%)", label(cell), cv * 100.0)));
     }
-    let wall = &cell.samples.wall_ns;
+    let wall = cell.samples.per_call_ns();
     if wall.len() >= 3 {
-        let rest = summarize(&to_f64(&wall[1..])).map_or(0.0, |r| r.median);
-        if rest > 0.0 && wall[0] as f64 > SLOW_FIRST_RUN * rest {
-            out.push((
-                "slow_first_run",
-                format!("{} ({:.1}x)", label(cell), wall[0] as f64 / rest),
-            ));
+        let rest = summarize(&wall[1..]).map_or(0.0, |r| r.median);
+        if rest > 0.0 && wall[0] > SLOW_FIRST_RUN * rest {
+            out.push(("slow_first_run", format!("{} ({:.1}x)", label(cell), wall[0] / rest)));
         }
+    }
+    match (s.steady_state.as_str(), s.steady_from) {
+        ("not_reached", _) => out.push(("no_steady_state", label(cell))),
+        ("reached", Some(k)) if k > cell.warmup_wall_ns.len() => out.push((
+            "warmup_in_measurement",
+            format!(
+                "{} (steady after {k} runs, {} were warm-up)",
+                label(cell),
+                cell.warmup_wall_ns.len()
+            ),
+        )),
+        _ => {}
+    }
+    if s.n >= 10 && s.outliers.len() * 10 > s.n {
+        out.push((
+            "many_outliers",
+            format!("{} ({} of {})", label(cell), s.outliers.len(), s.n),
+        ));
     }
     out
 }
@@ -144,11 +251,23 @@ pub fn cell_warnings(cells: &[Cell]) -> Vec<Warning> {
     for (kind, advice) in [
         (
             "high_variation",
-            "runs varied by more than 10% of their mean (coefficient of variation): close other programs, or add runs (--runs) so the median settles",
+            "runs varied by more than 10% of their mean (coefficient of variation): close other programs, or add runs (--runs, or --precision) so the median settles",
         ),
         (
             "slow_first_run",
-            "the first measured run took over 1.5x the median of the others, so warm-up (caches, JIT) leaked into the measurement: add warm-up runs (--warmup)",
+            "the first measured run took over 1.5x the median of the others, so warm-up (caches, JIT) leaked into the measurement: add warm-up runs (--warmup, or --warmup auto)",
+        ),
+        (
+            "warmup_in_measurement",
+            "the series only reached its steady level after the warm-up ended, so early measured runs are still warming up: raise --warmup or use --warmup auto",
+        ),
+        (
+            "no_steady_state",
+            "the series was still changing in its second half: no steady state was reached; the figures describe a moving target. Add warm-up and runs, or look for a leak or throttling",
+        ),
+        (
+            "many_outliers",
+            "over 10% of the runs are outliers (modified z-score > 3.5): something else ran on the machine; re-run on a quieter machine",
         ),
     ] {
         let hit: Vec<&str> = flags
@@ -215,25 +334,33 @@ mod tests {
                 ..Default::default()
             },
             worker: None,
+            started_at: Some("t".into()),
+            stop_rule: Default::default(),
             stats: None,
         }
     }
 
+    fn with_stats(mut c: Cell) -> Cell {
+        c.stats = cell_stats(&c, &AnalysisSettings::default());
+        c
+    }
+
     #[test]
     fn stats_only_for_ok_cells() {
-        let ok = cell("a", &[10, 20, 30], Outcome::Ok);
-        let s = cell_stats(&ok).unwrap();
+        let s = cell_stats(&cell("a", &[10, 20, 30], Outcome::Ok), &AnalysisSettings::default()).unwrap();
         assert_eq!((s.median_ns, s.n, s.max_rss_bytes), (20.0, 3, Some(5)));
         assert_eq!(s.throughput_bytes_per_s, Some(1_000_000.0 / 20e-9));
-        assert_eq!(cell_stats(&cell("b", &[10], Outcome::Timeout)), None);
+        assert!(s.ci_low_ns.unwrap() <= 20.0 && s.ci_high_ns.unwrap() >= 20.0);
+        assert_eq!(
+            cell_stats(&cell("b", &[10], Outcome::Timeout), &AnalysisSettings::default()),
+            None
+        );
     }
 
     #[test]
     fn named_baseline_or_fastest() {
-        let mut a = cell("a", &[100], Outcome::Ok);
-        let mut b = cell("b", &[50], Outcome::Ok);
-        a.stats = cell_stats(&a);
-        b.stats = cell_stats(&b);
+        let a = with_stats(cell("a", &[100, 100], Outcome::Ok));
+        let b = with_stats(cell("b", &[50, 50], Outcome::Ok));
         let failed = cell("c", &[], Outcome::Failed);
         let cells = vec![&a, &b, &failed];
         assert_eq!(baseline_of(&cells, Some("a")).unwrap().implementation, "a");
@@ -242,16 +369,69 @@ mod tests {
     }
 
     #[test]
+    fn verdicts_need_significance_an_interval_and_a_relevant_size() {
+        let s = AnalysisSettings::default();
+        assert_eq!(verdict(1.27, Some((1.21, 1.33)), Some(0.001), &s), Verdict::Slower);
+        assert_eq!(verdict(0.80, Some((0.78, 0.82)), Some(0.001), &s), Verdict::Faster);
+        // Real but below the 1% noise floor.
+        assert_eq!(
+            verdict(1.003, Some((1.001, 1.005)), Some(0.001), &s),
+            Verdict::Indistinguishable
+        );
+        // Interval straddles 1.
+        assert_eq!(
+            verdict(1.05, Some((0.99, 1.10)), Some(0.01), &s),
+            Verdict::Indistinguishable
+        );
+        assert_eq!(
+            verdict(1.05, Some((1.01, 1.10)), Some(0.2), &s),
+            Verdict::Indistinguishable
+        );
+    }
+
+    #[test]
+    fn paired_comparison_of_a_clear_difference() {
+        let base = with_stats(cell(
+            "base",
+            &[100, 102, 98, 101, 99, 100, 103, 97, 100, 101],
+            Outcome::Ok,
+        ));
+        let slow = with_stats(cell(
+            "slow",
+            &[130, 133, 127, 131, 129, 130, 134, 126, 130, 131],
+            Outcome::Ok,
+        ));
+        let c = compare(&slow, &base, true, &AnalysisSettings::default()).unwrap();
+        assert_eq!(c.verdict, Verdict::Slower);
+        assert!(c.ci_low.unwrap() > 1.25 && c.ci_high.unwrap() < 1.35, "{c:?}");
+        assert_eq!(
+            compare(&base, &base, true, &AnalysisSettings::default())
+                .unwrap()
+                .verdict,
+            Verdict::Baseline
+        );
+    }
+
+    #[test]
     fn warnings_for_noise_and_slow_first_run() {
-        let mut c = cell("a", &[300, 100, 100, 101, 99], Outcome::Ok);
-        c.stats = cell_stats(&c);
-        let mut quiet = cell("b", &[100, 100, 101, 99], Outcome::Ok);
-        quiet.stats = cell_stats(&quiet);
+        let c = with_stats(cell("a", &[300, 100, 100, 101, 99], Outcome::Ok));
+        let quiet = with_stats(cell("b", &[100, 100, 101, 99], Outcome::Ok));
         let warnings = cell_warnings(&[c.clone(), quiet.clone(), c]);
         let kinds: Vec<&str> = warnings.iter().map(|w| w.kind.as_str()).collect();
         assert_eq!(kinds, ["high_variation", "slow_first_run"]);
         assert!(warnings[0].message.starts_with("2 cell(s)"));
         assert!(cell_warnings(&[quiet]).is_empty());
+    }
+
+    #[test]
+    fn warm_up_leaking_into_the_measurement_is_flagged() {
+        let mut series: Vec<u64> = (0..6).map(|i| 400 - 40 * i).collect();
+        series.extend(std::iter::repeat_n(100, 24));
+        let mut c = cell("jit", &series, Outcome::Ok);
+        c.warmup_wall_ns = vec![500, 450];
+        let c = with_stats(c);
+        let kinds: Vec<&str> = cell_flags(&c).iter().map(|f| f.0).collect();
+        assert!(kinds.contains(&"warmup_in_measurement"), "{kinds:?}");
     }
 
     #[test]

@@ -8,14 +8,16 @@ use anyhow::{Context, Result, bail};
 use indexmap::IndexMap;
 
 use crate::analysis;
-use crate::cli::{Common, ExecArgs, RunArgs};
+use crate::cli::{Common, ExecArgs, RunArgs, Warmup};
 use crate::environment;
 use crate::exec::ProcessExecutor;
 use crate::exec::service::Services;
 use crate::placeholder::CommandTemplate;
-use crate::plan::{self, Plan, Selection, cell_id};
+use crate::plan::{self, Plan, Sampling, Selection, cell_id};
 use crate::report::{markdown, terminal};
-use crate::results::{self, Cell, ImplementationInfo, Journal, Results, RunStatus, SuiteInfo, Warning};
+use crate::results::{
+    self, AnalysisSettings, Cell, ImplementationInfo, Journal, Results, RunStatus, SuiteInfo, Warning,
+};
 use crate::runner::{End, Runner};
 use crate::suite::{self, Implementation, Input, Operation, OutputMode, Suite};
 use crate::units::parse_duration;
@@ -31,11 +33,25 @@ fn selection(common: &Common, only: Vec<String>) -> Result<Selection> {
         .as_deref()
         .map(|t| parse_duration(t).with_context(|| "--timeout".to_string()))
         .transpose()?;
+    let max_time = parse_duration(&common.max_time).with_context(|| "--max-time".to_string())?;
+    let sampling = match common.precision {
+        Some(precision) => Sampling::Precision {
+            precision,
+            max_runs: common.max_runs,
+            max_time,
+        },
+        None => Sampling::Fixed,
+    };
     Ok(Selection {
         only,
         runs: common.runs,
-        warmup: common.warmup,
+        warmup: match common.warmup {
+            Some(Warmup::Runs(n)) => Some(n),
+            _ => None,
+        },
+        warmup_auto: common.warmup == Some(Warmup::Auto),
         timeout,
+        sampling,
     })
 }
 
@@ -146,6 +162,7 @@ struct Execution<'a> {
     journal: Option<Journal>,
     results_path: Option<PathBuf>,
     quiet: bool,
+    noise: f64,
 }
 
 impl Execution<'_> {
@@ -188,6 +205,10 @@ impl Execution<'_> {
             finished_at: None,
             status: RunStatus::Running,
             environment: env,
+            analysis: AnalysisSettings {
+                noise: self.noise,
+                ..Default::default()
+            },
             matrix: suite.matrix.clone(),
             operations: suite.operations.iter().map(|o| o.name.clone()).collect(),
             cells: vec![],
@@ -285,6 +306,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         journal: Some(Journal::open(&journal_path)?),
         results_path: Some(results_path.clone()),
         quiet: args.common.quiet,
+        noise: args.common.noise,
     };
     let (results, end) = execution.go()?;
     results::write_json_atomic(&results_path, &results)?;
@@ -407,6 +429,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         journal: None,
         results_path: None,
         quiet: args.common.quiet,
+        noise: args.common.noise,
     };
     let (results, end) = execution.go()?;
     if let Some(p) = &args.json {

@@ -45,15 +45,58 @@ pub struct Common {
     /// Measured runs per cell (overrides the suite everywhere).
     #[arg(long, value_name = "N")]
     pub runs: Option<u32>,
-    /// Unmeasured warm-up runs per cell before the measured ones (overrides the suite).
-    #[arg(long, value_name = "N")]
-    pub warmup: Option<u32>,
+    /// Unmeasured warm-up runs per cell before the measured ones (overrides the suite),
+    /// or `auto`: warm up each cell until its last 10 samples are level (at most 100).
+    #[arg(long, value_name = "N|auto", value_parser = parse_warmup)]
+    pub warmup: Option<Warmup>,
+    /// Adaptive sampling: after the minimum runs (--runs), keep taking interleaved runs
+    /// until each cell's 95% interval of the median is within this fraction of it, e.g. 2%.
+    #[arg(long, value_name = "PERCENT", value_parser = parse_percent)]
+    pub precision: Option<f64>,
+    /// With --precision: most measured runs per cell.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub max_runs: u32,
+    /// With --precision: most time per group of cells, e.g. 5m.
+    #[arg(long, value_name = "DURATION", default_value = "5m")]
+    pub max_time: String,
+    /// Smallest difference called faster or slower, e.g. 1% (smaller ones are "indistinguishable").
+    #[arg(long, value_name = "PERCENT", value_parser = parse_percent, default_value = "1%")]
+    pub noise: f64,
     /// Per-run time limit, e.g. 30s or 2m; a run over it is killed and the cell is `timeout`.
     #[arg(long, value_name = "DURATION")]
     pub timeout: Option<String>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+/// `--warmup`: a fixed number of runs, or until steady.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Warmup {
+    Runs(u32),
+    Auto,
+}
+
+fn parse_warmup(s: &str) -> Result<Warmup, String> {
+    if s == "auto" {
+        return Ok(Warmup::Auto);
+    }
+    s.parse()
+        .map(Warmup::Runs)
+        .map_err(|_| format!("'{s}' is not a number of runs or 'auto'"))
+}
+
+/// "2%" → 0.02; "0.02" → 0.02.
+pub fn parse_percent(s: &str) -> Result<f64, String> {
+    let v = match s.trim().strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map(|x| x / 100.0),
+        None => s.trim().parse::<f64>(),
+    }
+    .map_err(|_| format!("'{s}' is not a percentage such as 2%"))?;
+    if !(v.is_finite() && (0.0..1.0).contains(&v)) {
+        return Err(format!("'{s}' must be between 0% and 100%"));
+    }
+    Ok(v)
 }
 
 #[derive(Args, Debug)]

@@ -18,7 +18,25 @@ pub struct Selection {
     pub only: Vec<String>,
     pub runs: Option<u32>,
     pub warmup: Option<u32>,
+    /// Warm up until steady instead of a fixed count.
+    pub warmup_auto: bool,
     pub timeout: Option<Duration>,
+    pub sampling: Sampling,
+}
+
+/// When to stop taking measured runs.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Sampling {
+    /// Exactly the planned runs.
+    #[default]
+    Fixed,
+    /// At least the planned runs, then until the median's interval half-width is within
+    /// `precision` of it, or `max_runs`, or `max_time` for the group.
+    Precision {
+        precision: f64,
+        max_runs: u32,
+        max_time: Duration,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -28,6 +46,8 @@ pub struct Group {
     pub params: Params,
     pub runs: u32,
     pub warmup: u32,
+    pub warmup_auto: bool,
+    pub sampling: Sampling,
     pub timeout: Duration,
     /// The suite's `[vars]` with this point's overrides applied.
     pub vars: IndexMap<String, String>,
@@ -148,6 +168,8 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
                 params: params.clone(),
                 runs,
                 warmup,
+                warmup_auto: sel.warmup_auto,
+                sampling: sel.sampling,
                 timeout,
                 vars: vars.clone(),
                 implementations: measured,

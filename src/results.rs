@@ -75,6 +75,21 @@ pub struct Stats {
     pub median_user_ns: Option<f64>,
     pub median_sys_ns: Option<f64>,
     pub max_rss_bytes: Option<u64>,
+    /// 95% bootstrap interval of the median (ns per call).
+    pub ci_low_ns: Option<f64>,
+    pub ci_high_ns: Option<f64>,
+    /// 95% bootstrap interval of the mean (ns per call).
+    pub mean_ci_low_ns: Option<f64>,
+    pub mean_ci_high_ns: Option<f64>,
+    /// Indices (into the measured samples) flagged as outliers by the modified
+    /// z-score (> 3.5). They stay in every statistic.
+    pub outliers: Vec<usize>,
+    /// Index into the whole series (warm-up then measured samples) from which the
+    /// cell was at its steady level; null when there were too few samples to tell
+    /// or no steady state was reached (see `steady_state`).
+    pub steady_from: Option<usize>,
+    /// "reached", "not_reached" or "unknown".
+    pub steady_state: String,
     /// In-process cells whose runtime counts allocations: mean bytes allocated per call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alloc_bytes_per_call: Option<f64>,
@@ -101,11 +116,35 @@ pub struct Cell {
     /// Wall times of the warm-up runs, kept to show warm-up effects.
     pub warmup_wall_ns: Vec<u64>,
     pub samples: Samples,
+    /// When the cell's group started (RFC 3339): cells with the same time were
+    /// measured side by side and are compared as pairs.
+    #[serde(default)]
+    pub started_at: Option<String>,
+    /// What ended the cell's sampling.
+    #[serde(default)]
+    pub stop_rule: StopRule,
     /// In-process cells: what the worker said of itself in its handshake.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub worker: Option<WorkerInfo>,
     /// Null unless the outcome is ok.
     pub stats: Option<Stats>,
+}
+
+/// What ended a cell's sampling.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum StopRule {
+    /// The planned number of runs was taken.
+    #[default]
+    Fixed,
+    /// `--precision`: the median's interval became narrow enough.
+    Precision,
+    /// `--precision` was not met within `--max-runs`.
+    MaxRuns,
+    /// `--precision` was not met within `--max-time`.
+    MaxTime,
+    /// The cell ended early with an outcome other than ok.
+    Failed,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -122,8 +161,50 @@ pub struct Comparison {
     pub baseline: String,
     pub operation: String,
     pub params: Params,
-    /// median(implementation) / median(baseline): above 1 is slower than the baseline.
+    /// Time of the implementation relative to the baseline, above 1 is slower:
+    /// with paired runs the median of the per-pair ratios, else median / median.
     pub ratio: f64,
+    /// 95% interval of the ratio (paired bootstrap when `paired`).
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+    /// Two-sided p-value: Wilcoxon signed-rank on paired log times, else Mann-Whitney U.
+    pub p_value: Option<f64>,
+    /// "faster", "slower", "indistinguishable", or "baseline" for the baseline itself.
+    pub verdict: Verdict,
+    /// Whether the runs were taken side by side (the same group, interleaved).
+    pub paired: bool,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Faster,
+    Slower,
+    Indistinguishable,
+    Baseline,
+}
+
+/// How comparisons were decided; stored so re-rendering gives the same verdicts.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct AnalysisSettings {
+    /// Confidence level of every interval.
+    pub confidence: f64,
+    /// Significance level of the tests.
+    pub alpha: f64,
+    /// Smallest relative difference called faster or slower (0.01 = 1%).
+    pub noise: f64,
+    pub bootstrap_resamples: usize,
+}
+
+impl Default for AnalysisSettings {
+    fn default() -> Self {
+        AnalysisSettings {
+            confidence: 0.95,
+            alpha: 0.05,
+            noise: 0.01,
+            bootstrap_resamples: crate::stats::bootstrap::RESAMPLES,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -186,6 +267,8 @@ pub struct Results {
     pub finished_at: Option<String>,
     pub status: RunStatus,
     pub environment: Environment,
+    #[serde(default)]
+    pub analysis: AnalysisSettings,
     /// Parameter names in matrix order and operation names in suite order, for reports.
     pub matrix: IndexMap<String, Vec<crate::suite::ParamValue>>,
     pub operations: Vec<String>,
@@ -196,6 +279,11 @@ pub struct Results {
 
 pub fn now_rfc3339() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+/// With milliseconds: distinguishes groups that start within the same second.
+pub fn now_rfc3339_millis() -> String {
+    humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string()
 }
 
 /// Writes `value` as pretty JSON to `path` atomically (temp file + rename), so a

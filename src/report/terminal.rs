@@ -44,6 +44,10 @@ impl Events for Progress {
         let len = self.bar.length().unwrap_or(0);
         self.bar.set_length(len.saturating_sub(count));
     }
+    fn runs_added(&mut self, count: u64) {
+        let len = self.bar.length().unwrap_or(0);
+        self.bar.set_length(len + count);
+    }
     fn note(&mut self, text: &str) {
         self.bar.set_message(text.to_string());
     }

@@ -12,6 +12,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use indexmap::IndexMap;
@@ -21,8 +22,9 @@ use crate::exec::{Executor, Exit, RunRecord, RunRequest};
 use crate::outcome::Outcome;
 use crate::payload::{self, Digest};
 use crate::placeholder::CommandTemplate;
-use crate::plan::{Group, Params, Plan, cell_id, params_key};
-use crate::results::{Cell, Samples, WorkerInfo};
+use crate::plan::{Group, Params, Plan, Sampling, cell_id, params_key};
+use crate::results::{Cell, Samples, StopRule, WorkerInfo};
+use crate::stats::bootstrap::seed_for;
 use crate::suite::{Input, OutputMode, Payload, Suite};
 use crate::units::{Bytes, parse_size};
 
@@ -33,6 +35,8 @@ pub trait Events {
     fn run_done(&mut self) {}
     /// Runs planned but not taken (a cell failed early, or was resumed), for the progress total.
     fn runs_dropped(&mut self, _count: u64) {}
+    /// Runs beyond the plan (adaptive warm-up or sampling), for the progress total.
+    fn runs_added(&mut self, _count: u64) {}
     fn note(&mut self, _text: &str) {}
 }
 
@@ -55,6 +59,7 @@ struct PayloadFile {
 }
 
 mod inprocess;
+mod policy;
 use inprocess::InProcess;
 
 pub struct Runner<'a> {
@@ -93,9 +98,21 @@ struct CellState {
     mode: Mode,
     out: Option<PathBuf>,
     worker: Option<WorkerInfo>,
+    stop_rule: StopRule,
+    /// Measuring finished for this cell (adaptive sampling).
+    done: bool,
+    /// Calls per sample: 1 for processes, the calibrated batch in-process.
+    batch: u64,
 }
 
 impl CellState {
+    fn warmup_per_call(&self) -> Vec<f64> {
+        self.warmup_wall_ns
+            .iter()
+            .map(|w| *w as f64 / self.batch.max(1) as f64)
+            .collect()
+    }
+
     fn fail(&mut self, outcome: Outcome, message: String) {
         self.outcome = Some(outcome);
         self.message = Some(message);
@@ -396,6 +413,7 @@ impl<'a> Runner<'a> {
         let mut states: Vec<CellState> = Vec::new();
         let mut finished: Vec<Cell> = Vec::new();
         let runs_per_cell = u64::from(group.runs + group.warmup);
+        let group_started = crate::results::now_rfc3339_millis();
         let payload_bytes = payload.as_ref().filter(|_| op.counts_payload).map(|p| p.bytes.0);
 
         let blank = |imp: usize, outcome: Outcome, message: String| Cell {
@@ -411,6 +429,8 @@ impl<'a> Runner<'a> {
             warmup_wall_ns: vec![],
             samples: Samples::default(),
             worker: None,
+            started_at: Some(group_started.clone()),
+            stop_rule: StopRule::Failed,
             stats: None,
         };
         for (imp, reason) in &group.skipped {
@@ -503,6 +523,9 @@ impl<'a> Runner<'a> {
                     mode: Mode::Process(RunRequest::default()),
                     out: None,
                     worker: None,
+                    stop_rule: StopRule::Fixed,
+                    done: false,
+                    batch: 1,
                 };
                 match started {
                     Ok(w) => {
@@ -511,6 +534,7 @@ impl<'a> Runner<'a> {
                             runtime: w.hello.runtime.clone(),
                             library: w.hello.library.clone(),
                         });
+                        st.batch = w.batch;
                         st.mode = Mode::Worker(Box::new(w));
                         self.verify_worker(&mut st, payload.as_ref(), group);
                     }
@@ -543,38 +567,14 @@ impl<'a> Runner<'a> {
                 mode: Mode::Process(req),
                 out: (op.output != OutputMode::None).then_some(out),
                 worker: None,
+                stop_rule: StopRule::Fixed,
+                done: false,
+                batch: 1,
             });
         }
 
-        let rounds = group.warmup + group.runs;
-        let n = states.len();
-        for round in 0..rounds {
-            let warmup = round < group.warmup;
-            for k in 0..n {
-                let s = (k + round as usize) % n;
-                if states[s].outcome.is_some() {
-                    continue;
-                }
-                if let Mode::Process(req) = &states[s].mode {
-                    if let Some(out) = &states[s].out {
-                        let _ = fs::remove_file(out);
-                    }
-                    let record = exec.run(req);
-                    if interrupted() {
-                        return Ok(vec![]);
-                    }
-                    self.absorb(&mut states[s], record, warmup, payload.as_ref(), group);
-                } else {
-                    self.sample_worker(&mut states[s], warmup);
-                    if interrupted() {
-                        return Ok(vec![]);
-                    }
-                }
-                events.run_done();
-                if states[s].outcome.is_some() {
-                    events.runs_dropped(u64::from(rounds - round - 1));
-                }
-            }
+        if self.sample_rounds(&mut states, group, payload.as_ref(), exec, events) {
+            return Ok(vec![]);
         }
         // Workers are asked for their output once more after measuring: state
         // the operation corrupted would show here.
@@ -592,16 +592,155 @@ impl<'a> Runner<'a> {
             let outcome = st.outcome.unwrap_or(Outcome::Ok);
             finished.push(Cell {
                 outcome,
+                warmup_runs: st.warmup_wall_ns.len() as u32,
                 message: st.message,
                 warmup_wall_ns: st.warmup_wall_ns,
                 samples: st.samples,
                 worker: st.worker,
+                stop_rule: if outcome == Outcome::Ok {
+                    st.stop_rule
+                } else {
+                    StopRule::Failed
+                },
                 ..blank(st.imp, outcome, String::new())
             });
         }
         // Keep report order: the suite's implementation order.
         finished.sort_by_key(|c| suite.implementations.iter().position(|i| i.name == c.implementation));
         Ok(finished)
+    }
+
+    /// Warm-up rounds, then measured rounds, as the group's policy says.
+    /// Returns true when interrupted.
+    fn sample_rounds(
+        &mut self,
+        states: &mut [CellState],
+        group: &Group,
+        payload: Option<&PayloadFile>,
+        exec: &mut dyn Executor,
+        events: &mut dyn Events,
+    ) -> bool {
+        let planned = (group.warmup + group.runs) as usize;
+        let started = Instant::now();
+        let mut round = 0usize;
+        let mut warm_rounds = 0u32;
+        loop {
+            let wants: Vec<bool> = states
+                .iter()
+                .map(|st| {
+                    st.outcome.is_none()
+                        && if group.warmup_auto {
+                            warm_rounds < policy::AUTO_WARMUP_MAX && !policy::warmed_up(&st.warmup_per_call())
+                        } else {
+                            warm_rounds < group.warmup
+                        }
+                })
+                .collect();
+            if !wants.contains(&true) {
+                break;
+            }
+            if self.take_round(states, &wants, round, planned, true, payload, group, exec, events) {
+                return true;
+            }
+            round += 1;
+            warm_rounds += 1;
+        }
+        let mut measured = 0u32;
+        loop {
+            let wants: Vec<bool> = states.iter().map(|st| st.outcome.is_none() && !st.done).collect();
+            if !wants.contains(&true) {
+                break;
+            }
+            if self.take_round(states, &wants, round, planned, false, payload, group, exec, events) {
+                return true;
+            }
+            round += 1;
+            measured += 1;
+            match group.sampling {
+                Sampling::Fixed => {
+                    if measured >= group.runs {
+                        break;
+                    }
+                }
+                Sampling::Precision {
+                    precision,
+                    max_runs,
+                    max_time,
+                } => {
+                    if measured < group.runs {
+                        continue;
+                    }
+                    for st in states.iter_mut().filter(|s| s.outcome.is_none() && !s.done) {
+                        let seed = seed_for(&format!("{}#{}", st.imp, measured));
+                        if policy::precise(&st.samples.per_call_ns(), precision, seed) {
+                            st.done = true;
+                            st.stop_rule = StopRule::Precision;
+                        }
+                    }
+                    let limit = if measured >= max_runs {
+                        Some(StopRule::MaxRuns)
+                    } else if started.elapsed() >= max_time {
+                        Some(StopRule::MaxTime)
+                    } else {
+                        None
+                    };
+                    if let Some(rule) = limit {
+                        for st in states.iter_mut().filter(|s| s.outcome.is_none() && !s.done) {
+                            st.stop_rule = rule;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// One round: each wanting cell takes one sample, in an order rotated by
+    /// `round`. Returns true when interrupted.
+    #[allow(clippy::too_many_arguments)]
+    fn take_round(
+        &mut self,
+        states: &mut [CellState],
+        wants: &[bool],
+        round: usize,
+        planned: usize,
+        warmup: bool,
+        payload: Option<&PayloadFile>,
+        group: &Group,
+        exec: &mut dyn Executor,
+        events: &mut dyn Events,
+    ) -> bool {
+        let n = states.len();
+        if round >= planned {
+            events.runs_added(wants.iter().filter(|w| **w).count() as u64);
+        }
+        for k in 0..n {
+            let s = (k + round) % n;
+            if !wants[s] || states[s].outcome.is_some() {
+                continue;
+            }
+            if let Mode::Process(req) = &states[s].mode {
+                if let Some(out) = &states[s].out {
+                    let _ = fs::remove_file(out);
+                }
+                let record = exec.run(req);
+                if interrupted() {
+                    return true;
+                }
+                self.absorb(&mut states[s], record, warmup, payload, group);
+            } else {
+                self.sample_worker(&mut states[s], warmup);
+                if interrupted() {
+                    return true;
+                }
+            }
+            events.run_done();
+            if states[s].outcome.is_some() {
+                events.runs_dropped(planned.saturating_sub(round + 1) as u64);
+            }
+        }
+        false
     }
 
     /// Classifies one process run and records it into its cell.

@@ -1,4 +1,4 @@
-//! Statistics: pure functions over samples. Nothing here measures, reads a
+//! Summary statistics of one series.
 //! file or formats text; every input is a slice and every invariant is in a type.
 
 /// Summary of one series of samples (at least one finite value).

@@ -1,0 +1,51 @@
+//! Robust spread and outliers: the median absolute deviation (MAD) and the
+//! modified z-score of Iglewicz and Hoaglin, which flags a point when
+//! 0.6745·|x − median| / MAD > 3.5. Outliers are only flagged: they stay in
+//! the data and in every statistic, and the report says how many there were.
+
+use crate::stats::summary::median_of_sorted;
+
+/// The modified z-score above which a sample is an outlier.
+pub const OUTLIER_Z: f64 = 3.5;
+
+/// Median absolute deviation from the median; `None` for an empty slice.
+pub fn mad(xs: &[f64]) -> Option<f64> {
+    if xs.is_empty() {
+        return None;
+    }
+    let mut s = xs.to_vec();
+    s.sort_by(f64::total_cmp);
+    let m = median_of_sorted(&s);
+    let mut dev: Vec<f64> = xs.iter().map(|x| (x - m).abs()).collect();
+    dev.sort_by(f64::total_cmp);
+    Some(median_of_sorted(&dev))
+}
+
+/// Indices of the outliers in `xs`. With a MAD of zero (over half the samples
+/// identical) nothing is flagged: the score is undefined, not infinite.
+pub fn outliers(xs: &[f64]) -> Vec<usize> {
+    let Some(spread) = mad(xs).filter(|m| *m > 0.0) else {
+        return vec![];
+    };
+    let mut s = xs.to_vec();
+    s.sort_by(f64::total_cmp);
+    let m = median_of_sorted(&s);
+    xs.iter()
+        .enumerate()
+        .filter(|(_, x)| 0.6745 * (*x - m).abs() / spread > OUTLIER_Z)
+        .map(|(i, _)| i)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mad_and_outliers() {
+        assert_eq!(mad(&[1.0, 2.0, 3.0, 4.0, 100.0]), Some(1.0));
+        assert_eq!(outliers(&[10.0, 11.0, 10.5, 9.8, 10.2, 30.0]), vec![5]);
+        assert!(outliers(&[5.0, 5.0, 5.0, 9.0]).is_empty());
+        assert!(outliers(&[]).is_empty());
+    }
+}
