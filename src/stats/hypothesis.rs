@@ -129,12 +129,12 @@ mod tests {
     #[test]
     fn a_a_comparisons_are_called_different_at_most_at_the_alpha_rate() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let noise = LogNormal::new(0.0, 0.05).unwrap();
+        let noise: LogNormal<f64> = LogNormal::new(0.0, 0.05).unwrap();
         for n in [10, 20, 50] {
             let hits = (0..2000)
                 .filter(|_| {
                     let d: Vec<f64> = (0..n)
-                        .map(|_| (noise.sample(&mut rng) as f64).ln() - (noise.sample(&mut rng) as f64).ln())
+                        .map(|_| noise.sample(&mut rng).ln() - noise.sample(&mut rng).ln())
                         .collect();
                     wilcoxon_signed_rank(&d) < 0.05
                 })
