@@ -129,7 +129,8 @@ pub fn compare(cell: &Cell, base: &Cell, paired: bool, settings: &AnalysisSettin
         return None;
     }
     let seed = seed_for(&format!("{}|{}", cell.id, base.id));
-    let is_base = cell.id == base.id;
+    // The same cell, not merely the same id: `diff` compares cells of equal ids from two files.
+    let is_base = std::ptr::eq(cell, base);
     let (ratio, ci, p) = if is_base {
         (1.0, Some((1.0, 1.0)), None)
     } else if paired {
@@ -432,6 +433,57 @@ mod tests {
         let c = with_stats(c);
         let kinds: Vec<&str> = cell_flags(&c).iter().map(|f| f.0).collect();
         assert!(kinds.contains(&"warmup_in_measurement"), "{kinds:?}");
+    }
+
+    /// Simulated paired series with shared drift: (a, b) where a is `shift`
+    /// slower, sampled until adaptive sampling (1% precision, at least 10 runs)
+    /// is satisfied for both, as the scheduler would.
+    fn adaptive_pair(rng: &mut rand_chacha::ChaCha8Rng, shift: f64) -> (Cell, Cell) {
+        use crate::runner::policy::precise;
+        use rand_distr::{Distribution, LogNormal};
+        let noise = LogNormal::new(0.0, 0.02).unwrap();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for i in 0..300u32 {
+            let drift = 1.0 + 0.1 * (f64::from(i) / 50.0).sin();
+            a.push((1e6 * shift * drift * noise.sample(rng)) as u64);
+            b.push((1e6 * drift * noise.sample(rng)) as u64);
+            let per = |x: &[u64]| x.iter().map(|v| *v as f64).collect::<Vec<f64>>();
+            if a.len() >= 10 && precise(&per(&a), 0.01) && precise(&per(&b), 0.01) {
+                break;
+            }
+        }
+        (
+            with_stats(cell("a", &a, Outcome::Ok)),
+            with_stats(cell("b", &b, Outcome::Ok)),
+        )
+    }
+
+    #[test]
+    fn a_3_percent_shift_is_found_and_a_a_is_not_at_adaptive_sample_sizes() {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let s = AnalysisSettings::default();
+        let trials = 200;
+        let found = (0..trials)
+            .filter(|_| {
+                let (a, b) = adaptive_pair(&mut rng, 1.03);
+                compare(&a, &b, true, &s).unwrap().verdict == Verdict::Slower
+            })
+            .count();
+        assert!(
+            found as f64 >= 0.9 * trials as f64,
+            "3% shift found in {found} of {trials}"
+        );
+        let wrong = (0..trials)
+            .filter(|_| {
+                let (a, b) = adaptive_pair(&mut rng, 1.0);
+                compare(&a, &b, true, &s).unwrap().verdict != Verdict::Indistinguishable
+            })
+            .count();
+        assert!(
+            wrong as f64 <= 0.05 * trials as f64,
+            "A/A called different in {wrong} of {trials}"
+        );
     }
 
     #[test]

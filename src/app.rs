@@ -442,6 +442,70 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
     Ok(exit_code(&results, &end))
 }
 
+pub const EXIT_REGRESSION: u8 = 4;
+
+pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
+    let mut old = results::read(&args.old)?;
+    let mut new = results::read(&args.new)?;
+    let machines = crate::diff::machine_differences(&old, &new);
+    if !machines.is_empty() && !args.allow_different_machines {
+        bail!(
+            "{} and {} were measured on different machines ({}); timings do not compare. Pass --allow-different-machines to compare anyway",
+            args.old.display(),
+            args.new.display(),
+            machines.join("; ")
+        );
+    }
+    // Recompute with this versus, so both sides are analysed the same way.
+    analysis::analyze(&mut old, &[]);
+    analysis::analyze(&mut new, &[]);
+    let d = crate::diff::diff(&old, &new);
+    if d.rows.is_empty() {
+        bail!(
+            "{} and {} have no cell in common (cells are matched by id: operation/implementation/parameters)",
+            args.old.display(),
+            args.new.display()
+        );
+    }
+    let table = crate::report::tables::diff_table(&d);
+    print!("{}", terminal::render_table(&table));
+    let mut notes = Vec::new();
+    if !machines.is_empty() {
+        notes.push(format!("WARNING: different machines: {}", machines.join("; ")));
+    }
+    if !d.version_changes.is_empty() {
+        notes.push(format!(
+            "WARNING: versions changed between the runs: {}",
+            d.version_changes.join("; ")
+        ));
+    }
+    if !d.only_old.is_empty() {
+        notes.push(format!("only in {}: {}", args.old.display(), d.only_old.join(", ")));
+    }
+    if !d.only_new.is_empty() {
+        notes.push(format!("only in {}: {}", args.new.display(), d.only_new.join(", ")));
+    }
+    for n in &notes {
+        eprintln!("{n}");
+    }
+    if let Some(p) = &args.markdown {
+        fs::write(p, markdown::render_diff(&table, &notes)).with_context(|| format!("cannot write {}", p.display()))?;
+    }
+    if let Some(t) = args.fail_above {
+        let bad = crate::diff::regressions(&d, t);
+        if !bad.is_empty() {
+            eprintln!(
+                "{} cell(s) slower by more than {:.1}%: {}",
+                bad.len(),
+                t * 100.0,
+                bad.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", ")
+            );
+            return Ok(ExitCode::from(EXIT_REGRESSION));
+        }
+    }
+    Ok(ExitCode::from(EXIT_OK))
+}
+
 pub fn conformance(args: crate::cli::ConformanceArgs) -> Result<ExitCode> {
     use crate::worker::conformance;
     let mut scenarios = conformance::load(args.scenarios.as_deref()).with_context(|| {

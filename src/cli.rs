@@ -32,6 +32,10 @@ pub enum Command {
     /// Benchmark two or more commands against each other (hyperfine-style).
     #[command(after_help = EXIT_CODES)]
     Exec(ExecArgs),
+    /// Compare two results files cell by cell (benchstat-style); gate CI with --fail-above.
+    #[command(after_help = "Exit status: 0 compared; 1 bad input (unreadable files, other schema \
+versions, different machines); 4 some cell is slower by more than --fail-above, with a `slower` verdict.")]
+    Diff(DiffArgs),
     /// Check a worker against the protocol's conformance scenarios.
     #[command(after_help = "Example: versus conformance -- python3 workers/python/conformance_worker.py")]
     Conformance(ConformanceArgs),
@@ -117,6 +121,23 @@ pub struct RunArgs {
     pub resume: Option<PathBuf>,
     #[command(flatten)]
     pub common: Common,
+}
+
+#[derive(Args, Debug)]
+pub struct DiffArgs {
+    /// The earlier results.json.
+    pub old: PathBuf,
+    /// The later results.json.
+    pub new: PathBuf,
+    /// Exit with status 4 when a cell got slower by more than this (e.g. 5%) with a `slower` verdict.
+    #[arg(long, value_name = "PERCENT", value_parser = parse_percent)]
+    pub fail_above: Option<f64>,
+    /// Also write the comparison as Markdown to PATH.
+    #[arg(long, value_name = "PATH")]
+    pub markdown: Option<PathBuf>,
+    /// Compare even when the CPU model or core count differ (the verdicts then mean little).
+    #[arg(long)]
+    pub allow_different_machines: bool,
 }
 
 #[derive(Args, Debug)]

@@ -8,6 +8,7 @@
 pub mod analysis;
 pub mod app;
 pub mod cli;
+pub mod diff;
 pub mod environment;
 pub mod exec;
 pub mod outcome;

@@ -470,3 +470,51 @@ fn in_process_workers_take_turns_and_their_faults_are_outcomes() {
     assert_eq!(good["worker"]["language"], "python");
     assert!(good["stats"]["max_rss_bytes"].is_null());
 }
+
+#[test]
+fn diff_gates_on_a_real_slowdown_and_refuses_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |cmd: &str, name: &str| {
+        let p = dir.path().join(name);
+        versus()
+            .args(["exec", "-q", "--runs", "6", "--warmup", "0", "-n", "s", cmd, "--json"])
+            .arg(&p)
+            .assert()
+            .code(0);
+        p
+    };
+    let old = run("sleep 0.01", "old.json");
+    let new = run("sleep 0.04", "new.json");
+    versus().arg("diff").arg(&old).arg(&old).assert().code(0);
+    versus().arg("diff").arg(&old).arg(&new).assert().code(0);
+    let md = dir.path().join("diff.md");
+    versus()
+        .arg("diff")
+        .arg(&old)
+        .arg(&new)
+        .args(["--fail-above", "5%", "--markdown"])
+        .arg(&md)
+        .assert()
+        .code(4);
+    assert!(fs::read_to_string(&md).unwrap().contains("slower"));
+    // Another schema version, or not a results file at all: a clear error.
+    let mut v: Value = serde_json::from_str(&fs::read_to_string(&old).unwrap()).unwrap();
+    v["schema_version"] = Value::from(99);
+    let future = write(dir.path(), "future.json", &v.to_string());
+    let assert = versus().arg("diff").arg(&old).arg(&future).assert().code(1);
+    assert!(String::from_utf8_lossy(&assert.get_output().stderr).contains("schema_version 99"));
+    let junk = write(dir.path(), "junk.json", "{\"hello\": 1}");
+    versus().arg("diff").arg(&junk).arg(&old).assert().code(1);
+    // Another machine: refused unless asked.
+    v["schema_version"] = Value::from(1);
+    v["environment"]["cpu_model"] = Value::from("Imaginary CPU");
+    let elsewhere = write(dir.path(), "elsewhere.json", &v.to_string());
+    versus().arg("diff").arg(&old).arg(&elsewhere).assert().code(1);
+    versus()
+        .arg("diff")
+        .arg(&old)
+        .arg(&elsewhere)
+        .arg("--allow-different-machines")
+        .assert()
+        .code(0);
+}

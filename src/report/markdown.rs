@@ -49,6 +49,16 @@ fn table(out: &mut String, t: &Table, heading: &str) {
     out.push('\n');
 }
 
+/// The `versus diff` comparison as Markdown.
+pub fn render_diff(t: &Table, notes: &[String]) -> String {
+    let mut out = String::from("# versus diff\n\n");
+    table(&mut out, t, "##");
+    for n in notes {
+        let _ = writeln!(out, "- {}", escape(n));
+    }
+    out
+}
+
 pub fn render(results: &Results) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", escape(&results.suite.name));

@@ -6,7 +6,7 @@ use indexmap::IndexMap;
 
 use crate::outcome::Outcome;
 use crate::plan::{Params, params_key};
-use crate::results::{Cell, Results};
+use crate::results::{Cell, Comparison, Results, Verdict};
 use crate::units::{format_bytes, format_nanos, format_throughput};
 
 /// What a table shows, so each reporter can pick the ones it has room for.
@@ -52,16 +52,28 @@ fn ratio_text(results: &Results, cell: &Cell) -> String {
         .comparisons
         .iter()
         .find(|c| c.implementation == cell.implementation && c.operation == cell.operation && c.params == cell.params)
-        .map_or_else(
-            || "—".to_string(),
-            |c| {
-                if c.implementation == c.baseline {
-                    "1.00 (baseline)".to_string()
-                } else {
-                    format!("{:.2}x", c.ratio)
-                }
-            },
-        )
+        .map_or_else(|| "—".to_string(), verdict_text)
+}
+
+/// "1.27x slower [1.21, 1.33]", "1.25x faster [1.20, 1.31]", "≈ 1.01 [0.98, 1.03]", "baseline".
+/// A faster ratio is shown inverted, so the factor always reads as "times".
+pub fn verdict_text(c: &Comparison) -> String {
+    let interval = |lo: Option<f64>, hi: Option<f64>| match (lo, hi) {
+        (Some(lo), Some(hi)) => format!(" [{lo:.2}, {hi:.2}]"),
+        _ => String::new(),
+    };
+    match c.verdict {
+        Verdict::Baseline => "baseline".into(),
+        Verdict::Slower => format!("{:.2}x slower{}", c.ratio, interval(c.ci_low, c.ci_high)),
+        Verdict::Faster => {
+            format!(
+                "{:.2}x faster{}",
+                1.0 / c.ratio,
+                interval(c.ci_high.map(|h| 1.0 / h), c.ci_low.map(|l| 1.0 / l))
+            )
+        }
+        Verdict::Indistinguishable => format!("≈ {:.2}{}", c.ratio, interval(c.ci_low, c.ci_high)),
+    }
 }
 
 /// The parameter that becomes table rows: `size` when there is one, else the first.
@@ -90,10 +102,13 @@ pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
     let impls = implementations(results);
     let row = row_param(results);
     let baseline = results.suite.baseline.clone();
-    let ratio_title = match &baseline {
-        Some(b) => format!("Relative to {b} (median time ratio; above 1 is slower)"),
-        None => "Relative to the fastest (median time ratio; above 1 is slower)".to_string(),
-    };
+    let against = baseline.map_or_else(|| "the fastest".to_string(), |b| b.to_string());
+    let ratio_title = format!(
+        "Relative to {against}: time ratio with its {:.0}% interval (≈: no difference of at least {} at α = {})",
+        results.analysis.confidence * 100.0,
+        format_args!("{}%", results.analysis.noise * 100.0),
+        results.analysis.alpha
+    );
     let mut sections = Vec::new();
     for op in &results.operations {
         let cells: Vec<&Cell> = results.cells.iter().filter(|c| &c.operation == op).collect();
@@ -255,6 +270,47 @@ fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
                 row
             })
             .collect(),
+    }
+}
+
+/// `versus diff`: one row per cell in both files.
+pub fn diff_table(d: &crate::diff::Diff) -> Table {
+    let fmt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), format_nanos);
+    let mut rows: Vec<Vec<String>> = d
+        .rows
+        .iter()
+        .map(|r| {
+            let (change, verdict) = match &r.change {
+                Some(c) => {
+                    let pct = |x: f64| format!("{:+.1}%", (x - 1.0) * 100.0);
+                    let interval = match (c.ci_low, c.ci_high) {
+                        (Some(lo), Some(hi)) => format!(" [{}, {}]", pct(lo), pct(hi)),
+                        _ => String::new(),
+                    };
+                    (format!("{}{interval}", pct(c.ratio)), verdict_text(c))
+                }
+                None => ("—".into(), r.note.clone().unwrap_or_default()),
+            };
+            vec![r.id.clone(), fmt(r.old), fmt(r.new), change, verdict]
+        })
+        .collect();
+    if let Some(g) = d.geomean {
+        rows.push(vec![
+            "geomean".into(),
+            String::new(),
+            String::new(),
+            format!("{:+.1}%", (g - 1.0) * 100.0),
+            String::new(),
+        ]);
+    }
+    Table {
+        kind: TableKind::Summary,
+        title: "Median time per cell, old → new (change with its 95% interval; unpaired)".into(),
+        header: ["cell", "old", "new", "change", "verdict"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        rows,
     }
 }
 

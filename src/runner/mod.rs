@@ -24,7 +24,6 @@ use crate::payload::{self, Digest};
 use crate::placeholder::CommandTemplate;
 use crate::plan::{Group, Params, Plan, Sampling, cell_id, params_key};
 use crate::results::{Cell, Samples, StopRule, WorkerInfo};
-use crate::stats::bootstrap::seed_for;
 use crate::suite::{Input, OutputMode, Payload, Suite};
 use crate::units::{Bytes, parse_size};
 
@@ -59,7 +58,7 @@ struct PayloadFile {
 }
 
 mod inprocess;
-mod policy;
+pub mod policy;
 use inprocess::InProcess;
 
 pub struct Runner<'a> {
@@ -671,8 +670,7 @@ impl<'a> Runner<'a> {
                         continue;
                     }
                     for st in states.iter_mut().filter(|s| s.outcome.is_none() && !s.done) {
-                        let seed = seed_for(&format!("{}#{}", st.imp, measured));
-                        if policy::precise(&st.samples.per_call_ns(), precision, seed) {
+                        if policy::precise(&st.samples.per_call_ns(), precision) {
                             st.done = true;
                             st.stop_rule = StopRule::Precision;
                         }

@@ -16,6 +16,12 @@ struct Fake {
     log: Vec<String>,
 }
 
+impl Fake {
+    fn calls(&self, prog: &str) -> u64 {
+        self.log.iter().filter(|l| l.split(' ').next() == Some(prog)).count() as u64
+    }
+}
+
 impl Executor for Fake {
     fn run(&mut self, req: &RunRequest) -> RunRecord {
         let prog = req.argv[0].as_str();
@@ -43,8 +49,16 @@ impl Executor for Fake {
             .iter()
             .position(|p| *p == prog)
             .unwrap_or(9) as u64;
+        let n = self.calls(prog);
+        let wall = match prog {
+            // Alternates 1 µs and 3 µs: its median never settles within a few percent.
+            "jitter" => 1000 + 2000 * (n % 2),
+            // A JIT: 20 µs falling to 1 µs over its first 10 calls, then level.
+            "jit" => 1000 + 19_000u64.saturating_sub(1900 * (n - 1)),
+            _ => 1000 * (rank + 1),
+        };
         RunRecord {
-            wall: Nanos(1000 * (rank + 1)),
+            wall: Nanos(wall),
             user: Nanos(10),
             sys: Nanos(1),
             max_rss: Bytes(42),
@@ -71,8 +85,12 @@ fn suite(impls: &str, ops: &str) -> Suite {
 }
 
 fn run(suite: &Suite) -> (Vec<Cell>, Vec<String>) {
+    run_with(suite, &Selection::default())
+}
+
+fn run_with(suite: &Suite, sel: &Selection) -> (Vec<Cell>, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
-    let plan = build(suite, &Selection::default()).unwrap();
+    let plan = build(suite, sel).unwrap();
     let mut runner = Runner::new(
         suite,
         &plan,
@@ -233,4 +251,46 @@ fn finished_cells_are_not_run_again() {
         .unwrap();
     assert!(fake.log.is_empty());
     assert_eq!(sunk, 0);
+}
+
+#[test]
+fn adaptive_sampling_stops_each_cell_by_its_own_rule() {
+    let s = suite(
+        "[implementations.steady]\nrun.x = \"copy {in}\"\n[implementations.noisy]\nrun.x = \"jitter\"",
+        "[operations.x]\noutput = \"none\"",
+    );
+    let sel = Selection {
+        runs: Some(6),
+        warmup: Some(0),
+        sampling: crate::plan::Sampling::Precision {
+            precision: 0.05,
+            max_runs: 20,
+            max_time: std::time::Duration::from_secs(3600),
+        },
+        ..Default::default()
+    };
+    let (cells, _) = run_with(&s, &sel);
+    let steady = cells.iter().find(|c| c.implementation == "steady").unwrap();
+    assert_eq!((steady.stop_rule, steady.samples.len()), (StopRule::Precision, 6));
+    let noisy = cells.iter().find(|c| c.implementation == "noisy").unwrap();
+    assert_eq!((noisy.stop_rule, noisy.samples.len()), (StopRule::MaxRuns, 20));
+}
+
+#[test]
+fn auto_warm_up_lasts_until_the_samples_are_level() {
+    let s = suite(
+        "[implementations.j]\nrun.x = \"jit\"",
+        "[operations.x]\noutput = \"none\"",
+    );
+    let sel = Selection {
+        warmup_auto: true,
+        runs: Some(5),
+        ..Default::default()
+    };
+    let (cells, _) = run_with(&s, &sel);
+    let c = &cells[0];
+    // Level from call 11 on. Windows of 5 are judged by their median, so warm-up
+    // may end with up to two slow samples still in the last window.
+    assert!((16..=20).contains(&c.warmup_runs), "{:?}", c.warmup_wall_ns);
+    assert!(c.samples.wall_ns.iter().all(|w| *w == 1000));
 }

@@ -1,0 +1,223 @@
+//! `versus diff OLD.json NEW.json`: every cell present in both results files,
+//! old against new, with the change's interval and a verdict, and the
+//! geometric mean of the changes — benchstat's job, for versus results.
+//!
+//! The two files come from different runs, so nothing is paired: the ratio's
+//! interval resamples each side on its own and the test is Mann-Whitney U.
+
+use indexmap::IndexMap;
+
+use crate::analysis;
+use crate::outcome::Outcome;
+use crate::results::{Cell, Comparison, Results, Verdict};
+
+/// One row: a cell of both files.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub id: String,
+    pub old: Option<f64>,
+    pub new: Option<f64>,
+    /// `None` when either side is not ok or has fewer than 2 runs; `note` says why.
+    pub change: Option<Comparison>,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diff {
+    pub rows: Vec<Row>,
+    /// Geometric mean of new/old over the rows that have a change.
+    pub geomean: Option<f64>,
+    /// Cells in only one of the files.
+    pub only_old: Vec<String>,
+    pub only_new: Vec<String>,
+    /// Environment differences that make the comparison less meaningful.
+    pub version_changes: Vec<String>,
+}
+
+/// Differences of machine that make old and new incomparable.
+pub fn machine_differences(old: &Results, new: &Results) -> Vec<String> {
+    let (a, b) = (&old.environment, &new.environment);
+    let mut out = Vec::new();
+    if a.cpu_model != b.cpu_model {
+        out.push(format!("CPU model: '{}' vs '{}'", a.cpu_model, b.cpu_model));
+    }
+    if a.cores != b.cores {
+        out.push(format!("cores: {} vs {}", a.cores, b.cores));
+    }
+    out
+}
+
+fn version_changes(old: &Results, new: &Results) -> Vec<String> {
+    let mut out = Vec::new();
+    for (name, info) in &new.environment.implementations {
+        if let Some(before) = old.environment.implementations.get(name) {
+            if before.version != info.version {
+                out.push(format!(
+                    "{name}: {} -> {}",
+                    before.version.as_deref().unwrap_or("?"),
+                    info.version.as_deref().unwrap_or("?")
+                ));
+            }
+        }
+    }
+    if old.environment.versus_version != new.environment.versus_version {
+        out.push(format!(
+            "versus: {} -> {}",
+            old.environment.versus_version, new.environment.versus_version
+        ));
+    }
+    out
+}
+
+fn usable(c: &Cell) -> Result<f64, String> {
+    match (&c.stats, c.outcome) {
+        (Some(s), Outcome::Ok) if s.n >= 2 => Ok(s.median_ns),
+        (Some(s), Outcome::Ok) => Err(format!("only {} ok run", s.n)),
+        _ => Err(format!("{}", c.outcome.label())),
+    }
+}
+
+/// Compares every cell of `new` with the same cell of `old`. Both must be analysed.
+pub fn diff(old: &Results, new: &Results) -> Diff {
+    let settings = new.analysis.clone();
+    let olds: IndexMap<&str, &Cell> = old.cells.iter().map(|c| (c.id.as_str(), c)).collect();
+    let mut rows = Vec::new();
+    let mut logs = Vec::new();
+    for n in &new.cells {
+        let Some(o) = olds.get(n.id.as_str()) else { continue };
+        let (ov, nv) = (usable(o), usable(n));
+        let (change, note) = match (&ov, &nv) {
+            (Ok(_), Ok(_)) => match analysis::compare(n, o, false, &settings) {
+                Some(c) => (Some(c), None),
+                None => (None, Some("cannot compare".to_string())),
+            },
+            (Err(e), _) => (None, Some(format!("old: {e}"))),
+            (_, Err(e)) => (None, Some(format!("new: {e}"))),
+        };
+        if let Some(c) = &change {
+            logs.push(c.ratio.ln());
+        }
+        rows.push(Row {
+            id: n.id.clone(),
+            old: ov.ok(),
+            new: nv.ok(),
+            change,
+            note,
+        });
+    }
+    let geomean = (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp());
+    let news: IndexMap<&str, ()> = new.cells.iter().map(|c| (c.id.as_str(), ())).collect();
+    Diff {
+        rows,
+        geomean,
+        only_old: old
+            .cells
+            .iter()
+            .filter(|c| !news.contains_key(c.id.as_str()))
+            .map(|c| c.id.clone())
+            .collect(),
+        only_new: new
+            .cells
+            .iter()
+            .filter(|c| !olds.contains_key(c.id.as_str()))
+            .map(|c| c.id.clone())
+            .collect(),
+        version_changes: version_changes(old, new),
+    }
+}
+
+/// Rows that are slower (with a `slower` verdict) by more than `threshold` (0.05 = 5%).
+pub fn regressions(d: &Diff, threshold: f64) -> Vec<&Row> {
+    d.rows
+        .iter()
+        .filter(|r| {
+            r.change
+                .as_ref()
+                .is_some_and(|c| c.verdict == Verdict::Slower && c.ratio > 1.0 + threshold)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::{Environment, RunStatus, Samples, SuiteInfo};
+
+    fn results(cells: &[(&str, &[u64], Outcome)]) -> Results {
+        let mut r = Results {
+            schema_version: 1,
+            suite: SuiteInfo::default(),
+            started_at: String::new(),
+            finished_at: None,
+            status: RunStatus::Complete,
+            environment: Environment::default(),
+            analysis: Default::default(),
+            matrix: Default::default(),
+            operations: vec!["op".into()],
+            cells: cells
+                .iter()
+                .map(|(id, wall, outcome)| Cell {
+                    id: id.to_string(),
+                    implementation: id.to_string(),
+                    operation: "op".into(),
+                    params: Default::default(),
+                    outcome: *outcome,
+                    message: None,
+                    payload_bytes: None,
+                    warmup_runs: 0,
+                    runs_requested: wall.len() as u32,
+                    warmup_wall_ns: vec![],
+                    samples: Samples {
+                        wall_ns: wall.to_vec(),
+                        ..Default::default()
+                    },
+                    started_at: None,
+                    stop_rule: Default::default(),
+                    worker: None,
+                    stats: None,
+                })
+                .collect(),
+            comparisons: vec![],
+            warnings: vec![],
+        };
+        analysis::analyze(&mut r, &[]);
+        r
+    }
+
+    #[test]
+    fn a_clear_regression_is_found_and_gated() {
+        let same = [100, 101, 99, 100, 102, 98, 100, 101, 99, 100];
+        let slow = [120, 121, 119, 120, 122, 118, 120, 121, 119, 120];
+        let old = results(&[
+            ("a", &same, Outcome::Ok),
+            ("b", &same, Outcome::Ok),
+            ("gone", &same, Outcome::Ok),
+        ]);
+        let new = results(&[
+            ("a", &same, Outcome::Ok),
+            ("b", &slow, Outcome::Ok),
+            ("c", &same, Outcome::Ok),
+        ]);
+        let d = diff(&old, &new);
+        assert_eq!(d.rows.len(), 2);
+        assert_eq!(d.rows[0].change.as_ref().unwrap().verdict, Verdict::Indistinguishable);
+        assert_eq!(d.rows[1].change.as_ref().unwrap().verdict, Verdict::Slower);
+        assert_eq!(regressions(&d, 0.05).len(), 1);
+        assert!(regressions(&d, 0.25).is_empty());
+        assert_eq!(
+            (d.only_old.as_slice(), d.only_new.as_slice()),
+            (&["gone".to_string()][..], &["c".to_string()][..])
+        );
+        let g = d.geomean.unwrap();
+        assert!((g - 1.2f64.sqrt()).abs() < 0.01, "{g}");
+    }
+
+    #[test]
+    fn cells_that_cannot_be_compared_say_why_and_never_give_nan() {
+        let old = results(&[("a", &[100], Outcome::Ok), ("b", &[], Outcome::Timeout)]);
+        let new = results(&[("a", &[100, 101], Outcome::Ok), ("b", &[100, 100], Outcome::Ok)]);
+        let d = diff(&old, &new);
+        assert!(d.rows.iter().all(|r| r.change.is_none() && r.note.is_some()));
+        assert_eq!(d.geomean, None);
+    }
+}
