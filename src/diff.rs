@@ -50,14 +50,14 @@ pub fn machine_differences(old: &Results, new: &Results) -> Vec<String> {
 fn version_changes(old: &Results, new: &Results) -> Vec<String> {
     let mut out = Vec::new();
     for (name, info) in &new.environment.implementations {
-        if let Some(before) = old.environment.implementations.get(name) {
-            if before.version != info.version {
-                out.push(format!(
-                    "{name}: {} -> {}",
-                    before.version.as_deref().unwrap_or("?"),
-                    info.version.as_deref().unwrap_or("?")
-                ));
-            }
+        if let Some(before) = old.environment.implementations.get(name)
+            && before.version != info.version
+        {
+            out.push(format!(
+                "{name}: {} -> {}",
+                before.version.as_deref().unwrap_or("?"),
+                info.version.as_deref().unwrap_or("?")
+            ));
         }
     }
     if old.environment.versus_version != new.environment.versus_version {
@@ -73,7 +73,7 @@ fn usable(c: &Cell) -> Result<f64, String> {
     match (&c.stats, c.outcome) {
         (Some(s), Outcome::Ok) if s.n >= 2 => Ok(s.median_ns),
         (Some(s), Outcome::Ok) => Err(format!("only {} ok run", s.n)),
-        _ => Err(format!("{}", c.outcome.label())),
+        _ => Err(c.outcome.label().to_string()),
     }
 }
 
