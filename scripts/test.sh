@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs every test of the project, installing what the tests need first.
-# A fresh machine needs only the base toolchains (Rust via rustup, Python 3).
+# A fresh machine needs only the base toolchains (Rust via rustup, Python 3,
+# Node 20, Go, a JDK with Maven); each worker library's test.sh installs its
+# own test dependencies from the package registries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 
 step() { printf '\n== %s ==\n' "$*"; }
 
@@ -15,5 +18,14 @@ cargo fmt --check
 step "lint"
 cargo clippy --locked --all-targets -- -D warnings
 
-step "tests"
+step "core tests"
 cargo test --locked
+
+step "versus binary for the worker conformance runs"
+cargo build --locked --quiet
+export VERSUS="$root/target/debug/versus"
+
+for lang in python node go java rust; do
+  step "worker library: $lang"
+  bash "workers/$lang/test.sh"
+done
