@@ -179,7 +179,7 @@ impl Execution<'_> {
                     .render_with(|n| match n {
                         "tmp" => Some(t.clone()),
                         "impl" => Some(imp.name.clone()),
-                        _ => None,
+                        _ => imp.vars.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone()),
                     })
                     .unwrap_or_default();
                 environment::version_of(&argv, imp.cwd.as_deref().unwrap_or(&suite.dir), &imp.env)
@@ -363,6 +363,7 @@ fn adhoc_suite(args: &ExecArgs) -> Result<Suite> {
             env: vec![],
             memory_limit: None,
             note: None,
+            vars: vec![],
         });
     }
     if let Some(b) = &args.baseline

@@ -24,7 +24,7 @@ use crate::payload::{self, Digest};
 use crate::placeholder::CommandTemplate;
 use crate::plan::{Group, Params, Plan, Sampling, cell_id, params_key};
 use crate::results::{Cell, Samples, StopRule, WorkerInfo};
-use crate::suite::{Input, OutputMode, Payload, Suite};
+use crate::suite::{Implementation, Input, OutputMode, Payload, Suite};
 use crate::units::{Bytes, parse_size};
 
 /// What the runner tells the outside world as it goes (progress bars, logs).
@@ -286,7 +286,7 @@ impl<'a> Runner<'a> {
         fs::create_dir_all(&self.tmp)?;
         fs::create_dir_all(&self.work)?;
         for cmd in &self.suite.setup {
-            if let Err(msg) = self.run_plain(exec, cmd, None, &[], "") {
+            if let Err(msg) = self.run_plain(exec, cmd, None) {
                 bail!("{}: setup command failed: {msg}", self.suite.path.display());
             }
         }
@@ -302,7 +302,7 @@ impl<'a> Runner<'a> {
             }
             for cmd in &imp.setup {
                 events.note(&format!("setting up {}", imp.name));
-                if let Err(msg) = self.run_plain(exec, cmd, imp.cwd.as_deref(), &imp.env, &imp.name) {
+                if let Err(msg) = self.run_plain(exec, cmd, Some(imp)) {
                     self.setup_failed.insert(i, format!("setup failed: {msg}"));
                     break;
                 }
@@ -316,13 +316,13 @@ impl<'a> Runner<'a> {
         let mut problems = Vec::new();
         for imp in &self.suite.implementations {
             for cmd in &imp.teardown {
-                if let Err(m) = self.run_plain(exec, cmd, imp.cwd.as_deref(), &imp.env, &imp.name) {
+                if let Err(m) = self.run_plain(exec, cmd, Some(imp)) {
                     problems.push(format!("teardown of {}: {m}", imp.name));
                 }
             }
         }
         for cmd in &self.suite.teardown {
-            if let Err(m) = self.run_plain(exec, cmd, None, &[], "") {
+            if let Err(m) = self.run_plain(exec, cmd, None) {
                 problems.push(format!("suite teardown: {m}"));
             }
         }
@@ -333,23 +333,24 @@ impl<'a> Runner<'a> {
         &self,
         exec: &mut dyn Executor,
         cmd: &CommandTemplate,
-        cwd: Option<&Path>,
-        env: &[(String, String)],
-        imp: &str,
+        imp: Option<&Implementation>,
     ) -> Result<(), String> {
         let tmp = self.tmp.display().to_string();
         let argv = cmd
             .render_with(|n| match n {
                 "tmp" => Some(tmp.clone()),
-                "impl" => Some(imp.to_string()),
-                _ => None,
+                "impl" => imp.map(|i| i.name.clone()),
+                _ => imp.and_then(|i| i.vars.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone())),
             })
             .map_err(|n| format!("unknown placeholder {{{n}}}"))?;
         let stderr = self.tmp.join(".setup.stderr");
         let r = exec.run(&RunRequest {
             argv: argv.clone(),
-            cwd: Some(cwd.map_or_else(|| self.suite.dir.clone(), Path::to_path_buf)),
-            env: env.to_vec(),
+            cwd: Some(
+                imp.and_then(|i| i.cwd.clone())
+                    .unwrap_or_else(|| self.suite.dir.clone()),
+            ),
+            env: imp.map(|i| i.env.clone()).unwrap_or_default(),
             stderr: Some(stderr.clone()),
             timeout: self.suite.settings.timeout,
             ..Default::default()
@@ -461,6 +462,7 @@ impl<'a> Runner<'a> {
             let mut vars: HashMap<String, String> =
                 group.params.iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
             vars.extend(group.vars.iter().map(|(k, v)| (k.clone(), v.clone())));
+            vars.extend(implementation.vars.iter().cloned());
             vars.insert(
                 "payload".into(),
                 payload

@@ -91,6 +91,8 @@ pub struct Implementation {
     pub env: Vec<(String, String)>,
     pub memory_limit: Option<Bytes>,
     pub note: Option<String>,
+    /// This implementation's own placeholders (its variant's values included).
+    pub vars: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone)]
@@ -386,6 +388,31 @@ impl Validator<'_> {
                 return Err(self.err("an implementation has an empty name"));
             }
             let shell = spec.shell.unwrap_or(suite_shell);
+            let mut own_vars: Vec<String> = spec.vars.keys().cloned().collect();
+            for vv in spec.variants.values() {
+                own_vars.extend(vv.keys().filter(|k| !spec.vars.contains_key(*k)).cloned());
+            }
+            own_vars.sort();
+            own_vars.dedup();
+            for (vname, vv) in &spec.variants {
+                if let Some(missing) = own_vars
+                    .iter()
+                    .find(|k| !vv.contains_key(*k) && !spec.vars.contains_key(*k))
+                {
+                    return Err(self.err(format!(
+                        "implementations.{iname}.variants.{vname}: no value for '{missing}' (give it in every variant, or a default in vars)"
+                    )));
+                }
+            }
+            if let Some(clash) = own_vars
+                .iter()
+                .find(|k| is_param(k) || is_var(k) || RUN_PLACEHOLDERS.contains(&k.as_str()))
+            {
+                return Err(self.err(format!(
+                    "implementations.{iname}: the var '{clash}' is already a matrix parameter, a suite var or a built-in placeholder"
+                )));
+            }
+            let is_own = |n: &str| own_vars.iter().any(|v| v == n);
             if let Some(extra) = spec.run.keys().find(|k| !file.operations.contains_key(*k)) {
                 let at = spec.run[extra].span().start;
                 return Err(self.err_at(
@@ -395,7 +422,7 @@ impl Validator<'_> {
             }
             let worker = match &spec.worker {
                 Some(w) => {
-                    let allowed = |n: &str| n == "tmp" || n == "impl" || is_param(n) || is_var(n);
+                    let allowed = |n: &str| n == "tmp" || n == "impl" || is_param(n) || is_var(n) || is_own(n);
                     Some(self.command(&format!("implementations.{iname}.worker"), w, None, shell, &allowed)?)
                 }
                 None => None,
@@ -422,13 +449,17 @@ impl Validator<'_> {
                 };
                 let earlier: Vec<String> = operations[..oi].iter().map(|o| format!("{}.out", o.name)).collect();
                 let allowed = |n: &str| {
-                    RUN_PLACEHOLDERS.contains(&n) || is_param(n) || is_var(n) || earlier.iter().any(|e| e == n)
+                    RUN_PLACEHOLDERS.contains(&n)
+                        || is_param(n)
+                        || is_var(n)
+                        || is_own(n)
+                        || earlier.iter().any(|e| e == n)
                 };
                 let what = format!("implementations.{iname}.run.{}", op.name);
                 let template = self.command(&what, cmd.get_ref(), Some(cmd.span().start), shell, &allowed)?;
                 commands.push(Some(template));
             }
-            let impl_allowed = |n: &str| n == "tmp" || n == "impl";
+            let impl_allowed = |n: &str| n == "tmp" || n == "impl" || is_own(n);
             let what = format!("implementations.{iname}");
             let list = |cmds: &[String], key: &str| -> Result<Vec<CommandTemplate>, SuiteError> {
                 cmds.iter()
@@ -443,7 +474,7 @@ impl Validator<'_> {
                 Some(m) => Some(parse_size(m).map_err(|e| self.err(format!("{what}.memory_limit: {e}")))?),
                 None => None,
             };
-            implementations.push(Implementation {
+            let base = Implementation {
                 name: iname.clone(),
                 commands,
                 worker,
@@ -454,15 +485,50 @@ impl Validator<'_> {
                 env: spec.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
                 memory_limit,
                 note: spec.note.clone(),
-            });
+                vars: spec.vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            };
+            for (vname, vv) in &spec.variants {
+                let mut vars = spec.vars.clone();
+                vars.extend(vv.iter().map(|(k, v)| (k.clone(), v.clone())));
+                implementations.push(Implementation {
+                    name: format!("{iname}-{vname}"),
+                    vars: vars.into_iter().collect(),
+                    ..base.clone()
+                });
+            }
+            if spec.variants.is_empty() {
+                implementations.push(base);
+            }
         }
+        let names: Vec<&str> = implementations.iter().map(|i| i.name.as_str()).collect();
+        if let Some(dup) = names
+            .iter()
+            .enumerate()
+            .find(|(i, n)| names[..*i].contains(n))
+            .map(|(_, n)| n)
+        {
+            return Err(self.err(format!(
+                "two implementations are named '{dup}' (variants are named <implementation>-<variant>)"
+            )));
+        }
+        // A name in `skip` or `baseline` may be an implementation or, for one with
+        // variants, the name it was declared under (meaning all its variants).
+        let expand = |name: &str| -> Vec<String> {
+            if names.contains(&name) {
+                return vec![name.to_string()];
+            }
+            match file.implementations.get(name) {
+                Some(spec) => spec.variants.keys().map(|v| format!("{name}-{v}")).collect(),
+                None => vec![],
+            }
+        };
 
         if let Some(b) = &file.baseline
-            && !file.implementations.contains_key(b)
+            && !names.contains(&b.as_str())
         {
             return Err(self.err(format!(
                 "baseline = \"{b}\": no such implementation (expected one of: {})",
-                file.implementations.keys().cloned().collect::<Vec<_>>().join(", ")
+                names.join(", ")
             )));
         }
 
@@ -485,7 +551,7 @@ impl Validator<'_> {
             if let Some(v) = o.vars.keys().find(|v| !file.vars.contains_key(*v)) {
                 return Err(self.err(format!("{what}: vars.{v}: declare it with a default in [vars] first")));
             }
-            if let Some(s) = o.skip.iter().find(|s| !file.implementations.contains_key(*s)) {
+            if let Some(s) = o.skip.iter().find(|s| expand(s).is_empty()) {
                 return Err(self.err(format!("{what}: skip: no implementation named '{s}'")));
             }
             overrides.push(Override {
@@ -494,7 +560,7 @@ impl Validator<'_> {
                 runs: o.runs,
                 warmup: o.warmup,
                 timeout: self.duration(&format!("{what}.timeout"), &o.timeout)?,
-                skip: o.skip.clone(),
+                skip: o.skip.iter().flat_map(|s| expand(s)).collect(),
                 reason: o.reason.clone(),
             });
         }

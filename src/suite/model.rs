@@ -169,6 +169,14 @@ pub struct ImplementationSpec {
     pub shell: Option<bool>,
     /// Free text shown in the report next to the name (language, runtime).
     pub note: Option<String>,
+    /// Placeholders of this implementation's own, e.g. `{ java = "/usr/bin/java" }`.
+    #[serde(default)]
+    pub vars: IndexMap<String, String>,
+    /// Runs the same implementation several ways, each a column of its own named
+    /// `<name>-<variant>`: variant name → values of this implementation's vars, e.g.
+    /// `{ jdk17 = { java = "..." }, jdk25 = { java = "..." } }`.
+    #[serde(default)]
+    pub variants: IndexMap<String, IndexMap<String, String>>,
 }
 
 /// Settings for the cells whose parameters match `when`.

@@ -132,3 +132,24 @@ fn schema_describes_the_format() {
         assert!(props.get(key).is_some(), "schema lacks {key}");
     }
 }
+
+#[test]
+fn variants_expand_into_implementations_with_their_own_vars() {
+    let text = BASE.replace(
+        "[implementations.b]",
+        "[implementations.j]\nvars = { opts = \"-q\" }\nvariants = { v17 = { java = \"/jdk17/java\" }, v25 = { java = \"/jdk25/java\" } }\nrun = { enc = \"{java} {opts} e\", dec = \"{java} d\" }\n[implementations.b]",
+    );
+    let text = format!("{text}\n[[override]]\nwhen = {{ size = \"1KB\" }}\nskip = [\"j\"]\n");
+    let s = parse_str(&text).unwrap();
+    let names: Vec<&str> = s.implementations.iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(names, ["a", "j-v17", "j-v25", "b"]);
+    let v25 = &s.implementations[2];
+    assert!(v25.vars.contains(&("java".into(), "/jdk25/java".into())));
+    assert!(v25.vars.contains(&("opts".into(), "-q".into())));
+    assert_eq!(s.overrides[0].skip, ["j-v17", "j-v25"]);
+    let missing = BASE.replace(
+        "[implementations.b]",
+        "[implementations.j]\nvariants = { v17 = { java = \"x\" }, v25 = { jre = \"y\" } }\nworker = \"{java} W\"\n[implementations.b]",
+    );
+    assert!(error(&missing).contains("no value for"));
+}
