@@ -72,6 +72,11 @@ pub fn verdict_text(c: &Comparison) -> String {
                 interval(c.ci_high.map(|h| 1.0 / h), c.ci_low.map(|l| 1.0 / l))
             )
         }
+        // A large ratio the test could not confirm (too few runs, too much noise)
+        // must not read as "about equal".
+        Verdict::Indistinguishable if (c.ratio.ln()).abs() > 0.05 => {
+            format!("{:.2}x, not significant{}", c.ratio, interval(c.ci_low, c.ci_high))
+        }
         Verdict::Indistinguishable => format!("≈ {:.2}{}", c.ratio, interval(c.ci_low, c.ci_high)),
     }
 }

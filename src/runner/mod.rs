@@ -646,6 +646,15 @@ impl<'a> Runner<'a> {
             round += 1;
             warm_rounds += 1;
         }
+        // Warm code is faster than the code calibration saw: grow batches that now fall short.
+        for st in states.iter_mut().filter(|s| s.outcome.is_none()) {
+            if let Mode::Worker(w) = &mut st.mode {
+                match w.calibrate() {
+                    Ok(()) => st.batch = w.batch,
+                    Err(e) => st.fail(inprocess::outcome_of(&e), format!("calibration: {e}")),
+                }
+            }
+        }
         let mut measured = 0u32;
         loop {
             let wants: Vec<bool> = states.iter().map(|st| st.outcome.is_none() && !st.done).collect();
