@@ -82,7 +82,7 @@ pub fn verdict_text(c: &Comparison) -> String {
 }
 
 /// The parameter that becomes table rows: `size` when there is one, else the first.
-fn row_param(results: &Results) -> Option<String> {
+pub fn row_param(results: &Results) -> Option<String> {
     if results.matrix.contains_key("size") {
         Some("size".into())
     } else {
@@ -90,7 +90,7 @@ fn row_param(results: &Results) -> Option<String> {
     }
 }
 
-fn implementations(results: &Results) -> Vec<String> {
+pub fn implementations(results: &Results) -> Vec<String> {
     let mut names: Vec<String> = results.environment.implementations.keys().cloned().collect();
     for c in &results.cells {
         if !names.contains(&c.implementation) {
@@ -101,140 +101,141 @@ fn implementations(results: &Results) -> Vec<String> {
     names
 }
 
-/// Per operation (and per combination of the parameters other than the row
-/// parameter): a time table, a ratio table and, where a payload counts, a throughput table.
-pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
-    let impls = implementations(results);
+/// The cells of one operation that share every parameter but the row
+/// parameter: what one table (or chart) shows.
+pub struct Subset<'r> {
+    pub operation: String,
+    /// "armor=true, level=9": the other parameters' values; empty when there are none.
+    pub label: String,
+    pub cells: Vec<&'r Cell>,
+}
+
+/// Every operation's cells split into subsets, in report order.
+pub fn subsets(results: &Results) -> Vec<Subset<'_>> {
     let row = row_param(results);
-    let baseline = results.suite.baseline.clone();
-    let against = baseline.map_or_else(|| "the fastest".to_string(), |b| b.to_string());
-    let ratio_title = format!(
-        "Relative to {against}: time ratio with its {:.0}% interval (≈: no difference of at least {} at α = {})",
-        results.analysis.confidence * 100.0,
-        format_args!("{}%", results.analysis.noise * 100.0),
-        results.analysis.alpha
-    );
-    let mut sections = Vec::new();
+    let mut out = Vec::new();
     for op in &results.operations {
-        let cells: Vec<&Cell> = results.cells.iter().filter(|c| &c.operation == op).collect();
-        if cells.is_empty() {
-            continue;
-        }
-        if row.is_none() {
-            sections.push((op.clone(), vec![summary_table(results, &cells)]));
-            continue;
-        }
-        // Split by the parameters other than the row parameter.
-        let mut subsets: IndexMap<String, Vec<&Cell>> = IndexMap::new();
-        for c in &cells {
+        let mut by_rest: IndexMap<String, Vec<&Cell>> = IndexMap::new();
+        for c in results.cells.iter().filter(|c| &c.operation == op) {
             let rest: Params = c
                 .params
                 .iter()
                 .filter(|(k, _)| Some(*k) != row.as_ref())
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
-            subsets.entry(params_key(&rest)).or_default().push(c);
+            by_rest.entry(params_key(&rest)).or_default().push(c);
         }
-        let mut tables = Vec::new();
-        for (rest, subset) in subsets {
-            let suffix = if rest.is_empty() {
-                String::new()
-            } else {
-                format!(" — {}", rest.replace(',', ", "))
-            };
-            let row_values: Vec<String> = {
-                let mut v: Vec<String> = Vec::new();
-                for c in &subset {
-                    let key = row
-                        .as_ref()
-                        .and_then(|r| c.params.get(r))
-                        .map_or(String::new(), |v| v.to_string());
-                    if !v.contains(&key) {
-                        v.push(key);
-                    }
-                }
-                v
-            };
-            let first_col = row.clone().unwrap_or_else(|| "operation".into());
-            let find = |rv: &str, imp: &str| {
-                subset.iter().copied().find(|c| {
-                    c.implementation == imp
-                        && row
-                            .as_ref()
-                            .and_then(|r| c.params.get(r))
-                            .map_or(String::new(), |v| v.to_string())
-                            == rv
+        out.extend(by_rest.into_iter().map(|(rest, cells)| Subset {
+            operation: op.clone(),
+            label: rest.replace(',', ", "),
+            cells,
+        }));
+    }
+    out
+}
+
+/// Per operation (and per combination of the parameters other than the row
+/// parameter): a time table, a ratio table and, where a payload counts, a throughput table.
+pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
+    let impls = implementations(results);
+    let row = row_param(results);
+    let against = results
+        .suite
+        .baseline
+        .clone()
+        .unwrap_or_else(|| "the fastest".to_string());
+    let ratio_title = format!(
+        "Relative to {against}: time ratio with its {:.0}% interval (≈: no difference of at least {} at α = {})",
+        results.analysis.confidence * 100.0,
+        format_args!("{}%", results.analysis.noise * 100.0),
+        results.analysis.alpha
+    );
+    let mut sections: Vec<(String, Vec<Table>)> = Vec::new();
+    for subset in subsets(results) {
+        if sections.last().is_none_or(|(op, _)| *op != subset.operation) {
+            sections.push((subset.operation.clone(), vec![]));
+        }
+        let tables = &mut sections.last_mut().expect("pushed above").1;
+        let Some(row) = &row else {
+            tables.push(summary_table(results, &subset.cells));
+            continue;
+        };
+        let suffix = if subset.label.is_empty() {
+            String::new()
+        } else {
+            format!(" — {}", subset.label)
+        };
+        let row_of = |c: &Cell| c.params.get(row).map_or(String::new(), |v| v.to_string());
+        let mut row_values: Vec<String> = Vec::new();
+        for c in &subset.cells {
+            if !row_values.contains(&row_of(c)) {
+                row_values.push(row_of(c));
+            }
+        }
+        let find = |rv: &str, imp: &str| {
+            subset
+                .cells
+                .iter()
+                .copied()
+                .find(|c| c.implementation == imp && row_of(c) == rv)
+        };
+        let build = |kind: TableKind, title: String, f: &dyn Fn(&Cell) -> String| Table {
+            kind,
+            title,
+            header: std::iter::once(row.clone()).chain(impls.iter().cloned()).collect(),
+            rows: row_values
+                .iter()
+                .map(|rv| {
+                    std::iter::once(rv.clone())
+                        .chain(impls.iter().map(|imp| find(rv, imp).map_or_else(String::new, f)))
+                        .collect()
                 })
-            };
-            let build = |kind: TableKind, title: String, f: &dyn Fn(&Cell) -> String| Table {
-                kind,
-                title,
-                header: std::iter::once(first_col.clone())
-                    .chain(impls.iter().cloned())
-                    .collect(),
-                rows: row_values
-                    .iter()
-                    .map(|rv| {
-                        let label = if rv.is_empty() { op.clone() } else { rv.clone() };
-                        std::iter::once(label)
-                            .chain(impls.iter().map(|imp| find(rv, imp).map_or_else(|| "".to_string(), f)))
-                            .collect()
-                    })
-                    .collect(),
-            };
+                .collect(),
+        };
+        tables.push(build(
+            TableKind::Time,
+            format!("Wall time, median ± standard deviation{suffix}"),
+            &time_text,
+        ));
+        tables.push(build(TableKind::Ratio, format!("{ratio_title}{suffix}"), &|c| {
+            ratio_text(results, c)
+        }));
+        let any =
+            |f: &dyn Fn(&crate::results::Stats) -> bool| subset.cells.iter().any(|c| c.stats.as_ref().is_some_and(f));
+        if any(&|s| s.throughput_bytes_per_s.is_some()) {
             tables.push(build(
-                TableKind::Time,
-                format!("Wall time, median ± standard deviation{suffix}"),
-                &time_text,
+                TableKind::Throughput,
+                format!("Throughput at the median{suffix}"),
+                &|c| {
+                    c.stats
+                        .as_ref()
+                        .and_then(|s| s.throughput_bytes_per_s)
+                        .map_or_else(|| not_ok(c), format_throughput)
+                },
             ));
-            tables.push(build(TableKind::Ratio, format!("{ratio_title}{suffix}"), &|c| {
-                ratio_text(results, c)
-            }));
-            if subset
-                .iter()
-                .any(|c| c.stats.as_ref().is_some_and(|s| s.throughput_bytes_per_s.is_some()))
-            {
-                tables.push(build(
-                    TableKind::Throughput,
-                    format!("Throughput at the median{suffix}"),
-                    &|c| {
-                        c.stats
-                            .as_ref()
-                            .and_then(|s| s.throughput_bytes_per_s)
-                            .map_or_else(|| not_ok(c), format_throughput)
-                    },
-                ));
-            }
-            if subset
-                .iter()
-                .any(|c| c.stats.as_ref().is_some_and(|s| s.max_rss_bytes.is_some()))
-            {
-                tables.push(build(
-                    TableKind::Memory,
-                    format!("Peak resident memory of the process tree (largest run){suffix}"),
-                    &|c| match &c.stats {
-                        Some(s) => s.max_rss_bytes.map_or_else(|| "n/a (in-process)".into(), format_bytes),
-                        None => not_ok(c),
-                    },
-                ));
-            }
-            if subset
-                .iter()
-                .any(|c| c.stats.as_ref().is_some_and(|s| s.alloc_bytes_per_call.is_some()))
-            {
-                tables.push(build(
-                    TableKind::Memory,
-                    format!("Allocated per call, where the runtime counts it{suffix}"),
-                    &|c| match &c.stats {
-                        Some(s) => s
-                            .alloc_bytes_per_call
-                            .map_or_else(|| "not counted".into(), |b| format_bytes(b.round() as u64)),
-                        None => not_ok(c),
-                    },
-                ));
-            }
         }
-        sections.push((op.clone(), tables));
+        if any(&|s| s.max_rss_bytes.is_some()) {
+            tables.push(build(
+                TableKind::Memory,
+                format!("Peak resident memory of the process tree (largest run){suffix}"),
+                &|c| match &c.stats {
+                    Some(s) => s.max_rss_bytes.map_or_else(|| "n/a (in-process)".into(), format_bytes),
+                    None => not_ok(c),
+                },
+            ));
+        }
+        if any(&|s| s.alloc_bytes_per_call.is_some()) {
+            tables.push(build(
+                TableKind::Memory,
+                format!("Allocated per call, where the runtime counts it{suffix}"),
+                &|c| match &c.stats {
+                    Some(s) => s
+                        .alloc_bytes_per_call
+                        .map_or_else(|| "not counted".into(), |b| format_bytes(b.round() as u64)),
+                    None => not_ok(c),
+                },
+            ));
+        }
     }
     sections
 }
