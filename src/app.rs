@@ -311,10 +311,10 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     let (results, end) = execution.go()?;
     results::write_json_atomic(&results_path, &results)?;
     let report = out_dir.join("report.md");
-    let md = markdown::render(&results);
-    fs::write(&report, &md).with_context(|| format!("cannot write {}", report.display()))?;
+    write_markdown(&results, &report)?;
+    write_html(&results, &out_dir.join("report.html"))?;
     if let Some(extra) = &args.markdown {
-        fs::write(extra, &md).with_context(|| format!("cannot write {}", extra.display()))?;
+        write_markdown(&results, extra)?;
     }
     print!("{}", terminal::summary(&results));
     println!("\nResults: {}\nReport:  {}", results_path.display(), report.display());
@@ -444,6 +444,47 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
 }
 
 pub const EXIT_REGRESSION: u8 = 4;
+
+/// Writes the Markdown report to `path` with its SVG charts beside it.
+fn write_markdown(results: &Results, path: &Path) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let charts = crate::report::html::chart_files(results);
+    for (stem, svg) in &charts {
+        let p = dir.join(format!("{stem}.svg"));
+        fs::write(&p, svg).with_context(|| format!("cannot write {}", p.display()))?;
+    }
+    fs::write(path, markdown::render_with_charts(results, &charts))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn write_html(results: &Results, path: &Path) -> Result<()> {
+    let html = crate::report::html::render(results).context("rendering the HTML report")?;
+    fs::write(path, html).with_context(|| format!("cannot write {}", path.display()))
+}
+
+pub fn report(args: crate::cli::ReportArgs) -> Result<ExitCode> {
+    let results = results::read(&args.results)?;
+    if args.html.is_none() && args.markdown.is_none() && args.csv.is_none() && args.bmf.is_none() {
+        bail!("nothing to write: give at least one of --html, --markdown, --csv, --bmf");
+    }
+    if let Some(p) = &args.html {
+        write_html(&results, p)?;
+    }
+    if let Some(p) = &args.markdown {
+        write_markdown(&results, p)?;
+    }
+    if let Some(p) = &args.csv {
+        let text = crate::report::export::csv(&results).context("writing CSV")?;
+        fs::write(p, text).with_context(|| format!("cannot write {}", p.display()))?;
+    }
+    if let Some(p) = &args.bmf {
+        results::write_json_atomic(p, &crate::report::export::bmf(&results))?;
+    }
+    Ok(ExitCode::from(EXIT_OK))
+}
 
 pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
     let mut old = results::read(&args.old)?;

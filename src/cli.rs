@@ -32,6 +32,8 @@ pub enum Command {
     /// Benchmark two or more commands against each other (hyperfine-style).
     #[command(after_help = EXIT_CODES)]
     Exec(ExecArgs),
+    /// Re-render saved results (results.json) as HTML, Markdown, CSV or Bencher Metric Format.
+    Report(ReportArgs),
     /// Compare two results files cell by cell (benchstat-style); gate CI with --fail-above.
     #[command(after_help = "Exit status: 0 compared; 1 bad input (unreadable files, other schema \
 versions, different machines); 4 some cell is slower by more than --fail-above, with a `slower` verdict.")]
@@ -121,6 +123,24 @@ pub struct RunArgs {
     pub resume: Option<PathBuf>,
     #[command(flatten)]
     pub common: Common,
+}
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// A results.json written by `versus run` or `versus exec --json`.
+    pub results: PathBuf,
+    /// Self-contained HTML report (inline CSS and SVG charts, no network).
+    #[arg(long, value_name = "PATH")]
+    pub html: Option<PathBuf>,
+    /// Markdown report; its SVG charts are written beside it.
+    #[arg(long, value_name = "PATH")]
+    pub markdown: Option<PathBuf>,
+    /// One row per cell (long format).
+    #[arg(long, value_name = "PATH")]
+    pub csv: Option<PathBuf>,
+    /// Bencher Metric Format JSON.
+    #[arg(long, value_name = "PATH")]
+    pub bmf: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -12,6 +12,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Exec(args) => app::exec(args),
         Command::Conformance(args) => app::conformance(args),
         Command::Diff(args) => app::diff(args),
+        Command::Report(args) => app::report(args),
         Command::Schema => app::schema(),
     }
 }

@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use crate::report::html;
 use crate::report::tables::{self, Table};
 use crate::results::{Results, RunStatus};
 
@@ -59,7 +60,14 @@ pub fn render_diff(t: &Table, notes: &[String]) -> String {
     out
 }
 
+/// The report without charts.
 pub fn render(results: &Results) -> String {
+    render_with_charts(results, &[])
+}
+
+/// The report, linking the given chart files (stem, SVG) from `html::chart_files`,
+/// which the caller writes beside it as `<stem>.svg`.
+pub fn render_with_charts(results: &Results, charts: &[(String, String)]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", escape(&results.suite.name));
     if let Some(d) = &results.suite.description {
@@ -94,9 +102,19 @@ pub fn render(results: &Results) -> String {
             "Each cell: {span} measured runs after {warm} warm-up run(s), interleaved across implementations; every run's exit status and output checks verified. Times are whole-process wall times on the monotonic clock.\n"
         );
     }
-    for (op, ts) in tables::result_tables(results) {
-        let _ = writeln!(out, "## {}\n", escape(&op));
-        for t in &ts {
+    let mut last_op = None;
+    for (i, subset) in tables::subsets(results).iter().enumerate() {
+        if last_op != Some(&subset.operation) {
+            let _ = writeln!(out, "## {}\n", escape(&subset.operation));
+            last_op = Some(&subset.operation);
+        }
+        for (stem, _) in charts
+            .iter()
+            .filter(|(s, _)| s.starts_with(&html::chart_stem(i, &subset.operation)))
+        {
+            let _ = writeln!(out, "![{}]({stem}.svg)\n", escape(&stem.replace(['-', '_'], " ")));
+        }
+        for t in &tables::subset_tables(results, subset) {
             table(&mut out, t, "###");
         }
     }

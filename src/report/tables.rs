@@ -135,10 +135,29 @@ pub fn subsets(results: &Results) -> Vec<Subset<'_>> {
 }
 
 /// Per operation (and per combination of the parameters other than the row
-/// parameter): a time table, a ratio table and, where a payload counts, a throughput table.
+/// parameter): a time table, a ratio table and, where they apply, throughput,
+/// memory and allocation tables.
 pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
+    let mut sections: Vec<(String, Vec<Table>)> = Vec::new();
+    for subset in subsets(results) {
+        if sections.last().is_none_or(|(op, _)| *op != subset.operation) {
+            sections.push((subset.operation.clone(), vec![]));
+        }
+        sections
+            .last_mut()
+            .expect("pushed above")
+            .1
+            .extend(subset_tables(results, &subset));
+    }
+    sections
+}
+
+/// The tables of one subset.
+pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
     let impls = implementations(results);
-    let row = row_param(results);
+    let Some(row) = row_param(results) else {
+        return vec![summary_table(results, &subset.cells)];
+    };
     let against = results
         .suite
         .baseline
@@ -150,94 +169,83 @@ pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
         format_args!("{}%", results.analysis.noise * 100.0),
         results.analysis.alpha
     );
-    let mut sections: Vec<(String, Vec<Table>)> = Vec::new();
-    for subset in subsets(results) {
-        if sections.last().is_none_or(|(op, _)| *op != subset.operation) {
-            sections.push((subset.operation.clone(), vec![]));
-        }
-        let tables = &mut sections.last_mut().expect("pushed above").1;
-        let Some(row) = &row else {
-            tables.push(summary_table(results, &subset.cells));
-            continue;
-        };
-        let suffix = if subset.label.is_empty() {
-            String::new()
-        } else {
-            format!(" — {}", subset.label)
-        };
-        let row_of = |c: &Cell| c.params.get(row).map_or(String::new(), |v| v.to_string());
-        let mut row_values: Vec<String> = Vec::new();
-        for c in &subset.cells {
-            if !row_values.contains(&row_of(c)) {
-                row_values.push(row_of(c));
-            }
-        }
-        let find = |rv: &str, imp: &str| {
-            subset
-                .cells
-                .iter()
-                .copied()
-                .find(|c| c.implementation == imp && row_of(c) == rv)
-        };
-        let build = |kind: TableKind, title: String, f: &dyn Fn(&Cell) -> String| Table {
-            kind,
-            title,
-            header: std::iter::once(row.clone()).chain(impls.iter().cloned()).collect(),
-            rows: row_values
-                .iter()
-                .map(|rv| {
-                    std::iter::once(rv.clone())
-                        .chain(impls.iter().map(|imp| find(rv, imp).map_or_else(String::new, f)))
-                        .collect()
-                })
-                .collect(),
-        };
-        tables.push(build(
-            TableKind::Time,
-            format!("Wall time, median ± standard deviation{suffix}"),
-            &time_text,
-        ));
-        tables.push(build(TableKind::Ratio, format!("{ratio_title}{suffix}"), &|c| {
-            ratio_text(results, c)
-        }));
-        let any =
-            |f: &dyn Fn(&crate::results::Stats) -> bool| subset.cells.iter().any(|c| c.stats.as_ref().is_some_and(f));
-        if any(&|s| s.throughput_bytes_per_s.is_some()) {
-            tables.push(build(
-                TableKind::Throughput,
-                format!("Throughput at the median{suffix}"),
-                &|c| {
-                    c.stats
-                        .as_ref()
-                        .and_then(|s| s.throughput_bytes_per_s)
-                        .map_or_else(|| not_ok(c), format_throughput)
-                },
-            ));
-        }
-        if any(&|s| s.max_rss_bytes.is_some()) {
-            tables.push(build(
-                TableKind::Memory,
-                format!("Peak resident memory of the process tree (largest run){suffix}"),
-                &|c| match &c.stats {
-                    Some(s) => s.max_rss_bytes.map_or_else(|| "n/a (in-process)".into(), format_bytes),
-                    None => not_ok(c),
-                },
-            ));
-        }
-        if any(&|s| s.alloc_bytes_per_call.is_some()) {
-            tables.push(build(
-                TableKind::Memory,
-                format!("Allocated per call, where the runtime counts it{suffix}"),
-                &|c| match &c.stats {
-                    Some(s) => s
-                        .alloc_bytes_per_call
-                        .map_or_else(|| "not counted".into(), |b| format_bytes(b.round() as u64)),
-                    None => not_ok(c),
-                },
-            ));
+    let mut tables = Vec::new();
+    let suffix = if subset.label.is_empty() {
+        String::new()
+    } else {
+        format!(" — {}", subset.label)
+    };
+    let row_of = |c: &Cell| c.params.get(&row).map_or(String::new(), |v| v.to_string());
+    let mut row_values: Vec<String> = Vec::new();
+    for c in &subset.cells {
+        if !row_values.contains(&row_of(c)) {
+            row_values.push(row_of(c));
         }
     }
-    sections
+    let find = |rv: &str, imp: &str| {
+        subset
+            .cells
+            .iter()
+            .copied()
+            .find(|c| c.implementation == imp && row_of(c) == rv)
+    };
+    let build = |kind: TableKind, title: String, f: &dyn Fn(&Cell) -> String| Table {
+        kind,
+        title,
+        header: std::iter::once(row.clone()).chain(impls.iter().cloned()).collect(),
+        rows: row_values
+            .iter()
+            .map(|rv| {
+                std::iter::once(rv.clone())
+                    .chain(impls.iter().map(|imp| find(rv, imp).map_or_else(String::new, f)))
+                    .collect()
+            })
+            .collect(),
+    };
+    tables.push(build(
+        TableKind::Time,
+        format!("Wall time, median ± standard deviation{suffix}"),
+        &time_text,
+    ));
+    tables.push(build(TableKind::Ratio, format!("{ratio_title}{suffix}"), &|c| {
+        ratio_text(results, c)
+    }));
+    let any = |f: &dyn Fn(&crate::results::Stats) -> bool| subset.cells.iter().any(|c| c.stats.as_ref().is_some_and(f));
+    if any(&|s| s.throughput_bytes_per_s.is_some()) {
+        tables.push(build(
+            TableKind::Throughput,
+            format!("Throughput at the median{suffix}"),
+            &|c| {
+                c.stats
+                    .as_ref()
+                    .and_then(|s| s.throughput_bytes_per_s)
+                    .map_or_else(|| not_ok(c), format_throughput)
+            },
+        ));
+    }
+    if any(&|s| s.max_rss_bytes.is_some()) {
+        tables.push(build(
+            TableKind::Memory,
+            format!("Peak resident memory of the process tree (largest run){suffix}"),
+            &|c| match &c.stats {
+                Some(s) => s.max_rss_bytes.map_or_else(|| "n/a (in-process)".into(), format_bytes),
+                None => not_ok(c),
+            },
+        ));
+    }
+    if any(&|s| s.alloc_bytes_per_call.is_some()) {
+        tables.push(build(
+            TableKind::Memory,
+            format!("Allocated per call, where the runtime counts it{suffix}"),
+            &|c| match &c.stats {
+                Some(s) => s
+                    .alloc_bytes_per_call
+                    .map_or_else(|| "not counted".into(), |b| format_bytes(b.round() as u64)),
+                None => not_ok(c),
+            },
+        ));
+    }
+    tables
 }
 
 /// Without parameters there is one row per implementation, hyperfine-style.

@@ -1,0 +1,232 @@
+//! `report.html`: one self-contained file — inline CSS and inline SVG charts,
+//! no script, no fetch — rendered with `minijinja`, whose automatic HTML
+//! escaping covers every string that comes from a suite (names, parameters,
+//! version output, error text). Only the SVG, which `plotters` wrote and
+//! escaped itself, is inserted as markup.
+
+use minijinja::{Environment, Value, context};
+use serde::Serialize;
+
+use crate::outcome::Outcome;
+use crate::plan::params_key;
+use crate::report::charts;
+use crate::report::tables;
+use crate::results::{Results, RunStatus, Verdict};
+
+const TEMPLATE: &str = include_str!("report.html.j2");
+
+#[derive(Serialize)]
+struct TableView {
+    title: String,
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+#[derive(Serialize)]
+struct SubsetView {
+    label: String,
+    scaling: Option<Value>,
+    relative: Option<Value>,
+    /// Number of implementations drawn in the scaling chart (checked by the browser test).
+    series: usize,
+    tables: Vec<TableView>,
+    distributions: Vec<Value>,
+}
+
+#[derive(Serialize)]
+struct SectionView {
+    operation: String,
+    subsets: Vec<SubsetView>,
+}
+
+#[derive(Serialize)]
+struct VerdictView {
+    kind: &'static str,
+    text: String,
+}
+
+#[derive(Serialize)]
+struct Problem {
+    outcome: &'static str,
+    text: String,
+}
+
+/// A serializable value for the template (safe SVG strings inside it stay safe).
+fn ser<T: Serialize>(x: T) -> Value {
+    Value::from(minijinja::value::Serde(x))
+}
+
+fn safe(svg: String) -> Value {
+    Value::from_safe_string(svg)
+}
+
+/// One sentence per comparison that found a difference, e.g.
+/// "rage is 1.27x slower than age [1.21, 1.33] — encrypt, size=100MB".
+fn verdicts(results: &Results) -> (Vec<VerdictView>, usize) {
+    let mut out = Vec::new();
+    let mut same = 0;
+    for c in &results.comparisons {
+        let at = {
+            let p = params_key(&c.params).replace(',', ", ");
+            if p.is_empty() {
+                c.operation.clone()
+            } else {
+                format!("{}, {p}", c.operation)
+            }
+        };
+        match c.verdict {
+            Verdict::Slower | Verdict::Faster => out.push(VerdictView {
+                kind: if c.verdict == Verdict::Slower {
+                    "slower"
+                } else {
+                    "faster"
+                },
+                text: format!(
+                    "{} is {} than {} — {at}",
+                    c.implementation,
+                    tables::verdict_text(c),
+                    c.baseline
+                ),
+            }),
+            Verdict::Indistinguishable => same += 1,
+            Verdict::Baseline => {}
+        }
+    }
+    (out, same)
+}
+
+/// The charts of every subset, for Markdown's SVG files: (file stem, SVG).
+pub fn chart_files(results: &Results) -> Vec<(String, String)> {
+    let row = tables::row_param(results);
+    let mut out = Vec::new();
+    for (i, s) in tables::subsets(results).iter().enumerate() {
+        let stem = chart_stem(i, &s.operation);
+        if let Some(svg) = row.as_deref().and_then(|r| charts::scaling(results, s, r)) {
+            out.push((format!("{stem}scaling"), svg));
+        }
+        if let Some(svg) = charts::relative(results, s, row.as_deref()) {
+            out.push((format!("{stem}relative"), svg));
+        }
+    }
+    out
+}
+
+/// File-name stem shared by the charts of subset `i` (in `tables::subsets` order).
+pub fn chart_stem(i: usize, operation: &str) -> String {
+    format!("chart-{}-{}-", i + 1, sanitize(operation))
+}
+
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .collect()
+}
+
+pub fn render(results: &Results) -> Result<String, minijinja::Error> {
+    let row = tables::row_param(results);
+    let mut sections: Vec<SectionView> = Vec::new();
+    for s in tables::subsets(results) {
+        if sections.last().is_none_or(|v| v.operation != s.operation) {
+            sections.push(SectionView {
+                operation: s.operation.clone(),
+                subsets: vec![],
+            });
+        }
+        let ts: Vec<TableView> = tables::subset_tables(results, &s)
+            .into_iter()
+            .map(|t| TableView {
+                title: t.title,
+                header: t.header,
+                rows: t.rows,
+            })
+            .collect();
+        let series = s
+            .cells
+            .iter()
+            .filter(|c| c.stats.is_some())
+            .map(|c| c.implementation.as_str())
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        let scaling = row.as_deref().and_then(|r| charts::scaling(results, &s, r));
+        sections.last_mut().expect("pushed above").subsets.push(SubsetView {
+            label: s.label.clone(),
+            series: if scaling.is_some() { series } else { 0 },
+            scaling: scaling.map(safe),
+            relative: charts::relative(results, &s, row.as_deref()).map(safe),
+            tables: ts,
+            distributions: s
+                .cells
+                .iter()
+                .filter_map(|c| charts::distribution(c))
+                .map(safe)
+                .collect(),
+        });
+    }
+    let (verdict_list, same) = verdicts(results);
+    let verdict_note = format!(
+        "{same} comparison(s) found no difference of at least {}% (≈ in the tables). Ratios are paired: runs of the implementations were interleaved and compared run by run; intervals are {:.0}% bootstrap intervals; verdicts need Wilcoxon signed-rank p < {} and an interval clear of 1.",
+        results.analysis.noise * 100.0,
+        results.analysis.confidence * 100.0,
+        results.analysis.alpha
+    );
+    let problems: Vec<Problem> = results
+        .cells
+        .iter()
+        .filter(|c| c.outcome != Outcome::Ok)
+        .map(|c| {
+            let p = params_key(&c.params);
+            Problem {
+                outcome: c.outcome.label(),
+                text: format!(
+                    "{} {}{} — {}",
+                    c.implementation,
+                    c.operation,
+                    if p.is_empty() { String::new() } else { format!(" [{p}]") },
+                    c.message.clone().unwrap_or_default()
+                ),
+            }
+        })
+        .collect();
+    let status = match results.status {
+        RunStatus::Complete => "complete",
+        RunStatus::Interrupted => "interrupted: only the finished cells are shown",
+        RunStatus::Running => "in progress",
+    };
+    let mut env = Environment::new();
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
+    env.add_template("report.html", TEMPLATE)?;
+    env.get_template("report.html")?.render(context! {
+        title => results.suite.name.clone(),
+        description => results.suite.description.as_deref().map(str::trim),
+        versus_version => results.environment.versus_version.clone(),
+        started_at => results.started_at.clone(),
+        status => status,
+        command => results.suite.command.clone(),
+        method => method_sentence(results),
+        verdicts => ser(&verdict_list),
+        verdict_note => verdict_note,
+        problems => ser(&problems),
+        sections => ser(&sections),
+        versions => ser(tables::versions_table(results).rows),
+        environment => ser(tables::environment_table(results).rows),
+        warnings => ser(&results.warnings),
+    })
+}
+
+fn method_sentence(results: &Results) -> Option<String> {
+    let runs: Vec<usize> = results
+        .cells
+        .iter()
+        .map(|c| c.samples.len())
+        .filter(|n| *n > 0)
+        .collect();
+    let (lo, hi) = (runs.iter().min()?, runs.iter().max()?);
+    let span = if lo == hi {
+        lo.to_string()
+    } else {
+        format!("{lo}–{hi}")
+    };
+    Some(format!(
+        "Each cell: {span} measured samples after its warm-up, interleaved across implementations; every sample's exit status and output checks verified."
+    ))
+}
