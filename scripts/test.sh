@@ -25,6 +25,9 @@ step "versus binary for the worker conformance runs"
 cargo build --locked --quiet
 export VERSUS="$root/target/debug/versus"
 
+step "HTML report in headless Chromium"
+bash tests/browser/run.sh
+
 for lang in python node go java rust; do
   step "worker library: $lang"
   bash "workers/$lang/test.sh"

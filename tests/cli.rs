@@ -518,3 +518,71 @@ fn diff_gates_on_a_real_slowdown_and_refuses_bad_input() {
         .assert()
         .code(0);
 }
+
+#[test]
+fn reports_re_render_saved_results_and_escape_every_suite_string() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile-results.json");
+    let (html, md, csv, bmf) = (
+        dir.path().join("r.html"),
+        dir.path().join("r.md"),
+        dir.path().join("r.csv"),
+        dir.path().join("r.bmf.json"),
+    );
+    versus()
+        .arg("report")
+        .arg(&fixture)
+        .arg("--html")
+        .arg(&html)
+        .arg("--markdown")
+        .arg(&md)
+        .arg("--csv")
+        .arg(&csv)
+        .arg("--bmf")
+        .arg(&bmf)
+        .assert()
+        .code(0);
+    let page = fs::read_to_string(&html).unwrap();
+    for raw in ["<img src=x", "<script>alert", "<svg onload", "<b>not bold", "<i>x</i>"] {
+        assert!(!page.contains(raw), "raw markup in the HTML: {raw}");
+    }
+    assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"));
+    assert!(
+        !page.contains("http://") || !page.contains("src=\"http"),
+        "the page fetches something"
+    );
+    let markdown = fs::read_to_string(&md).unwrap();
+    assert!(!markdown.contains("<img src=x"));
+    assert!(markdown.contains("](chart-1-copy-"), "the Markdown links its charts");
+    assert!(
+        fs::read_dir(dir.path())
+            .unwrap()
+            .any(|e| e.unwrap().path().extension().is_some_and(|x| x == "svg"))
+    );
+    // CSV: a header and one row per cell; BMF: only ok cells, with latency.
+    let r: Value = serde_json::from_str(&fs::read_to_string(&fixture).unwrap()).unwrap();
+    let cells = r["cells"].as_array().unwrap();
+    let mut reader = csv_rows(&fs::read_to_string(&csv).unwrap());
+    assert_eq!(reader.len(), cells.len() + 1);
+    assert!(reader.remove(0).contains(&"verdict".to_string()));
+    let b: Value = serde_json::from_str(&fs::read_to_string(&bmf).unwrap()).unwrap();
+    let ok = cells.iter().filter(|c| c["outcome"] == "ok").count();
+    assert_eq!(b.as_object().unwrap().len(), ok);
+    assert!(
+        b.as_object()
+            .unwrap()
+            .values()
+            .all(|m| m["latency"]["value"].as_f64().unwrap() > 0.0)
+    );
+    versus().arg("report").arg(&fixture).assert().code(1);
+}
+
+fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(text.as_bytes());
+    reader
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect()
+}

@@ -1,0 +1,104 @@
+// Opens a versus HTML report in real headless Chromium and checks what a
+// reader would see: no console errors or script dialogs, one chart series per
+// implementation, every failed cell marked, and hostile strings shown as text.
+//
+//   node check-report.mjs REPORT.html RESULTS.json [SCREENSHOT.png]
+//
+// Prints "N passed, M failed" and exits non-zero on any failure.
+import { readFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const [reportPath, resultsPath, screenshot] = process.argv.slice(2);
+if (!reportPath || !resultsPath) {
+  console.error("usage: node check-report.mjs REPORT.html RESULTS.json [SCREENSHOT.png]");
+  process.exit(2);
+}
+const results = JSON.parse(readFileSync(resultsPath, "utf8"));
+const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
+// A fresh profile folder each time (Playwright passes it as --user-data-dir).
+const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "versus-chromium-")), {
+  executablePath,
+  headless: true,
+  viewport: { width: 1200, height: 900 },
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+});
+let passed = 0;
+let failed = 0;
+function check(name, ok, detail = "") {
+  if (ok) {
+    passed++;
+    console.log(`ok    ${name}`);
+  } else {
+    failed++;
+    console.log(`FAIL  ${name} ${detail}`);
+  }
+}
+try {
+  const page = await browser.newPage();
+  const errors = [];
+  const dialogs = [];
+  const requests = [];
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("dialog", async (d) => {
+    dialogs.push(d.message());
+    await d.dismiss();
+  });
+  page.on("request", (r) => r.url().startsWith("file:") || requests.push(r.url()));
+  await page.goto("file://" + resolve(reportPath), { waitUntil: "load" });
+
+  check("no console errors", errors.length === 0, JSON.stringify(errors));
+  check("no script dialog (nothing from the suite ran as code)", dialogs.length === 0, JSON.stringify(dialogs));
+  check("no network requests (self-contained)", requests.length === 0, JSON.stringify(requests));
+
+  const text = await page.evaluate(() => document.body.innerText);
+  const names = [...new Set(results.cells.map((c) => c.implementation))];
+  for (const name of names) {
+    check(`implementation name shown as text: ${name}`, text.includes(name));
+  }
+  check("no element injected by a suite string", (await page.locator("main img, main script, main b, main i").count()) === 0);
+
+  const scaling = page.locator("figure.scaling");
+  const charts = await scaling.count();
+  check("a scaling chart per operation subset", charts > 0, `found ${charts}`);
+  for (let i = 0; i < charts; i++) {
+    const fig = scaling.nth(i);
+    const expected = Number(await fig.getAttribute("data-series"));
+    const legend = (await fig.locator("svg text").allTextContents()).map((t) => t.trim());
+    const drawn = names.filter((n) => legend.includes(n)).length;
+    check(`scaling chart ${i + 1}: one series per implementation with results`, drawn === expected, `legend ${drawn}, expected ${expected}`);
+  }
+  const notOk = results.cells.filter((c) => c.outcome !== "ok" && c.outcome !== "skipped");
+  if (notOk.length > 0) {
+    const svgText = (await page.locator("figure.scaling svg text").allTextContents()).join("\n");
+    const labels = { failed: "FAILED", timeout: "TIMEOUT", out_of_memory: "OOM", wrong_output: "WRONG OUTPUT" };
+    for (const c of notOk) {
+      check(`failed cell marked on the chart: ${c.id}`, svgText.includes(`${c.implementation} ${labels[c.outcome]}`));
+    }
+  }
+  check("relative-speed chart present", (await page.locator("figure.relative svg").count()) > 0);
+  check("run strips present", (await page.locator("figure.distribution svg").count()) > 0);
+  check("environment table present", text.includes("Environment") && text.includes(results.environment.cpu_model));
+
+  await page.setViewportSize({ width: 380, height: 800 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  check("readable in a narrow window (no page-wide horizontal scroll)", overflow <= 1, `overflow ${overflow}px`);
+  if (screenshot) {
+    await page.setViewportSize({ width: 1100, height: 900 });
+    await page.screenshot({ path: screenshot, fullPage: false });
+  }
+} finally {
+  await browser.close();
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# End-to-end: renders the committed hostile results with this versus and
+# checks the page in Debian's headless Chromium, installing it (and
+# playwright-core, which drives it) when missing.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+versus="${VERSUS:-$repo/target/debug/versus}"
+if [ ! -x /usr/bin/chromium ]; then
+  echo "installing Debian's chromium"
+  sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null
+fi
+(cd "$here" && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund --silent; })
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+"$versus" report "$repo/tests/fixtures/hostile-results.json" --html "$out/report.html"
+node "$here/check-report.mjs" "$out/report.html" "$repo/tests/fixtures/hostile-results.json"
