@@ -293,6 +293,8 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         }
     };
     fs::create_dir_all(&out_dir).with_context(|| format!("cannot create {}", out_dir.display()))?;
+    // Commands run in the suite's folder, so every path handed to them must be absolute.
+    let out_dir = fs::canonicalize(&out_dir).with_context(|| format!("cannot resolve {}", out_dir.display()))?;
     let journal_path = out_dir.join("cells.jsonl");
     if args.resume.is_none() {
         let _ = fs::remove_file(&journal_path);
@@ -451,7 +453,14 @@ fn write_markdown(results: &Results, path: &Path) -> Result<()> {
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let charts = crate::report::html::chart_files(results);
+    // Charts are named after the report (age.md → age-chart-1-….svg), so reports sharing a folder keep theirs.
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "report".into(), |s| s.to_string_lossy().into_owned());
+    let charts: Vec<(String, String)> = crate::report::html::chart_files(results)
+        .into_iter()
+        .map(|(name, svg)| (format!("{stem}-{name}"), svg))
+        .collect();
     for (stem, svg) in &charts {
         let p = dir.join(format!("{stem}.svg"));
         fs::write(&p, svg).with_context(|| format!("cannot write {}", p.display()))?;

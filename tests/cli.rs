@@ -553,7 +553,7 @@ fn reports_re_render_saved_results_and_escape_every_suite_string() {
     );
     let markdown = fs::read_to_string(&md).unwrap();
     assert!(!markdown.contains("<img src=x"));
-    assert!(markdown.contains("](chart-1-copy-"), "the Markdown links its charts");
+    assert!(markdown.contains("](r-chart-1-copy-"), "the Markdown links its charts");
     assert!(
         fs::read_dir(dir.path())
             .unwrap()
@@ -585,4 +585,33 @@ fn csv_rows(text: &str) -> Vec<Vec<String>> {
         .records()
         .map(|r| r.unwrap().iter().map(String::from).collect())
         .collect()
+}
+
+#[test]
+fn a_relative_out_folder_still_gives_commands_absolute_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let suites = dir.path().join("suites");
+    fs::create_dir_all(&suites).unwrap();
+    let suite = write(
+        &suites,
+        "s.toml",
+        r#"
+        setup = ["sh -c 'echo key > {tmp}/key.txt'"]
+        [settings]
+        runs = 2
+        [operations.read]
+        expect_file = "{tmp}/key.txt"
+        [implementations.cat]
+        run.read = "cat {tmp}/key.txt"
+        "#,
+    );
+    // The suite's commands run in suites/, the output folder is relative to the caller.
+    versus()
+        .current_dir(dir.path())
+        .args(["run", "-q"])
+        .arg(&suite)
+        .args(["--out", "out"])
+        .assert()
+        .code(0);
+    assert_eq!(outcome_of(&results(&dir.path().join("out")), "read", "cat"), "ok");
 }

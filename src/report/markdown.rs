@@ -110,7 +110,7 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)]) -> Str
         }
         for (stem, _) in charts
             .iter()
-            .filter(|(s, _)| s.starts_with(&html::chart_stem(i, &subset.operation)))
+            .filter(|(s, _)| s.contains(&html::chart_stem(i, &subset.operation)))
         {
             let _ = writeln!(out, "![{}]({stem}.svg)\n", escape(&stem.replace(['-', '_'], " ")));
         }
