@@ -615,3 +615,39 @@ fn a_relative_out_folder_still_gives_commands_absolute_paths() {
         .code(0);
     assert_eq!(outcome_of(&results(&dir.path().join("out")), "read", "cat"), "ok");
 }
+
+#[test]
+fn generated_payloads_and_a_relative_suite_path() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("ex")).unwrap();
+    write(
+        &dir.path().join("ex"),
+        "s.toml",
+        r#"
+        [settings]
+        runs = 2
+        [matrix]
+        n = [100, 200]
+        [payload]
+        command = "sh -c 'head -c {n} /dev/zero > {out}'"
+        [operations.copy]
+        roundtrip = true
+        [implementations.cat]
+        run.copy = "cat {in}"
+        "#,
+    );
+    // The suite path is relative to the caller; its commands run in ex/.
+    versus()
+        .current_dir(dir.path())
+        .args(["run", "-q", "ex/s.toml", "--out", "out"])
+        .assert()
+        .code(0);
+    let r = results(&dir.path().join("out"));
+    let sizes: Vec<u64> = r["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["payload_bytes"].as_u64().unwrap())
+        .collect();
+    assert_eq!(sizes, [100, 200]);
+}

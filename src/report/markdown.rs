@@ -92,6 +92,20 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)]) -> Str
         .collect();
     if let (Some(lo), Some(hi)) = (runs.iter().min(), runs.iter().max()) {
         let warm = results.cells.iter().map(|c| c.warmup_runs).max().unwrap_or(0);
+        let in_process = results.cells.iter().any(|c| !c.samples.iterations.is_empty());
+        let whole = results
+            .cells
+            .iter()
+            .any(|c| !c.samples.is_empty() && c.samples.iterations.is_empty());
+        let kind = match (whole, in_process) {
+            (true, true) => {
+                "Process cells time the whole process; in-process cells time one call (a calibrated batch of calls divided by its size), on each runtime's monotonic clock."
+            }
+            (false, true) => {
+                "Times are per call, in-process: each sample is a calibrated batch of calls divided by its size, on the runtime's monotonic clock."
+            }
+            _ => "Times are whole-process wall times on the monotonic clock.",
+        };
         let span = if lo == hi {
             lo.to_string()
         } else {
@@ -99,7 +113,7 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)]) -> Str
         };
         let _ = writeln!(
             out,
-            "Each cell: {span} measured runs after {warm} warm-up run(s), interleaved across implementations; every run's exit status and output checks verified. Times are whole-process wall times on the monotonic clock.\n"
+            "Each cell: {span} measured runs after {warm} warm-up run(s), interleaved across implementations; every run's exit status and output checks verified. {kind}\n"
         );
     }
     let mut last_op = None;

@@ -206,11 +206,15 @@ impl<'a> Runner<'a> {
         let key = match spec {
             Payload::Random { size, seed } => format!("random:{seed}:{}", render_owned(size.render_with(lookup))?),
             Payload::File(t) => format!("file:{}", render_owned(t.render_with(lookup))?),
+            // {out} and {tmp} are the same for every expansion; the parameters tell them apart.
             Payload::Command(c) => format!(
                 "command:{}",
-                c.render_with(lookup)
-                    .map_err(|n| anyhow!("unknown placeholder {{{n}}}"))?
-                    .join("\u{1f}")
+                c.render_with(|n| match n {
+                    "out" | "tmp" => Some(format!("<{n}>")),
+                    _ => lookup(n),
+                })
+                .map_err(|n| anyhow!("unknown placeholder {{{n}}}"))?
+                .join("\u{1f}")
             ),
         };
         if let Some(p) = self.payloads.get(&key) {

@@ -155,7 +155,23 @@ pub fn load(path: &Path) -> Result<Suite, SuiteError> {
         location: path.display().to_string(),
         message: format!("cannot read the suite file: {e}"),
     })?;
-    parse(path, &text)
+    let mut suite = parse(path, &text)?;
+    // Commands run in the suite's folder while paths are resolved against it:
+    // make it absolute so both agree whatever the caller's working directory.
+    if let Ok(dir) = std::fs::canonicalize(&suite.dir) {
+        for imp in &mut suite.implementations {
+            if let Some(cwd) = &imp.cwd {
+                imp.cwd = Some(dir.join(cwd.strip_prefix(&suite.dir).unwrap_or(cwd)));
+            }
+        }
+        for svc in &mut suite.services {
+            if let Some(cwd) = &svc.cwd {
+                svc.cwd = Some(dir.join(cwd.strip_prefix(&suite.dir).unwrap_or(cwd)));
+            }
+        }
+        suite.dir = dir;
+    }
+    Ok(suite)
 }
 
 pub fn parse(path: &Path, text: &str) -> Result<Suite, SuiteError> {
