@@ -1,0 +1,28 @@
+"""Cold start (Python): read the first line of the corpus, decode it with the
+acp package's pydantic model (validated), print its canonical summary.
+
+    python cold.py CORPUS
+    python cold.py --version    # the versions it runs with
+"""
+
+import os
+import platform
+import sys
+
+if sys.argv[1:] == ["--version"]:
+    from importlib.metadata import version
+
+    print(f"{platform.python_implementation()} {platform.python_version()}, "
+          f"agent-client-protocol {version('agent-client-protocol')}, pydantic {version('pydantic')} "
+          f"(pydantic-core {version('pydantic_core')})")
+    sys.exit(0)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import codec  # noqa: E402
+
+with open(sys.argv[1], encoding="utf-8") as f:
+    line = f.readline().rstrip("\n")
+s = codec.Summary()
+codec.summarize(codec.decode(line), s)
+sys.stdout.buffer.write(s.render())
