@@ -11,7 +11,7 @@ use crate::outcome::Outcome;
 use crate::plan::params_key;
 use crate::report::charts;
 use crate::report::tables;
-use crate::results::{Results, RunStatus, Verdict};
+use crate::results::{Results, RunStatus};
 
 const TEMPLATE: &str = include_str!("report.html.j2");
 
@@ -40,9 +40,10 @@ struct SectionView {
 }
 
 #[derive(Serialize)]
-struct VerdictView {
-    kind: &'static str,
-    text: String,
+struct GridView {
+    title: String,
+    header: Vec<String>,
+    rows: Vec<Vec<tables::GridCell>>,
 }
 
 #[derive(Serialize)]
@@ -58,41 +59,6 @@ fn ser<T: Serialize>(x: T) -> Value {
 
 fn safe(svg: String) -> Value {
     Value::from_safe_string(svg)
-}
-
-/// One sentence per comparison that found a difference, e.g.
-/// "rage is 1.27x slower than age [1.21, 1.33] — encrypt, size=100MB".
-fn verdicts(results: &Results) -> (Vec<VerdictView>, usize) {
-    let mut out = Vec::new();
-    let mut same = 0;
-    for c in &results.comparisons {
-        let at = {
-            let p = params_key(&c.params).replace(',', ", ");
-            if p.is_empty() {
-                c.operation.clone()
-            } else {
-                format!("{}, {p}", c.operation)
-            }
-        };
-        match c.verdict {
-            Verdict::Slower | Verdict::Faster => out.push(VerdictView {
-                kind: if c.verdict == Verdict::Slower {
-                    "slower"
-                } else {
-                    "faster"
-                },
-                text: format!(
-                    "{} is {} than {} — {at}",
-                    c.implementation,
-                    tables::verdict_text(c),
-                    c.baseline
-                ),
-            }),
-            Verdict::Indistinguishable => same += 1,
-            Verdict::Baseline => {}
-        }
-    }
-    (out, same)
 }
 
 /// The charts of every subset, for Markdown's SVG files: (file stem, SVG).
@@ -162,13 +128,11 @@ pub fn render(results: &Results) -> Result<String, minijinja::Error> {
                 .collect(),
         });
     }
-    let (verdict_list, same) = verdicts(results);
-    let verdict_note = format!(
-        "{same} comparison(s) found no difference of at least {}% (≈ in the tables). Ratios are paired: runs of the implementations were interleaved and compared run by run; intervals are {:.0}% bootstrap intervals; verdicts need Wilcoxon signed-rank p < {} and an interval clear of 1.",
-        results.analysis.noise * 100.0,
-        results.analysis.confidence * 100.0,
-        results.analysis.alpha
-    );
+    let summary = tables::summary_grid(results).map(|g| GridView {
+        title: g.title,
+        header: g.header,
+        rows: g.rows,
+    });
     let problems: Vec<Problem> = results
         .cells
         .iter()
@@ -202,31 +166,13 @@ pub fn render(results: &Results) -> Result<String, minijinja::Error> {
         started_at => results.started_at.clone(),
         status => status,
         command => results.suite.command.clone(),
-        method => method_sentence(results),
-        verdicts => ser(&verdict_list),
-        verdict_note => verdict_note,
+        method => tables::method_sentence(results),
+        summary => ser(&summary),
+        verdict_note => tables::verdict_note(results),
         problems => ser(&problems),
         sections => ser(&sections),
         versions => ser(tables::versions_table(results).rows),
         environment => ser(tables::environment_table(results).rows),
         warnings => ser(&results.warnings),
     })
-}
-
-fn method_sentence(results: &Results) -> Option<String> {
-    let runs: Vec<usize> = results
-        .cells
-        .iter()
-        .map(|c| c.samples.len())
-        .filter(|n| *n > 0)
-        .collect();
-    let (lo, hi) = (runs.iter().min()?, runs.iter().max()?);
-    let span = if lo == hi {
-        lo.to_string()
-    } else {
-        format!("{lo}–{hi}")
-    };
-    Some(format!(
-        "Each cell: {span} measured samples after its warm-up, interleaved across implementations; every sample's exit status and output checks verified."
-    ))
 }

@@ -29,6 +29,13 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// Escapes the suite author's prose (the description) for Markdown: HTML is
+/// neutralised, but Markdown such as `code` is kept, since the author wrote
+/// it for the report.
+fn escape_prose(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
 fn table(out: &mut String, t: &Table, heading: &str) {
     let _ = writeln!(out, "{heading} {}\n", escape(&t.title));
     let _ = writeln!(
@@ -37,7 +44,7 @@ fn table(out: &mut String, t: &Table, heading: &str) {
         t.header.iter().map(|h| escape(h)).collect::<Vec<_>>().join(" | ")
     );
     let align: Vec<&str> = (0..t.header.len())
-        .map(|i| if i == 0 { "---" } else { "---:" })
+        .map(|i| if i < t.labels.max(1) { "---" } else { "---:" })
         .collect();
     let _ = writeln!(out, "| {} |", align.join(" | "));
     for row in &t.rows {
@@ -71,7 +78,7 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)]) -> Str
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", escape(&results.suite.name));
     if let Some(d) = &results.suite.description {
-        let _ = writeln!(out, "{}\n", escape(d.trim()));
+        let _ = writeln!(out, "{}\n", escape_prose(d.trim()));
     }
     let status = match results.status {
         RunStatus::Complete => "complete",
@@ -84,36 +91,20 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)]) -> Str
         results.environment.versus_version, results.started_at
     );
     let _ = writeln!(out, "Command: `{}`\n", results.suite.command.replace('`', "'"));
-    let runs: Vec<u32> = results
-        .cells
-        .iter()
-        .filter(|c| !c.samples.is_empty())
-        .map(|c| c.samples.len() as u32)
-        .collect();
-    if let (Some(lo), Some(hi)) = (runs.iter().min(), runs.iter().max()) {
-        let warm = results.cells.iter().map(|c| c.warmup_runs).max().unwrap_or(0);
-        let in_process = results.cells.iter().any(|c| !c.samples.iterations.is_empty());
-        let whole = results
-            .cells
-            .iter()
-            .any(|c| !c.samples.is_empty() && c.samples.iterations.is_empty());
-        let kind = match (whole, in_process) {
-            (true, true) => {
-                "Process cells time the whole process; in-process cells time one call (a calibrated batch of calls divided by its size), on each runtime's monotonic clock."
-            }
-            (false, true) => {
-                "Times are per call, in-process: each sample is a calibrated batch of calls divided by its size, on the runtime's monotonic clock."
-            }
-            _ => "Times are whole-process wall times on the monotonic clock.",
-        };
-        let span = if lo == hi {
-            lo.to_string()
-        } else {
-            format!("{lo}–{hi}")
-        };
+    if let Some(m) = tables::method_sentence(results) {
+        let _ = writeln!(out, "{m}\n");
+    }
+    if let Some(grid) = tables::summary_grid(results) {
+        let _ = writeln!(out, "## Summary\n");
+        table(&mut out, &grid.table(), "###");
+        let _ = writeln!(out, "{}\n", escape(&tables::verdict_note(results)));
+    }
+    let problems = tables::outcome_rows(results);
+    if !problems.is_empty() {
         let _ = writeln!(
             out,
-            "Each cell: {span} measured runs after {warm} warm-up run(s), interleaved across implementations; every run's exit status and output checks verified. {kind}\n"
+            "**{} cell(s) did not finish ok**: see [below](#cells-that-did-not-finish-ok).\n",
+            problems.len()
         );
     }
     let mut last_op = None;
@@ -132,7 +123,6 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)]) -> Str
             table(&mut out, t, "###");
         }
     }
-    let problems = tables::outcome_rows(results);
     if !problems.is_empty() {
         let _ = writeln!(out, "## Cells that did not finish ok\n");
         for p in problems {
@@ -164,5 +154,9 @@ mod tests {
             "&lt;img src=x onerror=alert(1)&gt;"
         );
         assert_eq!(escape("line\nbreak"), "line break");
+        assert_eq!(
+            escape_prose("`code` and <script>x</script> & more"),
+            "`code` and &lt;script&gt;x&lt;/script&gt; &amp; more"
+        );
     }
 }

@@ -27,6 +27,8 @@ pub struct Table {
     pub title: String,
     pub header: Vec<String>,
     pub rows: Vec<Vec<String>>,
+    /// How many leading columns are labels (left-aligned) rather than figures.
+    pub labels: usize,
 }
 
 /// What a cell shows in place of a number when it is not ok.
@@ -48,36 +50,47 @@ fn ratio_text(results: &Results, cell: &Cell) -> String {
     if cell.outcome != Outcome::Ok {
         return not_ok(cell);
     }
-    results
-        .comparisons
-        .iter()
-        .find(|c| c.implementation == cell.implementation && c.operation == cell.operation && c.params == cell.params)
-        .map_or_else(|| "—".to_string(), verdict_text)
+    comparison_of(results, cell).map_or_else(|| "—".to_string(), verdict_text)
 }
 
 /// "1.27x slower [1.21, 1.33]", "1.25x faster [1.20, 1.31]", "≈ 1.01 [0.98, 1.03]", "baseline".
 /// A faster ratio is shown inverted, so the factor always reads as "times".
 pub fn verdict_text(c: &Comparison) -> String {
+    let (main, detail) = verdict_parts(c);
+    if detail.is_empty() {
+        main
+    } else {
+        format!("{main} {detail}")
+    }
+}
+
+/// `verdict_text` in two parts: the verdict with its factor ("1.27x slower")
+/// and the evidence ("[1.21, 1.33]", with the p-value when it decided).
+pub fn verdict_parts(c: &Comparison) -> (String, String) {
     let interval = |lo: Option<f64>, hi: Option<f64>| match (lo, hi) {
-        (Some(lo), Some(hi)) => format!(" [{lo:.2}, {hi:.2}]"),
+        (Some(lo), Some(hi)) => format!("[{lo:.2}, {hi:.2}]"),
         _ => String::new(),
     };
+    let slower = || (format!("{:.2}x slower", c.ratio), interval(c.ci_low, c.ci_high));
+    let faster = || {
+        (
+            format!("{:.2}x faster", 1.0 / c.ratio),
+            interval(c.ci_high.map(|h| 1.0 / h), c.ci_low.map(|l| 1.0 / l)),
+        )
+    };
     match c.verdict {
-        Verdict::Baseline => "baseline".into(),
-        Verdict::Slower => format!("{:.2}x slower{}", c.ratio, interval(c.ci_low, c.ci_high)),
-        Verdict::Faster => {
-            format!(
-                "{:.2}x faster{}",
-                1.0 / c.ratio,
-                interval(c.ci_high.map(|h| 1.0 / h), c.ci_low.map(|l| 1.0 / l))
-            )
-        }
-        // A large ratio the test could not confirm (too few runs, too much noise)
-        // must not read as "about equal".
+        Verdict::Baseline => ("baseline".into(), String::new()),
+        Verdict::Slower => slower(),
+        Verdict::Faster => faster(),
+        // A large ratio the test could not confirm (too few runs, too much
+        // noise) must not read as "about equal"; the p-value says why when
+        // the interval alone looks clear of 1.
         Verdict::Indistinguishable if (c.ratio.ln()).abs() > 0.05 => {
-            format!("{:.2}x, not significant{}", c.ratio, interval(c.ci_low, c.ci_high))
+            let (what, range) = if c.ratio > 1.0 { slower() } else { faster() };
+            let p = c.p_value.map_or_else(String::new, |p| format!(", p = {p:.2}"));
+            (format!("not confirmed: {what}"), format!("{range}{p}"))
         }
-        Verdict::Indistinguishable => format!("≈ {:.2}{}", c.ratio, interval(c.ci_low, c.ci_high)),
+        Verdict::Indistinguishable => (format!("≈ {:.2}", c.ratio), interval(c.ci_low, c.ci_high)),
     }
 }
 
@@ -192,6 +205,7 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
     let build = |kind: TableKind, title: String, f: &dyn Fn(&Cell) -> String| Table {
         kind,
         title,
+        labels: 1,
         header: std::iter::once(row.clone()).chain(impls.iter().cloned()).collect(),
         rows: row_values
             .iter()
@@ -264,6 +278,7 @@ fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
     Table {
         kind: TableKind::Summary,
         title: "Wall time".into(),
+        labels: 1,
         header: header.iter().map(|h| h.to_string()).collect(),
         rows: cells
             .iter()
@@ -285,6 +300,209 @@ fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
             })
             .collect(),
     }
+}
+
+/// How a summary cell reads at a glance; the HTML report colours by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mark {
+    Faster,
+    Slower,
+    Same,
+    Baseline,
+    NotOk,
+    Empty,
+}
+
+/// Every comparison of a run in one grid: a row per operation (with its other
+/// parameters) and implementation, a column per value of the row parameter.
+/// It is what a reader wants first — who is faster where, by how much, and
+/// how sure — before the per-operation tables.
+pub struct SummaryGrid {
+    pub title: String,
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<GridCell>>,
+}
+
+/// One cell of the summary grid: the verdict, its evidence, and its mark.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct GridCell {
+    pub text: String,
+    pub detail: String,
+    pub mark: Mark,
+}
+
+impl GridCell {
+    fn label(text: &str) -> Self {
+        GridCell {
+            text: text.to_string(),
+            detail: String::new(),
+            mark: Mark::Empty,
+        }
+    }
+}
+
+impl SummaryGrid {
+    pub fn table(&self) -> Table {
+        Table {
+            kind: TableKind::Ratio,
+            title: self.title.clone(),
+            labels: 2,
+            header: self.header.clone(),
+            rows: self
+                .rows
+                .iter()
+                .map(|r| {
+                    r.iter()
+                        .map(|c| {
+                            if c.detail.is_empty() {
+                                c.text.clone()
+                            } else {
+                                format!("{} {}", c.text, c.detail)
+                            }
+                        })
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+}
+
+fn mark(results: &Results, cell: &Cell) -> Mark {
+    if cell.outcome != Outcome::Ok {
+        return Mark::NotOk;
+    }
+    match comparison_of(results, cell).map(|c| c.verdict) {
+        Some(Verdict::Faster) => Mark::Faster,
+        Some(Verdict::Slower) => Mark::Slower,
+        Some(Verdict::Indistinguishable) => Mark::Same,
+        Some(Verdict::Baseline) => Mark::Baseline,
+        None => Mark::Empty,
+    }
+}
+
+fn comparison_of<'r>(results: &'r Results, cell: &Cell) -> Option<&'r Comparison> {
+    results
+        .comparisons
+        .iter()
+        .find(|c| c.implementation == cell.implementation && c.operation == cell.operation && c.params == cell.params)
+}
+
+/// The summary grid, or `None` when there is nothing to compare (one implementation).
+pub fn summary_grid(results: &Results) -> Option<SummaryGrid> {
+    let impls = implementations(results);
+    if impls.len() < 2 {
+        return None;
+    }
+    let row = row_param(results);
+    let column_of = |c: &Cell| {
+        row.as_ref()
+            .and_then(|r| c.params.get(r))
+            .map_or_else(|| "ratio".to_string(), |v| v.to_string())
+    };
+    let mut columns: Vec<String> = Vec::new();
+    for c in &results.cells {
+        if !columns.contains(&column_of(c)) {
+            columns.push(column_of(c));
+        }
+    }
+    let fixed = results.suite.baseline.as_deref();
+    let mut rows = Vec::new();
+    for subset in subsets(results) {
+        let what = if subset.label.is_empty() {
+            subset.operation.clone()
+        } else {
+            format!("{}, {}", subset.operation, subset.label)
+        };
+        for imp in impls.iter().filter(|i| Some(i.as_str()) != fixed) {
+            let cells: Vec<&Cell> = subset
+                .cells
+                .iter()
+                .copied()
+                .filter(|c| &c.implementation == imp)
+                .collect();
+            if cells.is_empty() {
+                continue;
+            }
+            let mut r = vec![GridCell::label(&what), GridCell::label(imp)];
+            r.extend(columns.iter().map(|col| {
+                let Some(cell) = cells.iter().find(|c| &column_of(c) == col) else {
+                    return GridCell::label("");
+                };
+                let (text, detail) = if cell.outcome != Outcome::Ok {
+                    (not_ok(cell), String::new())
+                } else {
+                    comparison_of(results, cell).map_or_else(|| ("—".to_string(), String::new()), verdict_parts)
+                };
+                GridCell {
+                    text,
+                    detail,
+                    mark: mark(results, cell),
+                }
+            }));
+            rows.push(r);
+        }
+    }
+    let against = fixed.map_or_else(|| "the fastest of each cell".to_string(), str::to_string);
+    let mut header = vec!["operation".to_string(), "implementation".to_string()];
+    header.extend(columns);
+    Some(SummaryGrid {
+        title: format!(
+            "Against {against}: time ratio with its {:.0}% interval",
+            results.analysis.confidence * 100.0
+        ),
+        header,
+        rows,
+    })
+}
+
+/// How the verdicts were reached, in one paragraph, and how many found no difference.
+pub fn verdict_note(results: &Results) -> String {
+    let same = results
+        .comparisons
+        .iter()
+        .filter(|c| c.verdict == Verdict::Indistinguishable)
+        .count();
+    format!(
+        "{same} comparison(s) found no difference of at least {}% (≈). Ratios are paired where runs were interleaved (compared run by run); intervals are {:.0}% bootstrap intervals; a verdict needs Wilcoxon signed-rank p < {} and an interval clear of the noise floor.",
+        results.analysis.noise * 100.0,
+        results.analysis.confidence * 100.0,
+        results.analysis.alpha
+    )
+}
+
+/// How each cell was measured, in one sentence.
+pub fn method_sentence(results: &Results) -> Option<String> {
+    let runs: Vec<usize> = results
+        .cells
+        .iter()
+        .map(|c| c.samples.len())
+        .filter(|n| *n > 0)
+        .collect();
+    let (lo, hi) = (runs.iter().min()?, runs.iter().max()?);
+    let warm = results.cells.iter().map(|c| c.warmup_runs).max().unwrap_or(0);
+    let in_process = results.cells.iter().any(|c| !c.samples.iterations.is_empty());
+    let whole = results
+        .cells
+        .iter()
+        .any(|c| !c.samples.is_empty() && c.samples.iterations.is_empty());
+    let kind = match (whole, in_process) {
+        (true, true) => {
+            "Process cells time the whole process; in-process cells time one call (a calibrated batch of calls divided by its size), on each runtime's monotonic clock."
+        }
+        (false, true) => {
+            "Times are per call, in-process: each sample is a calibrated batch of calls divided by its size, on the runtime's monotonic clock."
+        }
+        _ => "Times are whole-process wall times on the monotonic clock.",
+    };
+    let span = if lo == hi {
+        lo.to_string()
+    } else {
+        format!("{lo}–{hi}")
+    };
+    Some(format!(
+        "Each cell: {span} measured runs after up to {warm} warm-up run(s), interleaved across implementations; every run's exit status and output checks verified. {kind}"
+    ))
 }
 
 /// `versus diff`: one row per cell in both files.
@@ -320,6 +538,7 @@ pub fn diff_table(d: &crate::diff::Diff) -> Table {
     Table {
         kind: TableKind::Summary,
         title: "Median time per cell, old → new (change with its 95% interval; unpaired)".into(),
+        labels: 1,
         header: ["cell", "old", "new", "change", "verdict"]
             .iter()
             .map(|s| s.to_string())
@@ -350,6 +569,7 @@ pub fn environment_table(results: &Results) -> Table {
     Table {
         kind: TableKind::Info,
         title: "Environment".into(),
+        labels: 2,
         header: vec!["".into(), "".into()],
         rows: rows.into_iter().map(|(k, v)| vec![k.to_string(), v]).collect(),
     }
@@ -359,6 +579,7 @@ pub fn versions_table(results: &Results) -> Table {
     Table {
         kind: TableKind::Info,
         title: "Implementations".into(),
+        labels: 3,
         header: vec!["implementation".into(), "version".into(), "note".into()],
         rows: results
             .environment
@@ -393,4 +614,61 @@ pub fn outcome_rows(results: &Results) -> Vec<String> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture() -> Results {
+        serde_json::from_str(include_str!("../../tests/fixtures/hostile-results.json")).unwrap()
+    }
+
+    #[test]
+    fn the_summary_has_a_row_per_compared_implementation_and_a_column_per_size() {
+        let r = fixture();
+        let grid = summary_grid(&r).unwrap();
+        assert_eq!(grid.header, ["operation", "implementation", "1KB", "100KB"]);
+        // The baseline (plain) has no row of its own; the other two have one each.
+        let names: Vec<&str> = grid.rows.iter().map(|row| row[1].text.as_str()).collect();
+        assert_eq!(names, ["<img src=x onerror=alert(1)>", "sleepy"]);
+        assert!(grid.rows.iter().all(|row| row[0].text == "copy, note=<i>x</i>"));
+        let hostile = &grid.rows[0];
+        assert!(hostile[2..].iter().all(|c| c.mark == Mark::Slower));
+        assert!(hostile[2].text.ends_with("x slower") && hostile[2].detail.starts_with('['));
+        // A cell that did not finish shows its outcome in place of a ratio.
+        let sleepy = &grid.rows[1];
+        assert!(
+            sleepy[2..]
+                .iter()
+                .all(|c| c.mark == Mark::NotOk && c.text == Outcome::Timeout.label())
+        );
+        // The Markdown form keeps every figure.
+        let t = grid.table();
+        assert_eq!(t.labels, 2);
+        assert!(t.rows[0][2].contains("x slower ["));
+    }
+
+    #[test]
+    fn an_unconfirmed_large_ratio_does_not_read_as_equal() {
+        let mut c = fixture().comparisons[1].clone();
+        c.verdict = Verdict::Indistinguishable;
+        c.ratio = 0.63;
+        c.ci_low = Some(0.37);
+        c.ci_high = Some(0.72);
+        c.p_value = Some(0.08);
+        let (main, detail) = verdict_parts(&c);
+        assert_eq!(main, "not confirmed: 1.59x faster");
+        assert_eq!(detail, "[1.39, 2.70], p = 0.08");
+        c.ratio = 1.004;
+        assert!(verdict_text(&c).starts_with("≈ 1.00"));
+    }
+
+    #[test]
+    fn no_summary_without_two_implementations() {
+        let mut r = fixture();
+        r.cells.retain(|c| c.implementation == "plain");
+        r.environment.implementations.retain(|k, _| k == "plain");
+        assert!(summary_grid(&r).is_none());
+    }
 }

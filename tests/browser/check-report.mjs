@@ -86,6 +86,15 @@ try {
       check(`failed cell marked on the chart: ${c.id}`, svgText.includes(`${c.implementation} ${labels[c.outcome]}`));
     }
   }
+  // The summary grid comes first: a row per implementation compared with the
+  // baseline, each cell coloured by its verdict, failed cells by their outcome.
+  const baseline = results.suite.baseline;
+  const compared = names.filter((n) => n !== baseline);
+  const summaryRows = page.locator("section#summary table.summary tbody tr");
+  check("summary grid: a row per compared implementation", (await summaryRows.count()) === compared.length, `rows ${await summaryRows.count()}, expected ${compared.length}`);
+  const slower = results.comparisons.filter((c) => c.verdict === "slower").length;
+  check("summary grid: every slower verdict marked", (await page.locator("table.summary td.slower").count()) === slower);
+  check("summary grid: every failed cell marked", (await page.locator("table.summary td.not_ok").count()) === notOk.length);
   check("relative-speed chart present", (await page.locator("figure.relative svg").count()) > 0);
   check("run strips present", (await page.locator("figure.distribution svg").count()) > 0);
   check("environment table present", text.includes("Environment") && text.includes(results.environment.cpu_model));
