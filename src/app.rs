@@ -318,6 +318,9 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     if let Some(extra) = &args.markdown {
         write_markdown(&results, extra)?;
     }
+    if let Some(extra) = &args.html {
+        write_html(&results, extra)?;
+    }
     print!("{}", terminal::summary(&results));
     println!("\nResults: {}\nReport:  {}", results_path.display(), report.display());
     if end == End::Interrupted {

@@ -118,6 +118,9 @@ pub struct RunArgs {
     /// Also write the Markdown report to PATH (it is always written to DIR/report.md).
     #[arg(long, value_name = "PATH")]
     pub markdown: Option<PathBuf>,
+    /// Also write the HTML report to PATH (it is always written to DIR/report.html).
+    #[arg(long, value_name = "PATH")]
+    pub html: Option<PathBuf>,
     /// Continue an earlier run in DIR: cells it finished are kept, not run again.
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     pub resume: Option<PathBuf>,

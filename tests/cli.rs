@@ -639,9 +639,22 @@ fn generated_payloads_and_a_relative_suite_path() {
     // The suite path is relative to the caller; its commands run in ex/.
     versus()
         .current_dir(dir.path())
-        .args(["run", "-q", "ex/s.toml", "--out", "out"])
+        .args([
+            "run",
+            "-q",
+            "ex/s.toml",
+            "--out",
+            "out",
+            "--html",
+            "extra.html",
+            "--markdown",
+            "extra.md",
+        ])
         .assert()
         .code(0);
+    for report in ["out/report.html", "out/report.md", "extra.html", "extra.md"] {
+        assert!(dir.path().join(report).is_file(), "{report} missing");
+    }
     let r = results(&dir.path().join("out"));
     let sizes: Vec<u64> = r["cells"]
         .as_array()
