@@ -284,7 +284,7 @@ w "For the same function in each language, the time per call that versus reports
 w "in-process cell (the median over samples of batch elapsed ÷ batch size, measured by the"
 w "language's versus worker library) next to the figure of that language's standard"
 w "benchmark harness: (a) SHA-256 of a 1 MB buffer in memory, (b) an empty operation, the"
-w "per-call floor of each method. Languages: $(for l in "${LANGS[@]}"; do printf '%s ' "$(lang_name "$l")"; done | sed 's/ $//; s/ /, /g')."
+w "per-call floor of each method. Languages: $(for l in "${LANGS[@]}"; do printf '%s\n' "$(lang_name "$l")"; done | paste -sd, - | sed 's/,/, /g')."
 w ""
 w "## Goals"
 w ""
