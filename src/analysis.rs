@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use crate::outcome::Outcome;
 use crate::plan::params_key;
 use crate::results::{AnalysisSettings, Cell, Comparison, Environment, Results, Stats, Verdict, Warning};
-use crate::stats::bootstrap::{self, Statistic, seed_for};
+use crate::stats::bootstrap::{self, seed_for};
 use crate::stats::steady::{self, Steady};
 use crate::stats::{self, hypothesis, robust, summarize};
 
@@ -54,8 +54,7 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         (calls > 0 && xs.len() == cell.samples.iterations.len()).then(|| xs.iter().sum::<u64>() as f64 / calls as f64)
     };
     let seed = seed_for(&cell.id);
-    let median_ci = bootstrap::interval(&per_call, Statistic::Median, settings.confidence, seed);
-    let mean_ci = bootstrap::interval(&per_call, Statistic::Mean, settings.confidence, seed ^ 1);
+    let (median_ci, mean_ci) = bootstrap::intervals(&per_call, settings.confidence, seed).unzip();
     let (steady_from, steady_state) = match steady::steady_state(&whole_series(cell), STEADY_TOLERANCE) {
         Steady::From(k) => (Some(k), "reached"),
         Steady::NotReached => (None, "not_reached"),

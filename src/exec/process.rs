@@ -82,12 +82,76 @@ pub fn interrupted() -> bool {
 /// Starts real processes.
 pub struct ProcessExecutor {
     limiter: MemoryLimiter,
+    /// Standard streams opened once and handed to each run as duplicates: a
+    /// `dup` costs less than an `open` (path lookup, and truncation of a
+    /// capture file), and on a command as short as `true` that per-run cost
+    /// shows next to hyperfine's (bench/harness.sh).
+    streams: StreamCache,
+}
+
+/// `/dev/null` and the capture files of recent runs, kept open.
+#[derive(Default)]
+struct StreamCache {
+    null: Option<File>,
+    capture: std::collections::HashMap<PathBuf, File>,
+}
+
+impl StreamCache {
+    /// Most capture files kept open; a group interleaves a handful at a time.
+    const MAX_OPEN: usize = 64;
+
+    fn null(&mut self) -> std::io::Result<Stdio> {
+        if self.null.is_none() {
+            self.null = Some(std::fs::OpenOptions::new().read(true).write(true).open("/dev/null")?);
+        }
+        Ok(Stdio::from(self.null.as_ref().expect("opened above").try_clone()?))
+    }
+
+    /// An empty file at `path` positioned at its start, for a run's output.
+    /// The file is created on first use and emptied before each later one; if
+    /// it was removed or replaced in the meantime, it is created again.
+    fn capture(&mut self, path: &Path) -> std::io::Result<Stdio> {
+        use std::os::unix::fs::MetadataExt;
+        // The open file's size, if it is still the file at `path` (the runner
+        // removes an output file before each run).
+        let still_there = |f: &File| {
+            let (Ok(open), Ok(named)) = (f.metadata(), std::fs::metadata(path)) else {
+                return None;
+            };
+            (open.ino() == named.ino() && open.dev() == named.dev()).then_some(open.len())
+        };
+        let reuse = self
+            .capture
+            .get_mut(path)
+            .and_then(|f| still_there(f).map(|len| (f, len)));
+        let file = match reuse {
+            Some((f, len)) => {
+                if len > 0 {
+                    f.set_len(0)?;
+                }
+                // The run's duplicate shares this offset; a program may have
+                // moved it without writing.
+                f.seek(SeekFrom::Start(0))?;
+                f
+            }
+            None => {
+                if self.capture.len() >= Self::MAX_OPEN {
+                    self.capture.clear();
+                }
+                let f = File::create(path)?;
+                self.capture.insert(path.to_path_buf(), f);
+                self.capture.get_mut(path).expect("inserted above")
+            }
+        };
+        Ok(Stdio::from(file.try_clone()?))
+    }
 }
 
 impl ProcessExecutor {
     pub fn new() -> Self {
         ProcessExecutor {
             limiter: MemoryLimiter::detect(),
+            streams: StreamCache::default(),
         }
     }
 
@@ -101,14 +165,6 @@ impl Default for ProcessExecutor {
     fn default() -> Self {
         Self::new()
     }
-}
-
-fn open_or_null(path: &Option<PathBuf>, write: bool) -> std::io::Result<Stdio> {
-    Ok(match path {
-        None => Stdio::null(),
-        Some(p) if write => Stdio::from(File::create(p)?),
-        Some(p) => Stdio::from(File::open(p)?),
-    })
 }
 
 fn timeval_nanos(tv: libc::timeval) -> Nanos {
@@ -197,12 +253,17 @@ impl Executor for ProcessExecutor {
         if let Some(d) = &req.cwd {
             cmd.current_dir(d);
         }
+        let streams = &mut self.streams;
         let stdio = (|| -> std::io::Result<_> {
-            Ok((
-                open_or_null(&req.stdin, false)?,
-                open_or_null(&req.stdout, true)?,
-                open_or_null(&req.stderr, true)?,
-            ))
+            let stdin = match &req.stdin {
+                Some(p) => Stdio::from(File::open(p)?),
+                None => streams.null()?,
+            };
+            let mut out = |path: &Option<PathBuf>| match path {
+                Some(p) => streams.capture(p),
+                None => streams.null(),
+            };
+            Ok((stdin, out(&req.stdout)?, out(&req.stderr)?))
         })();
         let (stdin, stdout, stderr) = match stdio {
             Ok(s) => s,
@@ -348,6 +409,30 @@ mod tests {
         assert_eq!(ex.run(&r).exit, Exit::Code(0));
         assert_eq!(std::fs::read_to_string(dir.path().join("out")).unwrap(), "hello");
         assert_eq!(tail(&dir.path().join("err"), 100), "oops");
+    }
+
+    #[test]
+    fn each_run_captures_only_its_own_output() {
+        let mut ex = ProcessExecutor::new();
+        let dir = tempfile::tempdir().unwrap();
+        let (out, err) = (dir.path().join("out"), dir.path().join("err"));
+        let run = |ex: &mut ProcessExecutor, script: &str| {
+            let mut r = req(&["sh", "-c", script]);
+            r.stdout = Some(out.clone());
+            r.stderr = Some(err.clone());
+            assert_eq!(ex.run(&r).exit, Exit::Code(0));
+        };
+        run(&mut ex, "echo a long first line; echo a long first error >&2");
+        run(&mut ex, "echo second; echo oops >&2");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "second\n");
+        assert_eq!(std::fs::read_to_string(&err).unwrap(), "oops\n");
+        // A run that writes nothing leaves an empty capture.
+        run(&mut ex, "true");
+        assert_eq!(std::fs::read_to_string(&err).unwrap(), "");
+        // The runner removes an output file before a run: it must be created anew.
+        std::fs::remove_file(&out).unwrap();
+        run(&mut ex, "echo third");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "third\n");
     }
 
     #[test]
