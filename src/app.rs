@@ -276,7 +276,17 @@ impl Execution<'_> {
 }
 
 pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
-    let suite = suite::load(&args.suite)?;
+    let mut suite = suite::load(&args.suite)?;
+    if let Some(b) = &args.baseline {
+        let names: Vec<&str> = suite.implementations.iter().map(|i| i.name.as_str()).collect();
+        if !names.contains(&b.as_str()) {
+            bail!(
+                "--baseline {b}: no such implementation (expected one of: {})",
+                names.join(", ")
+            );
+        }
+        suite.baseline = Some(b.clone());
+    }
     check_programs(&suite)?;
     let plan = plan::build(&suite, &selection(&args.common, args.only.clone())?)?;
     let (out_dir, resume) = match &args.resume {

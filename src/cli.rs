@@ -121,6 +121,9 @@ pub struct RunArgs {
     /// Also write the HTML report to PATH (it is always written to DIR/report.html).
     #[arg(long, value_name = "PATH")]
     pub html: Option<PathBuf>,
+    /// Compute ratios against this implementation instead of the suite's `baseline`.
+    #[arg(long, value_name = "NAME")]
+    pub baseline: Option<String>,
     /// Continue an earlier run in DIR: cells it finished are kept, not run again.
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     pub resume: Option<PathBuf>,

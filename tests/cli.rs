@@ -156,6 +156,12 @@ fn bad_input_is_exit_1_never_a_panic() {
         .arg(dir.path().join("ok.toml"))
         .assert()
         .code(1);
+    let assert = versus()
+        .args(["run", "--baseline", "nobody"])
+        .arg(dir.path().join("ok.toml"))
+        .assert()
+        .code(1);
+    assert!(String::from_utf8_lossy(&assert.get_output().stderr).contains("--baseline nobody"));
     versus().args(["run", "/no/such/suite.toml"]).assert().code(1);
     versus().args(["run", "--runs", "many", "x.toml"]).assert().code(2);
     versus().args(["exec", "--timeout", "soon", "true"]).assert().code(1);
@@ -663,4 +669,37 @@ fn generated_payloads_and_a_relative_suite_path() {
         .map(|c| c["payload_bytes"].as_u64().unwrap())
         .collect();
     assert_eq!(sizes, [100, 200]);
+}
+
+#[test]
+fn baseline_flag_overrides_the_suite() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(
+        dir.path(),
+        "s.toml",
+        r#"
+        baseline = "one"
+        [settings]
+        runs = 3
+        warmup = 0
+        [operations.noop]
+        [implementations.one]
+        run.noop = "true"
+        [implementations.two]
+        run.noop = "true"
+        "#,
+    );
+    let out = dir.path().join("out");
+    versus()
+        .args(["run", "-q", "--baseline", "two"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(0);
+    let r = results(&out);
+    let comparisons = r["comparisons"].as_array().unwrap();
+    assert!(!comparisons.is_empty());
+    assert!(comparisons.iter().all(|c| c["baseline"] == "two"));
+    assert_eq!(r["suite"]["baseline"], "two");
 }
