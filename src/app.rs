@@ -170,7 +170,12 @@ impl Execution<'_> {
     fn go(mut self) -> Result<(Results, End)> {
         let suite = self.suite;
         let mut exec = ProcessExecutor::new();
-        let mut env = environment::collect(exec.memory_limit_mechanism());
+        let mechanism = if suite.implementations.iter().any(|i| i.memory_limit.is_some()) {
+            exec.memory_limit_mechanism()
+        } else {
+            "none needed (no memory_limit in the suite)"
+        };
+        let mut env = environment::collect(mechanism);
         for imp in &suite.implementations {
             let tmp = self.out_dir.join("tmp");
             let version = imp.version.as_ref().map(|v| {
@@ -184,11 +189,24 @@ impl Execution<'_> {
                     .unwrap_or_default();
                 environment::version_of(&argv, imp.cwd.as_deref().unwrap_or(&suite.dir), &imp.env)
             });
+            let artifact = imp.artifact.as_ref().map(|a| {
+                let path = a
+                    .render_with(|n| match n {
+                        "impl" => Some(imp.name.clone()),
+                        _ => imp.vars.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone()),
+                    })
+                    .unwrap_or_default();
+                let bytes = fs::metadata(imp.cwd.as_deref().unwrap_or(&suite.dir).join(&path))
+                    .ok()
+                    .map(|m| m.len());
+                results::Artifact { path, bytes }
+            });
             env.implementations.insert(
                 imp.name.clone(),
                 ImplementationInfo {
                     version,
                     note: imp.note.clone(),
+                    artifact,
                 },
             );
         }
@@ -378,6 +396,7 @@ fn adhoc_suite(args: &ExecArgs) -> Result<Suite> {
             env: vec![],
             memory_limit: None,
             note: None,
+            artifact: None,
             vars: vec![],
         });
     }

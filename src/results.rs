@@ -219,6 +219,18 @@ pub struct ImplementationInfo {
     /// First line of the implementation's `version` command, or null.
     pub version: Option<String>,
     pub note: Option<String>,
+    /// The suite's `artifact` file for this implementation, when it names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub artifact: Option<Artifact>,
+}
+
+/// A file that belongs to an implementation (a binary, a WASM module), and its size.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Artifact {
+    /// As the suite names it, placeholders filled in.
+    pub path: String,
+    /// Its size when the run started; null when it could not be read.
+    pub bytes: Option<u64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]

@@ -110,6 +110,26 @@ pub fn format_throughput(bytes_per_s: f64) -> String {
     }
 }
 
+/// Formats a rate of calls per second: "7,937/s" below a million, "2.06 M/s" above.
+pub fn format_rate(per_s: f64) -> String {
+    if per_s >= 1e6 {
+        return format!("{} M/s", three_digits(per_s / 1e6));
+    }
+    if per_s < 10.0 {
+        return format!("{}/s", three_digits(per_s));
+    }
+    let whole = per_s.round() as u64;
+    let digits = whole.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    format!("{out}/s")
+}
+
 /// Three significant digits, no trailing exponent: 1.23, 12.3, 123, 1234.
 pub fn three_digits(v: f64) -> String {
     if v >= 100.0 {
@@ -124,6 +144,15 @@ pub fn three_digits(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rates_read_like_the_seeds() {
+        assert_eq!(format_rate(7937.4), "7,937/s");
+        assert_eq!(format_rate(62_500.0), "62,500/s");
+        assert_eq!(format_rate(2_060_000.0), "2.06 M/s");
+        assert_eq!(format_rate(123.0), "123/s");
+        assert_eq!(format_rate(2.5), "2.50/s");
+    }
 
     #[test]
     fn sizes_use_si_and_iec_units() {

@@ -703,3 +703,41 @@ fn baseline_flag_overrides_the_suite() {
     assert!(comparisons.iter().all(|c| c["baseline"] == "two"));
     assert_eq!(r["suite"]["baseline"], "two");
 }
+
+#[test]
+fn an_artifact_is_reported_with_its_size() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("module-o3.wasm"), vec![0u8; 1234]).unwrap();
+    let suite = write(
+        dir.path(),
+        "s.toml",
+        r#"
+        [settings]
+        runs = 2
+        warmup = 0
+        [operations.noop]
+        [implementations.mod]
+        run.noop = "true"
+        artifact = "module-{level}.wasm"
+        variants.o3 = { level = "o3" }
+        variants.oz = { level = "oz" }
+        "#,
+    );
+    let out = dir.path().join("out");
+    versus()
+        .args(["run", "-q"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(0);
+    let r = results(&out);
+    let imps = &r["environment"]["implementations"];
+    assert_eq!(imps["mod-o3"]["artifact"]["path"], "module-o3.wasm");
+    assert_eq!(imps["mod-o3"]["artifact"]["bytes"], 1234);
+    // A missing file is said, not an error.
+    assert!(imps["mod-oz"]["artifact"]["bytes"].is_null());
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("module-o3.wasm: 1234 bytes"), "{md}");
+    assert!(md.contains("module-oz.wasm: not found"));
+}

@@ -81,7 +81,9 @@ pub fn interrupted() -> bool {
 
 /// Starts real processes.
 pub struct ProcessExecutor {
-    limiter: MemoryLimiter,
+    /// Found on first use: finding a cgroup means creating one, which a run
+    /// without memory limits has no need to pay for.
+    limiter: Option<MemoryLimiter>,
     /// Standard streams opened once and handed to each run as duplicates: a
     /// `dup` costs less than an `open` (path lookup, and truncation of a
     /// capture file), and on a command as short as `true` that per-run cost
@@ -150,14 +152,18 @@ impl StreamCache {
 impl ProcessExecutor {
     pub fn new() -> Self {
         ProcessExecutor {
-            limiter: MemoryLimiter::detect(),
+            limiter: None,
             streams: StreamCache::default(),
         }
     }
 
     /// Which mechanism enforces memory limits here, for the report.
-    pub fn memory_limit_mechanism(&self) -> &'static str {
-        self.limiter.mechanism()
+    pub fn memory_limit_mechanism(&mut self) -> &'static str {
+        self.limiter().mechanism()
+    }
+
+    fn limiter(&mut self) -> &MemoryLimiter {
+        self.limiter.get_or_insert_with(MemoryLimiter::detect)
     }
 }
 
@@ -272,7 +278,7 @@ impl Executor for ProcessExecutor {
         cmd.stdin(stdin).stdout(stdout).stderr(stderr);
 
         let limit = match req.memory_limit {
-            Some(bytes) => match self.limiter.prepare(bytes) {
+            Some(bytes) => match self.limiter().prepare(bytes) {
                 Ok(l) => Some(l),
                 Err(e) => return failed(format!("cannot set the memory limit: {e}")),
             },

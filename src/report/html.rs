@@ -41,6 +41,7 @@ struct SectionView {
 
 #[derive(Serialize)]
 struct GridView {
+    labels: usize,
     title: String,
     header: Vec<String>,
     rows: Vec<Vec<tables::GridCell>>,
@@ -129,6 +130,7 @@ pub fn render(results: &Results) -> Result<String, minijinja::Error> {
         });
     }
     let summary = tables::summary_grid(results).map(|g| GridView {
+        labels: g.labels,
         title: g.title,
         header: g.header,
         rows: g.rows,

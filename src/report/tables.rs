@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 use crate::outcome::Outcome;
 use crate::plan::{Params, params_key};
 use crate::results::{Cell, Comparison, Results, Verdict};
-use crate::units::{format_bytes, format_nanos, format_throughput};
+use crate::units::{format_bytes, format_nanos, format_rate, format_throughput};
 
 /// What a table shows, so each reporter can pick the ones it has room for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -262,42 +262,74 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
     tables
 }
 
+/// Calls per second at the median, with the interval of the median turned
+/// into rates: in-process cells, whose figure readers compare as ops/sec.
+fn rate_text(cell: &Cell) -> String {
+    let Some(s) = cell.stats.as_ref().filter(|_| !cell.samples.iterations.is_empty()) else {
+        return "—".into();
+    };
+    let rate = |ns: f64| 1e9 / ns;
+    match (s.ci_low_ns, s.ci_high_ns) {
+        (Some(lo), Some(hi)) => format!(
+            "{} [{}, {}]",
+            format_rate(rate(s.median_ns)),
+            format_rate(rate(hi)),
+            format_rate(rate(lo))
+        ),
+        _ => format_rate(rate(s.median_ns)),
+    }
+}
+
 /// Without parameters there is one row per implementation, hyperfine-style.
+/// Columns that no cell has a figure for (CPU and memory of in-process
+/// cells, calls per second of processes) are left out.
 fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
-    let header = [
-        "implementation",
-        "median ± σ",
-        "mean",
-        "min",
-        "max",
-        "user",
-        "sys",
-        "peak RSS",
-        "ratio",
+    type Column<'a> = (&'a str, Box<dyn Fn(&Cell) -> String + 'a>);
+    let stat = |f: fn(&crate::results::Stats) -> Option<String>| {
+        move |c: &Cell| {
+            c.stats
+                .as_ref()
+                .map_or_else(String::new, |s| f(s).unwrap_or_else(|| "—".into()))
+        }
+    };
+    let has = |f: fn(&crate::results::Stats) -> bool| cells.iter().any(|c| c.stats.as_ref().is_some_and(f));
+    let in_process = cells.iter().any(|c| !c.samples.iterations.is_empty());
+    let mut columns: Vec<Column> = vec![
+        ("implementation", Box::new(|c: &Cell| c.implementation.clone())),
+        ("median ± σ", Box::new(time_text)),
     ];
+    if in_process {
+        columns.push(("calls/s [95% CI]", Box::new(rate_text)));
+    }
+    columns.push(("mean", Box::new(stat(|s| Some(format_nanos(s.mean_ns))))));
+    columns.push(("min", Box::new(stat(|s| Some(format_nanos(s.min_ns))))));
+    columns.push(("max", Box::new(stat(|s| Some(format_nanos(s.max_ns))))));
+    if has(|s| s.median_user_ns.is_some()) {
+        columns.push(("user", Box::new(stat(|s| s.median_user_ns.map(format_nanos)))));
+        columns.push(("sys", Box::new(stat(|s| s.median_sys_ns.map(format_nanos)))));
+    }
+    if has(|s| s.max_rss_bytes.is_some()) {
+        columns.push(("peak RSS", Box::new(stat(|s| s.max_rss_bytes.map(format_bytes)))));
+    }
+    if has(|s| s.alloc_bytes_per_call.is_some()) {
+        columns.push((
+            "allocated/call",
+            Box::new(stat(|s| s.alloc_bytes_per_call.map(|b| format_bytes(b.round() as u64)))),
+        ));
+    }
+    columns.push(("ratio", Box::new(|c: &Cell| ratio_text(results, c))));
     Table {
         kind: TableKind::Summary,
-        title: "Wall time".into(),
+        title: if in_process {
+            "Time per call".into()
+        } else {
+            "Wall time".into()
+        },
         labels: 1,
-        header: header.iter().map(|h| h.to_string()).collect(),
+        header: columns.iter().map(|(h, _)| h.to_string()).collect(),
         rows: cells
             .iter()
-            .map(|c| {
-                let mut row = vec![c.implementation.clone(), time_text(c)];
-                match &c.stats {
-                    Some(s) => row.extend([
-                        format_nanos(s.mean_ns),
-                        format_nanos(s.min_ns),
-                        format_nanos(s.max_ns),
-                        s.median_user_ns.map_or_else(|| "—".into(), format_nanos),
-                        s.median_sys_ns.map_or_else(|| "—".into(), format_nanos),
-                        s.max_rss_bytes.map_or_else(|| "—".into(), format_bytes),
-                    ]),
-                    None => row.extend(std::iter::repeat_n(String::new(), 6)),
-                }
-                row.push(ratio_text(results, c));
-                row
-            })
+            .map(|c| columns.iter().map(|(_, f)| f(c)).collect())
             .collect(),
     }
 }
@@ -322,6 +354,9 @@ pub struct SummaryGrid {
     pub title: String,
     pub header: Vec<String>,
     pub rows: Vec<Vec<GridCell>>,
+    /// Leading label columns: 2 (operation, implementation) with a row
+    /// parameter, 1 (operation) without, when implementations are the columns.
+    pub labels: usize,
 }
 
 /// One cell of the summary grid: the verdict, its evidence, and its mark.
@@ -347,7 +382,7 @@ impl SummaryGrid {
         Table {
             kind: TableKind::Ratio,
             title: self.title.clone(),
-            labels: 2,
+            labels: self.labels,
             header: self.header.clone(),
             rows: self
                 .rows
@@ -394,19 +429,58 @@ pub fn summary_grid(results: &Results) -> Option<SummaryGrid> {
     if impls.len() < 2 {
         return None;
     }
-    let row = row_param(results);
-    let column_of = |c: &Cell| {
-        row.as_ref()
-            .and_then(|r| c.params.get(r))
-            .map_or_else(|| "ratio".to_string(), |v| v.to_string())
+    let fixed = results.suite.baseline.as_deref();
+    let title = format!(
+        "Against {}: time ratio with its {:.0}% interval",
+        fixed.unwrap_or("the fastest of each cell"),
+        results.analysis.confidence * 100.0
+    );
+    let grid_cell = |cell: Option<&&Cell>| {
+        let Some(cell) = cell else {
+            return GridCell::label("");
+        };
+        let (text, detail) = if cell.outcome != Outcome::Ok {
+            (not_ok(cell), String::new())
+        } else {
+            comparison_of(results, cell).map_or_else(|| ("—".to_string(), String::new()), verdict_parts)
+        };
+        GridCell {
+            text,
+            detail,
+            mark: mark(results, cell),
+        }
     };
+    let compared: Vec<&String> = impls.iter().filter(|i| Some(i.as_str()) != fixed).collect();
+    let Some(row) = row_param(results) else {
+        // No parameters: one row per operation, a column per implementation.
+        let mut header = vec!["operation".to_string()];
+        header.extend(compared.iter().map(|i| i.to_string()));
+        let rows = subsets(results)
+            .iter()
+            .map(|subset| {
+                let mut r = vec![GridCell::label(&subset.operation)];
+                r.extend(
+                    compared
+                        .iter()
+                        .map(|imp| grid_cell(subset.cells.iter().find(|c| &&c.implementation == imp))),
+                );
+                r
+            })
+            .collect();
+        return Some(SummaryGrid {
+            title,
+            header,
+            rows,
+            labels: 1,
+        });
+    };
+    let column_of = |c: &Cell| c.params.get(&row).map_or_else(String::new, |v| v.to_string());
     let mut columns: Vec<String> = Vec::new();
     for c in &results.cells {
         if !columns.contains(&column_of(c)) {
             columns.push(column_of(c));
         }
     }
-    let fixed = results.suite.baseline.as_deref();
     let mut rows = Vec::new();
     for subset in subsets(results) {
         let what = if subset.label.is_empty() {
@@ -414,45 +488,32 @@ pub fn summary_grid(results: &Results) -> Option<SummaryGrid> {
         } else {
             format!("{}, {}", subset.operation, subset.label)
         };
-        for imp in impls.iter().filter(|i| Some(i.as_str()) != fixed) {
+        for imp in &compared {
             let cells: Vec<&Cell> = subset
                 .cells
                 .iter()
                 .copied()
-                .filter(|c| &c.implementation == imp)
+                .filter(|c| &&c.implementation == imp)
                 .collect();
             if cells.is_empty() {
                 continue;
             }
             let mut r = vec![GridCell::label(&what), GridCell::label(imp)];
-            r.extend(columns.iter().map(|col| {
-                let Some(cell) = cells.iter().find(|c| &column_of(c) == col) else {
-                    return GridCell::label("");
-                };
-                let (text, detail) = if cell.outcome != Outcome::Ok {
-                    (not_ok(cell), String::new())
-                } else {
-                    comparison_of(results, cell).map_or_else(|| ("—".to_string(), String::new()), verdict_parts)
-                };
-                GridCell {
-                    text,
-                    detail,
-                    mark: mark(results, cell),
-                }
-            }));
+            r.extend(
+                columns
+                    .iter()
+                    .map(|col| grid_cell(cells.iter().find(|c| &column_of(c) == col))),
+            );
             rows.push(r);
         }
     }
-    let against = fixed.map_or_else(|| "the fastest of each cell".to_string(), str::to_string);
     let mut header = vec!["operation".to_string(), "implementation".to_string()];
     header.extend(columns);
     Some(SummaryGrid {
-        title: format!(
-            "Against {against}: time ratio with its {:.0}% interval",
-            results.analysis.confidence * 100.0
-        ),
+        title,
         header,
         rows,
+        labels: 2,
     })
 }
 
@@ -464,7 +525,7 @@ pub fn verdict_note(results: &Results) -> String {
         .filter(|c| c.verdict == Verdict::Indistinguishable)
         .count();
     format!(
-        "{same} comparison(s) found no difference of at least {}% (≈). Ratios are paired where runs were interleaved (compared run by run); intervals are {:.0}% bootstrap intervals; a verdict needs Wilcoxon signed-rank p < {} and an interval clear of the noise floor.",
+        "{same} comparison(s) found no difference of at least {}% (≈). Ratios are paired where runs were interleaved (compared run by run); intervals are {:.0}% bootstrap intervals; a verdict needs a Wilcoxon signed-rank p-value below {} and an interval clear of the noise floor.",
         results.analysis.noise * 100.0,
         results.analysis.confidence * 100.0,
         results.analysis.alpha
@@ -575,24 +636,38 @@ pub fn environment_table(results: &Results) -> Table {
     }
 }
 
+/// One row per implementation: its version, note and, where the suite names
+/// one, its artifact's size (e.g. a WASM module, in bytes and SI units).
 pub fn versions_table(results: &Results) -> Table {
+    let impls = &results.environment.implementations;
+    let artifacts = impls.values().any(|i| i.artifact.is_some());
+    let mut header = vec!["implementation".to_string(), "version".into()];
+    if artifacts {
+        header.push("artifact".into());
+    }
+    header.push("note".into());
     Table {
         kind: TableKind::Info,
         title: "Implementations".into(),
-        labels: 3,
-        header: vec!["implementation".into(), "version".into(), "note".into()],
-        rows: results
-            .environment
-            .implementations
+        labels: header.len(),
+        rows: impls
             .iter()
             .map(|(name, info)| {
-                vec![
+                let mut row = vec![
                     name.clone(),
                     info.version.clone().unwrap_or_else(|| "(not given)".into()),
-                    info.note.clone().unwrap_or_default(),
-                ]
+                ];
+                if artifacts {
+                    row.push(info.artifact.as_ref().map_or_else(String::new, |a| match a.bytes {
+                        Some(b) => format!("{}: {b} bytes ({})", a.path, format_bytes(b)),
+                        None => format!("{}: not found", a.path),
+                    }));
+                }
+                row.push(info.note.clone().unwrap_or_default());
+                row
             })
             .collect(),
+        header,
     }
 }
 
@@ -662,6 +737,31 @@ mod tests {
         assert_eq!(detail, "[1.39, 2.70], p = 0.08");
         c.ratio = 1.004;
         assert!(verdict_text(&c).starts_with("≈ 1.00"));
+    }
+
+    #[test]
+    fn without_parameters_the_summary_has_a_column_per_implementation() {
+        let mut r = fixture();
+        r.matrix.clear();
+        r.cells
+            .retain(|c| c.params.get("size").is_some_and(|v| v.to_string() == "1KB"));
+        r.comparisons
+            .retain(|c| c.params.get("size").is_some_and(|v| v.to_string() == "1KB"));
+        for c in &mut r.cells {
+            c.params.clear();
+        }
+        for c in &mut r.comparisons {
+            c.params.clear();
+        }
+        let grid = summary_grid(&r).unwrap();
+        assert_eq!(grid.labels, 1);
+        assert_eq!(grid.header, ["operation", "<img src=x onerror=alert(1)>", "sleepy"]);
+        assert_eq!(grid.rows.len(), 1);
+        assert_eq!(grid.rows[0][1].mark, Mark::Slower);
+        assert_eq!(grid.rows[0][2].mark, Mark::NotOk);
+        // The per-operation table drops columns nobody has and shows no rate for processes.
+        let t = &subset_tables(&r, &subsets(&r)[0])[0];
+        assert!(!t.header.iter().any(|h| h.starts_with("calls/s")));
     }
 
     #[test]

@@ -91,6 +91,8 @@ pub struct Implementation {
     pub env: Vec<(String, String)>,
     pub memory_limit: Option<Bytes>,
     pub note: Option<String>,
+    /// The file whose size the report shows, relative to `cwd` (see `ImplementationSpec::artifact`).
+    pub artifact: Option<Template>,
     /// This implementation's own placeholders (its variant's values included).
     pub vars: Vec<(String, String)>,
 }
@@ -490,6 +492,11 @@ impl Validator<'_> {
                 Some(m) => Some(parse_size(m).map_err(|e| self.err(format!("{what}.memory_limit: {e}")))?),
                 None => None,
             };
+            let own_only = |n: &str| n == "impl" || is_own(n);
+            let artifact = match &spec.artifact {
+                Some(a) => Some(self.template(&format!("{what}.artifact"), a, &own_only)?),
+                None => None,
+            };
             let base = Implementation {
                 name: iname.clone(),
                 commands,
@@ -501,6 +508,7 @@ impl Validator<'_> {
                 env: spec.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
                 memory_limit,
                 note: spec.note.clone(),
+                artifact,
                 vars: spec.vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
             };
             for (vname, vv) in &spec.variants {

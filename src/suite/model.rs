@@ -169,6 +169,10 @@ pub struct ImplementationSpec {
     pub shell: Option<bool>,
     /// Free text shown in the report next to the name (language, runtime).
     pub note: Option<String>,
+    /// A file whose size the report shows as this implementation's artifact
+    /// (a binary, a WASM module, a bundle), relative to `cwd`. Placeholders:
+    /// `{impl}` and this implementation's vars.
+    pub artifact: Option<String>,
     /// Placeholders of this implementation's own, e.g. `{ java = "/usr/bin/java" }`.
     #[serde(default)]
     pub vars: IndexMap<String, String>,
