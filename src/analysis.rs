@@ -182,19 +182,37 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
         groups[i].push(cell);
     }
     let mut comparisons = Vec::new();
+    let mut untestable = Vec::new();
     for cells in &groups {
         let Some(base) = baseline_of(cells, results.suite.baseline.as_deref()) else {
             continue;
         };
-        // Cells of one group were interleaved, unless one came from an earlier run (--resume).
-        comparisons.extend(
-            cells
-                .iter()
-                .filter_map(|c| compare(c, base, c.started_at == base.started_at, &settings)),
-        );
+        for c in cells {
+            // Cells of one group were interleaved, unless one came from an earlier run (--resume).
+            let paired = c.started_at == base.started_at;
+            let Some(comparison) = compare(c, base, paired, &settings) else {
+                continue;
+            };
+            let (n1, n2) = (c.samples.len(), base.samples.len());
+            if comparison.verdict != Verdict::Baseline && hypothesis::smallest_p(paired, n1, n2) >= settings.alpha {
+                untestable.push(format!("{} ({} runs)", label(c), n1.min(n2)));
+            }
+            comparisons.push(comparison);
+        }
     }
     results.comparisons = comparisons;
     let mut warnings = environment_warnings(&results.environment);
+    if !untestable.is_empty() {
+        warnings.push(Warning {
+            kind: "too_few_runs".into(),
+            message: format!(
+                "{} comparison(s) had too few runs for the test ever to reach p < {}: with n paired runs the signed-rank test's smallest p-value is 2/2^n, so at least 6 are needed (at α = 0.05), and however large the difference these can only read 'not confirmed' or ≈. Use --runs 6 or more. Comparisons: {}.",
+                untestable.len(),
+                settings.alpha,
+                untestable.join(", ")
+            ),
+        });
+    }
     warnings.extend(cell_warnings(&results.cells));
     warnings.extend(extra_warnings.iter().cloned());
     results.warnings = warnings;
@@ -343,6 +361,35 @@ mod tests {
     fn with_stats(mut c: Cell) -> Cell {
         c.stats = cell_stats(&c, &AnalysisSettings::default());
         c
+    }
+
+    #[test]
+    fn too_few_runs_for_any_verdict_are_said_so() {
+        let fixture: Results = serde_json::from_str(include_str!("../tests/fixtures/hostile-results.json")).unwrap();
+        let with_runs = |n: usize| {
+            let mut r = fixture.clone();
+            for c in r.cells.iter_mut().filter(|c| c.outcome == Outcome::Ok) {
+                // The non-baseline implementation is ten times slower on every run.
+                let base = if c.implementation == "plain" { 100 } else { 1000 };
+                let wall: Vec<u64> = (0..n as u64).map(|i| base + i).collect();
+                c.samples = cell("x", &wall, Outcome::Ok).samples;
+            }
+            analyze(&mut r, &[]);
+            r
+        };
+        let few = with_runs(5);
+        let slowest = |r: &Results| {
+            r.comparisons
+                .iter()
+                .filter(|c| c.verdict != Verdict::Baseline)
+                .map(|c| c.verdict)
+                .collect::<Vec<_>>()
+        };
+        assert!(slowest(&few).iter().all(|v| *v == Verdict::Indistinguishable));
+        assert!(few.warnings.iter().any(|w| w.kind == "too_few_runs"));
+        let enough = with_runs(6);
+        assert!(slowest(&enough).iter().all(|v| *v == Verdict::Slower));
+        assert!(!enough.warnings.iter().any(|w| w.kind == "too_few_runs"));
     }
 
     #[test]
