@@ -41,6 +41,18 @@ fn whole_series(cell: &Cell) -> Vec<f64> {
         .collect()
 }
 
+/// Whether the largest peak-memory figure of a cell is only an upper bound:
+/// its run did not exceed versus's own peak (the floor wait4 cannot go under).
+fn max_rss_at_most(samples: &crate::results::Samples) -> bool {
+    let slack = crate::exec::process::RSS_FLOOR_SLACK.0;
+    samples
+        .max_rss_bytes
+        .iter()
+        .zip(&samples.rss_floor_bytes)
+        .max_by_key(|(rss, _)| **rss)
+        .is_some_and(|(rss, floor)| *rss <= floor + slack)
+}
+
 /// Statistics of an ok cell with at least one sample.
 pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
     if cell.outcome != Outcome::Ok {
@@ -71,6 +83,7 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         median_user_ns: median(&cell.samples.user_ns),
         median_sys_ns: median(&cell.samples.sys_ns),
         max_rss_bytes: cell.samples.max_rss_bytes.iter().copied().max(),
+        max_rss_at_most: max_rss_at_most(&cell.samples),
         ci_low_ns: median_ci.map(|i| i.low),
         ci_high_ns: median_ci.map(|i| i.high),
         mean_ci_low_ns: mean_ci.map(|i| i.low),

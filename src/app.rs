@@ -341,13 +341,13 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     let (results, end) = execution.go()?;
     results::write_json_atomic(&results_path, &results)?;
     let report = out_dir.join("report.md");
-    write_markdown(&results, &report)?;
-    write_html(&results, &out_dir.join("report.html"))?;
+    write_markdown(&results, &report, None)?;
+    write_html(&results, &out_dir.join("report.html"), None)?;
     if let Some(extra) = &args.markdown {
-        write_markdown(&results, extra)?;
+        write_markdown(&results, extra, None)?;
     }
     if let Some(extra) = &args.html {
-        write_html(&results, extra)?;
+        write_html(&results, extra, None)?;
     }
     print!("{}", terminal::summary(&results));
     println!("\nResults: {}\nReport:  {}", results_path.display(), report.display());
@@ -480,7 +480,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
 pub const EXIT_REGRESSION: u8 = 4;
 
 /// Writes the Markdown report to `path` with its SVG charts beside it.
-fn write_markdown(results: &Results, path: &Path) -> Result<()> {
+fn write_markdown(results: &Results, path: &Path, notes: Option<&str>) -> Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -497,12 +497,12 @@ fn write_markdown(results: &Results, path: &Path) -> Result<()> {
         let p = dir.join(format!("{stem}.svg"));
         fs::write(&p, svg).with_context(|| format!("cannot write {}", p.display()))?;
     }
-    fs::write(path, markdown::render_with_charts(results, &charts))
+    fs::write(path, markdown::render_with_charts(results, &charts, notes))
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
-fn write_html(results: &Results, path: &Path) -> Result<()> {
-    let html = crate::report::html::render(results).context("rendering the HTML report")?;
+fn write_html(results: &Results, path: &Path, notes: Option<&str>) -> Result<()> {
+    let html = crate::report::html::render(results, notes).context("rendering the HTML report")?;
     fs::write(path, html).with_context(|| format!("cannot write {}", path.display()))
 }
 
@@ -511,11 +511,15 @@ pub fn report(args: crate::cli::ReportArgs) -> Result<ExitCode> {
     if args.html.is_none() && args.markdown.is_none() && args.csv.is_none() && args.bmf.is_none() {
         bail!("nothing to write: give at least one of --html, --markdown, --csv, --bmf");
     }
+    let notes = match &args.notes {
+        Some(p) => Some(fs::read_to_string(p).with_context(|| format!("--notes {}: cannot read it", p.display()))?),
+        None => None,
+    };
     if let Some(p) = &args.html {
-        write_html(&results, p)?;
+        write_html(&results, p, notes.as_deref())?;
     }
     if let Some(p) = &args.markdown {
-        write_markdown(&results, p)?;
+        write_markdown(&results, p, notes.as_deref())?;
     }
     if let Some(p) = &args.csv {
         let text = crate::report::export::csv(&results).context("writing CSV")?;

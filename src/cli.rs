@@ -147,6 +147,10 @@ pub struct ReportArgs {
     /// Bencher Metric Format JSON.
     #[arg(long, value_name = "PATH")]
     pub bmf: Option<PathBuf>,
+    /// Markdown with the author's reading of this run (findings, surprises,
+    /// caveats), shown after the summary of the HTML and Markdown reports.
+    #[arg(long, value_name = "PATH")]
+    pub notes: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -25,6 +25,10 @@ pub struct Samples {
     pub user_ns: Vec<u64>,
     pub sys_ns: Vec<u64>,
     pub max_rss_bytes: Vec<u64>,
+    /// Process cells: versus's own peak resident memory when each run started,
+    /// under which `max_rss_bytes` cannot go (see docs/results-format.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rss_floor_bytes: Vec<u64>,
     /// In-process cells: calls per batch (one entry per sample); empty for process cells.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub iterations: Vec<u64>,
@@ -75,6 +79,11 @@ pub struct Stats {
     pub median_user_ns: Option<f64>,
     pub median_sys_ns: Option<f64>,
     pub max_rss_bytes: Option<u64>,
+    /// True when the run with the largest `max_rss_bytes` did not exceed
+    /// versus's own peak memory: the process tree's real peak is then at most
+    /// that figure, not equal to it.
+    #[serde(default)]
+    pub max_rss_at_most: bool,
     /// 95% bootstrap interval of the median (ns per call).
     pub ci_low_ns: Option<f64>,
     pub ci_high_ns: Option<f64>,

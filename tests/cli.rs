@@ -581,6 +581,35 @@ fn reports_re_render_saved_results_and_escape_every_suite_string() {
             .all(|m| m["latency"]["value"].as_f64().unwrap() > 0.0)
     );
     versus().arg("report").arg(&fixture).assert().code(1);
+    // The author's notes appear in both reports, rendered, with nothing that can run.
+    let notes = dir.path().join("notes.md");
+    fs::write(&notes, "**plain** is the baseline.\n\n<script>alert(1)</script>\n").unwrap();
+    versus()
+        .arg("report")
+        .arg(&fixture)
+        .args(["--notes"])
+        .arg(&notes)
+        .arg("--html")
+        .arg(&html)
+        .arg("--markdown")
+        .arg(&md)
+        .assert()
+        .code(0);
+    let page = fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<strong>plain</strong> is the baseline."));
+    assert!(!page.contains("<script>alert(1)") && page.contains("&lt;script&gt;"));
+    assert!(
+        fs::read_to_string(&md)
+            .unwrap()
+            .contains("## Notes\n\n**plain** is the baseline.")
+    );
+    versus()
+        .arg("report")
+        .arg(&fixture)
+        .args(["--notes", "/no/such/notes.md", "--html"])
+        .arg(&html)
+        .assert()
+        .code(1);
 }
 
 fn csv_rows(text: &str) -> Vec<Vec<String>> {

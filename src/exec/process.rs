@@ -53,7 +53,33 @@ pub struct RunRecord {
     pub user: Nanos,
     pub sys: Nanos,
     pub max_rss: Bytes,
+    /// versus's own peak resident memory when the run started. The child is
+    /// started the vfork way (sharing versus's memory until exec), and Linux
+    /// counts the memory a process had before exec in its peak, so `max_rss`
+    /// is never below this: a value at this floor means "at most this much".
+    pub rss_floor: Bytes,
     pub exit: Exit,
+}
+
+/// How far above the floor a child's `max_rss` may lie and still be the
+/// floor: a vfork child touches a few pages of the shared memory before exec.
+pub const RSS_FLOOR_SLACK: Bytes = Bytes(256 * 1024);
+
+/// This process's own peak resident memory so far.
+pub fn own_peak_rss() -> Bytes {
+    // SAFETY: getrusage writes into the struct it is given.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
+    Bytes(ru.ru_maxrss.max(0) as u64 * 1024)
+}
+
+/// Lowers this process's recorded peak resident memory to what it holds now
+/// (Linux: `/proc/self/clear_refs`), so a burst of work such as generating a
+/// payload does not raise the floor under every later run's `max_rss`.
+/// Best effort: where it is not possible the floor stays higher and is still
+/// recorded as such.
+pub fn reset_own_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
 /// Runs commands. The real one starts processes; tests use a fake.
@@ -246,6 +272,7 @@ impl Executor for ProcessExecutor {
             user: Nanos(0),
             sys: Nanos(0),
             max_rss: Bytes(0),
+            rss_floor: Bytes(0),
             exit: Exit::SpawnError(msg),
         };
         let Some((program, args)) = req.argv.split_first() else {
@@ -291,6 +318,7 @@ impl Executor for ProcessExecutor {
             unsafe { cmd.pre_exec(move || hook.apply()) };
         }
 
+        let rss_floor = own_peak_rss();
         let start = Instant::now();
         let child = match cmd.spawn() {
             Ok(c) => c,
@@ -345,6 +373,7 @@ impl Executor for ProcessExecutor {
             user: timeval_nanos(ru.ru_utime),
             sys: timeval_nanos(ru.ru_stime),
             max_rss: Bytes(ru.ru_maxrss as u64 * 1024),
+            rss_floor,
             exit,
         }
     }
@@ -400,6 +429,15 @@ mod tests {
         assert!(r.max_rss.0 >= 80_000_000, "max_rss {}", r.max_rss.0);
         assert!(r.user.0 + r.sys.0 > 0);
         assert!(r.wall.0 > 0);
+    }
+
+    #[test]
+    fn a_child_smaller_than_versus_is_at_most_the_floor() {
+        let mut ex = ProcessExecutor::new();
+        let r = ex.run(&req(&["true"]));
+        assert!(r.rss_floor.0 > 0);
+        // `true` needs far less than versus itself; what wait4 says is versus's size.
+        assert!(r.max_rss.0 <= r.rss_floor.0 + RSS_FLOOR_SLACK.0, "{r:?}");
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub fn csv(results: &Results) -> Result<String, csv::Error> {
             "payload_bytes",
             "throughput_bytes_per_s",
             "max_rss_bytes",
+            "max_rss_at_most",
             "alloc_bytes_per_call",
             "baseline",
             "ratio",
@@ -70,6 +71,8 @@ pub fn csv(results: &Results) -> Result<String, csv::Error> {
             num(s.and_then(|s| s.throughput_bytes_per_s)),
             s.and_then(|s| s.max_rss_bytes)
                 .map_or_else(String::new, |b| b.to_string()),
+            s.filter(|s| s.max_rss_bytes.is_some())
+                .map_or_else(String::new, |s| s.max_rss_at_most.to_string()),
             num(s.and_then(|s| s.alloc_bytes_per_call)),
             cmp.map_or_else(String::new, |k| k.baseline.clone()),
             num(cmp.map(|k| k.ratio)),

@@ -89,7 +89,8 @@ fn sanitize(s: &str) -> String {
         .collect()
 }
 
-pub fn render(results: &Results) -> Result<String, minijinja::Error> {
+/// The page; `notes` is the author's Markdown (`versus report --notes`).
+pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinja::Error> {
     let row = tables::row_param(results);
     let mut sections: Vec<SectionView> = Vec::new();
     for s in tables::subsets(results) {
@@ -171,6 +172,7 @@ pub fn render(results: &Results) -> Result<String, minijinja::Error> {
         method => tables::method_sentence(results),
         summary => ser(&summary),
         verdict_note => tables::verdict_note(results),
+        notes => notes.map(|n| safe(crate::report::notes::to_html(n))),
         problems => ser(&problems),
         sections => ser(&sections),
         versions => ser(tables::versions_table(results).rows),

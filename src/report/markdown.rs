@@ -69,12 +69,12 @@ pub fn render_diff(t: &Table, notes: &[String]) -> String {
 
 /// The report without charts.
 pub fn render(results: &Results) -> String {
-    render_with_charts(results, &[])
+    render_with_charts(results, &[], None)
 }
 
 /// The report, linking the given chart files (stem, SVG) from `html::chart_files`,
 /// which the caller writes beside it as `<stem>.svg`.
-pub fn render_with_charts(results: &Results, charts: &[(String, String)]) -> String {
+pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes: Option<&str>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", escape(&results.suite.name));
     if let Some(d) = &results.suite.description {
@@ -98,6 +98,9 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)]) -> Str
         let _ = writeln!(out, "## Summary\n");
         table(&mut out, &grid.table(), "###");
         let _ = writeln!(out, "{}\n", escape(&tables::verdict_note(results)));
+    }
+    if let Some(n) = notes {
+        let _ = writeln!(out, "## Notes\n\n{}\n", crate::report::notes::to_markdown(n.trim()));
     }
     let problems = tables::outcome_rows(results);
     if !problems.is_empty() {

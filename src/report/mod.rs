@@ -5,5 +5,6 @@ pub mod charts;
 pub mod export;
 pub mod html;
 pub mod markdown;
+pub mod notes;
 pub mod tables;
 pub mod terminal;

@@ -240,9 +240,13 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
     if any(&|s| s.max_rss_bytes.is_some()) {
         tables.push(build(
             TableKind::Memory,
-            format!("Peak resident memory of the process tree (largest run){suffix}"),
+            format!(
+                "Peak resident memory of the process tree (largest run; ≤: below versus's own, so at most that){suffix}"
+            ),
             &|c| match &c.stats {
-                Some(s) => s.max_rss_bytes.map_or_else(|| "n/a (in-process)".into(), format_bytes),
+                Some(s) => s
+                    .max_rss_bytes
+                    .map_or_else(|| "n/a (in-process)".into(), |b| rss_text(b, s.max_rss_at_most)),
                 None => not_ok(c),
             },
         ));
@@ -260,6 +264,15 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
         ));
     }
     tables
+}
+
+/// A peak-memory figure, "≤ 5.54 MB" when it is only an upper bound.
+fn rss_text(bytes: u64, at_most: bool) -> String {
+    if at_most {
+        format!("≤ {}", format_bytes(bytes))
+    } else {
+        format_bytes(bytes)
+    }
 }
 
 /// Calls per second at the median, with the interval of the median turned
@@ -309,7 +322,10 @@ fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
         columns.push(("sys", Box::new(stat(|s| s.median_sys_ns.map(format_nanos)))));
     }
     if has(|s| s.max_rss_bytes.is_some()) {
-        columns.push(("peak RSS", Box::new(stat(|s| s.max_rss_bytes.map(format_bytes)))));
+        columns.push((
+            "peak RSS",
+            Box::new(stat(|s| s.max_rss_bytes.map(|b| rss_text(b, s.max_rss_at_most)))),
+        ));
     }
     if has(|s| s.alloc_bytes_per_call.is_some()) {
         columns.push((

@@ -414,6 +414,9 @@ impl<'a> Runner<'a> {
         let suite = self.suite;
         let op = &suite.operations[group.operation];
         let payload = self.payload(&group.params, events, exec)?;
+        // Generating a payload and digesting the last group's outputs raised
+        // versus's own peak memory, which every run's max_rss cannot go under.
+        crate::exec::process::reset_own_peak_rss();
         let mut states: Vec<CellState> = Vec::new();
         let mut finished: Vec<Cell> = Vec::new();
         let runs_per_cell = u64::from(group.runs + group.warmup);
@@ -794,6 +797,7 @@ impl<'a> Runner<'a> {
             st.samples.user_ns.push(r.user.0);
             st.samples.sys_ns.push(r.sys.0);
             st.samples.max_rss_bytes.push(r.max_rss.0);
+            st.samples.rss_floor_bytes.push(r.rss_floor.0);
         }
     }
 

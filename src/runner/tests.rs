@@ -62,6 +62,7 @@ impl Executor for Fake {
             user: Nanos(10),
             sys: Nanos(1),
             max_rss: Bytes(42),
+            rss_floor: Bytes(0),
             exit,
         }
     }
