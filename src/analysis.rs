@@ -41,16 +41,33 @@ fn whole_series(cell: &Cell) -> Vec<f64> {
         .collect()
 }
 
-/// Whether the largest peak-memory figure of a cell is only an upper bound:
-/// its run did not exceed versus's own peak (the floor wait4 cannot go under).
-fn max_rss_at_most(samples: &crate::results::Samples) -> bool {
+/// The cell's peak memory and whether it is only an upper bound. A run's
+/// figure above its floor (the starting process's own peak, which `wait4`
+/// cannot go under) is exact; one at the floor only says "at most this".
+/// With a command's peak taken as the same on every run, the answer is the
+/// largest exact figure (warm-up runs, started by the small spawn helper, are
+/// usually exact), else the smallest bound.
+fn peak_memory(samples: &crate::results::Samples) -> (Option<u64>, bool) {
     let slack = crate::exec::process::RSS_FLOOR_SLACK.0;
-    samples
+    let runs: Vec<(u64, u64)> = samples
         .max_rss_bytes
         .iter()
         .zip(&samples.rss_floor_bytes)
-        .max_by_key(|(rss, _)| **rss)
-        .is_some_and(|(rss, floor)| *rss <= floor + slack)
+        .chain(samples.warmup_max_rss_bytes.iter().zip(&samples.warmup_rss_floor_bytes))
+        .map(|(rss, floor)| (*rss, *floor))
+        .collect();
+    let exact = runs
+        .iter()
+        .filter(|(rss, floor)| *rss > floor + slack)
+        .map(|(rss, _)| *rss);
+    if let Some(m) = exact.max() {
+        return (Some(m), false);
+    }
+    if let Some(m) = runs.iter().map(|(rss, _)| *rss).min() {
+        return (Some(m), true);
+    }
+    // Results written before floors were recorded: the largest figure as it is.
+    (samples.max_rss_bytes.iter().copied().max(), false)
 }
 
 /// Statistics of an ok cell with at least one sample.
@@ -66,6 +83,7 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         (calls > 0 && xs.len() == cell.samples.iterations.len()).then(|| xs.iter().sum::<u64>() as f64 / calls as f64)
     };
     let seed = seed_for(&cell.id);
+    let peak = peak_memory(&cell.samples);
     let (median_ci, mean_ci) = bootstrap::intervals(&per_call, settings.confidence, seed).unzip();
     let (steady_from, steady_state) = match steady::steady_state(&whole_series(cell), STEADY_TOLERANCE) {
         Steady::From(k) => (Some(k), "reached"),
@@ -82,8 +100,8 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         throughput_bytes_per_s: cell.payload_bytes.and_then(|b| stats::throughput(b, wall.median)),
         median_user_ns: median(&cell.samples.user_ns),
         median_sys_ns: median(&cell.samples.sys_ns),
-        max_rss_bytes: cell.samples.max_rss_bytes.iter().copied().max(),
-        max_rss_at_most: max_rss_at_most(&cell.samples),
+        max_rss_bytes: peak.0,
+        max_rss_at_most: peak.1,
         ci_low_ns: median_ci.map(|i| i.low),
         ci_high_ns: median_ci.map(|i| i.high),
         mean_ci_low_ns: mean_ci.map(|i| i.low),

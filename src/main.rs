@@ -18,6 +18,20 @@ fn run() -> anyhow::Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
+    // The spawn helper (see exec::helper) is this binary with a hidden first
+    // argument; it is recognised before any argument parsing so it stays small.
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == versus::exec::helper::ARG)
+    {
+        return match versus::exec::helper::serve() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("versus spawn helper: {e:#}");
+                ExitCode::from(app::EXIT_ERROR)
+            }
+        };
+    }
     match run() {
         Ok(code) => code,
         Err(e) => {

@@ -29,6 +29,13 @@ pub struct Samples {
     /// under which `max_rss_bytes` cannot go (see docs/results-format.md).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rss_floor_bytes: Vec<u64>,
+    /// Process cells: the warm-up runs' peak memory and floors, as above.
+    /// Warm-up runs are started by the spawn helper, whose floor is much lower
+    /// than versus's, so they measure small children exactly.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warmup_max_rss_bytes: Vec<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warmup_rss_floor_bytes: Vec<u64>,
     /// In-process cells: calls per batch (one entry per sample); empty for process cells.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub iterations: Vec<u64>,
@@ -79,9 +86,9 @@ pub struct Stats {
     pub median_user_ns: Option<f64>,
     pub median_sys_ns: Option<f64>,
     pub max_rss_bytes: Option<u64>,
-    /// True when the run with the largest `max_rss_bytes` did not exceed
-    /// versus's own peak memory: the process tree's real peak is then at most
-    /// that figure, not equal to it.
+    /// True when no run could measure the peak exactly (each stayed at the
+    /// floor of the process that started it): `max_rss_bytes` is then an upper
+    /// bound. See docs/results-format.md, "Peak memory".
     #[serde(default)]
     pub max_rss_at_most: bool,
     /// 95% bootstrap interval of the median (ns per call).
@@ -332,7 +339,10 @@ pub fn read(path: &Path) -> Result<Results> {
         ),
         None => anyhow::bail!("{}: no schema_version: not a versus results file", path.display()),
     }
-    serde_json::from_value(probe).with_context(|| format!("{}: not a valid versus results file", path.display()))
+    // Parsed again from the text, not from `probe`: a `Value`'s objects are
+    // sorted by key, which would lose the order of implementations (the
+    // report's column order) and of parameters.
+    serde_json::from_str(&text).with_context(|| format!("{}: not a valid versus results file", path.display()))
 }
 
 /// The journal: one JSON line per finished cell, appended and synced before
@@ -382,5 +392,19 @@ impl Journal {
             }
         }
         Ok(cells)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reading_keeps_the_order_of_implementations() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile-results.json");
+        let r = read(&path).unwrap();
+        let names: Vec<&str> = r.environment.implementations.keys().map(String::as_str).collect();
+        // As written in the file (suite order), not sorted.
+        assert_eq!(names, ["plain", "<img src=x onerror=alert(1)>", "sleepy"]);
     }
 }

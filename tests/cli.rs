@@ -770,3 +770,57 @@ fn an_artifact_is_reported_with_its_size() {
     assert!(md.contains("module-o3.wasm: 1234 bytes"), "{md}");
     assert!(md.contains("module-oz.wasm: not found"));
 }
+
+#[test]
+fn warm_up_runs_measure_a_child_smaller_than_versus() {
+    let dir = tempfile::tempdir().unwrap();
+    // perl-base is on every Debian system; `perl -e 1` peaks at a few MB,
+    // less than versus itself and more than the spawn helper.
+    let suite = write(
+        dir.path(),
+        "s.toml",
+        r#"
+        [settings]
+        runs = 3
+        warmup = 2
+        [operations.start]
+        [implementations.perl]
+        run.start = "perl -e 1"
+        "#,
+    );
+    let out = dir.path().join("out");
+    versus()
+        .args(["run", "-q"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(0);
+    let r = results(&out);
+    let cell = &r["cells"][0];
+    let u = |v: &Value| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect::<Vec<u64>>()
+    };
+    let (warm, warm_floor) = (
+        u(&cell["samples"]["warmup_max_rss_bytes"]),
+        u(&cell["samples"]["warmup_rss_floor_bytes"]),
+    );
+    let measured_floor = u(&cell["samples"]["rss_floor_bytes"]);
+    assert_eq!(warm.len(), 2);
+    // The helper's floor is below versus's, and perl's peak rises above it.
+    assert!(
+        warm_floor.iter().max() < measured_floor.iter().min(),
+        "{warm_floor:?} {measured_floor:?}"
+    );
+    assert!(
+        warm.iter().zip(&warm_floor).all(|(w, f)| w > f),
+        "{warm:?} {warm_floor:?}"
+    );
+    let stats = &cell["stats"];
+    assert_eq!(stats["max_rss_at_most"], false);
+    assert_eq!(stats["max_rss_bytes"].as_u64(), warm.iter().max().copied());
+}

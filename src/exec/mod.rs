@@ -2,6 +2,7 @@
 //! background services a suite needs.
 
 pub mod cgroup;
+pub mod helper;
 pub mod process;
 pub mod service;
 

@@ -20,7 +20,7 @@ use crate::exec::cgroup::{MemoryLimiter, RunLimit, rlimit_says_oom};
 use crate::units::{Bytes, Nanos};
 
 /// What to run. Paths are used as given.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct RunRequest {
     pub argv: Vec<String>,
     pub cwd: Option<PathBuf>,
@@ -33,10 +33,16 @@ pub struct RunRequest {
     pub stderr: Option<PathBuf>,
     pub timeout: Duration,
     pub memory_limit: Option<Bytes>,
+    /// Start the run from the spawn helper (`exec::helper`), whose small
+    /// memory lets `max_rss` measure a child smaller than versus itself. It
+    /// costs a message each way per run, so the runner asks for it on warm-up
+    /// runs only.
+    #[serde(skip)]
+    pub exact_memory: bool,
 }
 
 /// How a run ended, as the operating system tells it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Exit {
     Code(i32),
     Signal(i32),
@@ -47,7 +53,7 @@ pub enum Exit {
 }
 
 /// One measured run.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RunRecord {
     pub wall: Nanos,
     pub user: Nanos,
@@ -65,7 +71,26 @@ pub struct RunRecord {
 /// floor: a vfork child touches a few pages of the shared memory before exec.
 pub const RSS_FLOOR_SLACK: Bytes = Bytes(256 * 1024);
 
-/// This process's own peak resident memory so far.
+/// The peak resident memory of this process's own memory image (VmHWM),
+/// read from /proc. Unlike `getrusage`, it leaves out what the process held
+/// before its own exec, which for the spawn helper is versus's whole size.
+/// Costs a read of /proc per call, so only the helper uses it.
+fn own_image_peak_rss() -> Option<Bytes> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(Bytes(kb * 1024))
+}
+
+/// This process's own peak resident memory so far (getrusage: at least the
+/// peak of its memory image, and possibly more, which only makes the floor
+/// under a child's figure more cautious).
 pub fn own_peak_rss() -> Bytes {
     // SAFETY: getrusage writes into the struct it is given.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
@@ -89,15 +114,24 @@ pub trait Executor {
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static CURRENT_GROUP: AtomicI32 = AtomicI32::new(0);
+/// The spawn helper's pid while one runs (0 otherwise).
+pub(crate) static HELPER_PID: AtomicI32 = AtomicI32::new(0);
 
 /// Called from the Ctrl-C handler: marks the run interrupted and kills the
 /// process group that is running now, so the scheduler regains control at once.
+/// Async-signal-safe: atomics and kill(2) only.
 pub fn interrupt() {
     INTERRUPTED.store(true, Ordering::SeqCst);
     let pg = CURRENT_GROUP.load(Ordering::SeqCst);
     if pg > 0 {
         // SAFETY: killpg has no memory-safety preconditions.
         unsafe { libc::killpg(pg, libc::SIGKILL) };
+    }
+    // A run the helper started: the helper kills its group the same way.
+    let helper = HELPER_PID.load(Ordering::SeqCst);
+    if helper > 0 {
+        // SAFETY: kill has no memory-safety preconditions.
+        unsafe { libc::kill(helper, libc::SIGTERM) };
     }
 }
 
@@ -107,6 +141,11 @@ pub fn interrupted() -> bool {
 
 /// Starts real processes.
 pub struct ProcessExecutor {
+    /// Started on the first run that asks for exact memory; `None` inside the
+    /// helper itself, and after it failed (runs then start here).
+    helper: HelperState,
+    /// Read the floor under a child's peak memory from /proc (the helper).
+    precise_floor: bool,
     /// Found on first use: finding a cgroup means creating one, which a run
     /// without memory limits has no need to pay for.
     limiter: Option<MemoryLimiter>,
@@ -178,6 +217,8 @@ impl StreamCache {
 impl ProcessExecutor {
     pub fn new() -> Self {
         ProcessExecutor {
+            helper: HelperState::NotStarted,
+            precise_floor: false,
             limiter: None,
             streams: StreamCache::default(),
         }
@@ -265,8 +306,59 @@ pub fn tail(path: &Path, max: u64) -> String {
     String::from_utf8_lossy(&buf).trim().to_string()
 }
 
+enum HelperState {
+    NotStarted,
+    Running(crate::exec::helper::Helper),
+    /// Inside the helper, or the helper could not be used.
+    Off,
+}
+
+impl ProcessExecutor {
+    /// The executor the spawn helper itself uses: it never starts a helper.
+    pub(crate) fn inside_helper() -> Self {
+        ProcessExecutor {
+            helper: HelperState::Off,
+            precise_floor: true,
+            ..Self::new()
+        }
+    }
+
+    /// Runs `req` through the helper; `None` when the helper is not available.
+    fn run_in_helper(&mut self, req: &RunRequest) -> Option<RunRecord> {
+        if matches!(self.helper, HelperState::NotStarted) {
+            self.helper = match crate::exec::helper::Helper::start() {
+                Ok(h) => HelperState::Running(h),
+                Err(_) => HelperState::Off,
+            };
+        }
+        let HelperState::Running(h) = &mut self.helper else {
+            return None;
+        };
+        match h.run(req) {
+            Ok(r) => Some(r),
+            Err(_) => {
+                // A helper that failed once is not trusted again; runs start here.
+                self.helper = HelperState::Off;
+                None
+            }
+        }
+    }
+}
+
 impl Executor for ProcessExecutor {
     fn run(&mut self, req: &RunRequest) -> RunRecord {
+        if req.exact_memory
+            && let Some(r) = self.run_in_helper(req)
+        {
+            return r;
+        }
+        self.run_here(req)
+    }
+}
+
+impl ProcessExecutor {
+    /// Starts and measures one run from this process.
+    fn run_here(&mut self, req: &RunRequest) -> RunRecord {
         let failed = |msg: String| RunRecord {
             wall: Nanos(0),
             user: Nanos(0),
@@ -318,7 +410,11 @@ impl Executor for ProcessExecutor {
             unsafe { cmd.pre_exec(move || hook.apply()) };
         }
 
-        let rss_floor = own_peak_rss();
+        let rss_floor = match self.helper {
+            // Inside the helper the precise figure is worth a read of /proc.
+            HelperState::Off if self.precise_floor => own_image_peak_rss().unwrap_or_else(own_peak_rss),
+            _ => own_peak_rss(),
+        };
         let start = Instant::now();
         let child = match cmd.spawn() {
             Ok(c) => c,

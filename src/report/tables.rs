@@ -218,7 +218,15 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
     };
     tables.push(build(
         TableKind::Time,
-        format!("Wall time, median ± standard deviation{suffix}"),
+        if subset
+            .cells
+            .iter()
+            .all(|c| !c.samples.iterations.is_empty() || c.samples.is_empty())
+        {
+            format!("Time per call, median ± standard deviation{suffix}")
+        } else {
+            format!("Wall time, median ± standard deviation{suffix}")
+        },
         &time_text,
     ));
     tables.push(build(TableKind::Ratio, format!("{ratio_title}{suffix}"), &|c| {
@@ -241,7 +249,7 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
         tables.push(build(
             TableKind::Memory,
             format!(
-                "Peak resident memory of the process tree (largest run; ≤: below versus's own, so at most that){suffix}"
+                "Peak resident memory of the process tree (≤: an upper bound, where no run could measure it exactly){suffix}"
             ),
             &|c| match &c.stats {
                 Some(s) => s
@@ -541,7 +549,7 @@ pub fn verdict_note(results: &Results) -> String {
         .filter(|c| c.verdict == Verdict::Indistinguishable)
         .count();
     format!(
-        "{same} comparison(s) found no difference of at least {}% (≈). Ratios are paired where runs were interleaved (compared run by run); intervals are {:.0}% bootstrap intervals; a verdict needs a Wilcoxon signed-rank p-value below {} and an interval clear of the noise floor.",
+        "{same} comparison(s) could not be called faster or slower by at least {}% (≈, or \"not confirmed\" when the ratio itself is large). Ratios are paired where runs were interleaved (compared run by run); intervals are {:.0}% bootstrap intervals; a verdict needs a Wilcoxon signed-rank p-value below {} and an interval clear of the noise floor.",
         results.analysis.noise * 100.0,
         results.analysis.confidence * 100.0,
         results.analysis.alpha

@@ -564,6 +564,7 @@ impl<'a> Runner<'a> {
                 stderr: Some(dir.join("stderr")),
                 timeout: group.timeout,
                 memory_limit: implementation.memory_limit,
+                exact_memory: false,
             };
             states.push(CellState {
                 imp,
@@ -740,7 +741,15 @@ impl<'a> Runner<'a> {
                 if let Some(out) = &states[s].out {
                     let _ = fs::remove_file(out);
                 }
-                let record = exec.run(req);
+                // Warm-up runs measure memory exactly (see RunRequest::exact_memory).
+                let record = if warmup {
+                    exec.run(&RunRequest {
+                        exact_memory: true,
+                        ..req.clone()
+                    })
+                } else {
+                    exec.run(req)
+                };
                 if interrupted() {
                     return true;
                 }
@@ -792,6 +801,8 @@ impl<'a> Runner<'a> {
         }
         if warmup {
             st.warmup_wall_ns.push(r.wall.0);
+            st.samples.warmup_max_rss_bytes.push(r.max_rss.0);
+            st.samples.warmup_rss_floor_bytes.push(r.rss_floor.0);
         } else {
             st.samples.wall_ns.push(r.wall.0);
             st.samples.user_ns.push(r.user.0);

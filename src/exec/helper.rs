@@ -1,0 +1,149 @@
+//! The spawn helper: a second, small versus process that starts runs on
+//! behalf of the main one when their peak memory must be exact.
+//!
+//! Why it exists: versus starts children the vfork way (they share its
+//! memory until they exec), and Linux counts the memory a process had before
+//! exec in the peak that `wait4` reports. A child smaller than versus (tens
+//! of MB once results accumulate) would be reported at versus's size. The
+//! helper is a fresh process of a few MB (the `versus-spawn` binary beside
+//! versus, about 2.3 MB resident; else versus itself with a hidden argument,
+//! about 3.7 MB), so the children it starts are measured down to that much
+//! smaller floor.
+//!
+//! Wire format, one JSON object per line, private to one versus binary (the
+//! helper is always the same executable as its parent, so the two cannot
+//! disagree; `versus-spawn` is built from the same crate): a `RunRequest` in, a
+//! `RunRecord` out. The runner asks for the
+//! helper on warm-up runs only: a request and a reply per run cost tens of
+//! microseconds outside the timed region, which matters for a whole-tool
+//! comparison of thousands of tiny runs but not for warm-up.
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::Ordering;
+
+use anyhow::{Context, Result, anyhow};
+
+use crate::exec::process::{Executor, HELPER_PID, ProcessExecutor, RunRecord, RunRequest, interrupt};
+
+/// The hidden first argument that makes the versus binary serve as the helper.
+pub const ARG: &str = "__spawn-helper";
+
+/// The main process's handle on a running helper.
+pub struct Helper {
+    child: Child,
+    requests: ChildStdin,
+    replies: BufReader<ChildStdout>,
+    line: String,
+}
+
+impl Helper {
+    /// Starts the helper from this executable. Its own process group keeps
+    /// the terminal's Ctrl-C away from it: versus forwards an interrupt itself.
+    /// It is `versus-spawn` from beside this executable where there is one
+    /// (a smaller program, so a lower floor), else this executable itself.
+    pub fn start() -> Result<Helper> {
+        let exe = std::env::current_exe().context("finding versus's own executable")?;
+        let small = exe.with_file_name("versus-spawn");
+        let mut command = if small.is_file() {
+            Command::new(small)
+        } else {
+            let mut c = Command::new(exe);
+            c.arg(ARG);
+            c
+        };
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .process_group(0)
+            .spawn()
+            .context("starting the spawn helper")?;
+        let requests = child.stdin.take().ok_or_else(|| anyhow!("helper has no stdin"))?;
+        let replies = BufReader::new(child.stdout.take().ok_or_else(|| anyhow!("helper has no stdout"))?);
+        HELPER_PID.store(child.id() as i32, Ordering::SeqCst);
+        Ok(Helper {
+            child,
+            requests,
+            replies,
+            line: String::new(),
+        })
+    }
+
+    /// Has the helper start and measure one run.
+    pub fn run(&mut self, req: &RunRequest) -> Result<RunRecord> {
+        let mut message = serde_json::to_vec(req)?;
+        message.push(b'\n');
+        self.requests.write_all(&message)?;
+        self.line.clear();
+        if self.replies.read_line(&mut self.line)? == 0 {
+            return Err(anyhow!("the spawn helper exited"));
+        }
+        Ok(serde_json::from_str(&self.line)?)
+    }
+}
+
+impl Drop for Helper {
+    fn drop(&mut self) {
+        HELPER_PID.store(0, Ordering::SeqCst);
+        // End of input ends the helper; the kill is for one that hangs.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+extern "C" fn on_terminate(_: libc::c_int) {
+    interrupt();
+}
+
+/// The helper's main loop: one run per request line, until end of input.
+/// SIGTERM (from the main process's Ctrl-C) kills the run under way, which
+/// then ends with its outcome like any other.
+pub fn serve() -> Result<()> {
+    // SAFETY: the handler only calls `interrupt`, which is async-signal-safe.
+    unsafe { libc::signal(libc::SIGTERM, on_terminate as *const () as libc::sighandler_t) };
+    let mut exec = ProcessExecutor::inside_helper();
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let req: RunRequest = serde_json::from_str(&line?).context("spawn helper: bad request")?;
+        let mut reply = serde_json::to_vec(&exec.run(&req))?;
+        reply.push(b'\n');
+        stdout.write_all(&reply)?;
+        stdout.flush()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::Exit;
+    use std::time::Duration;
+
+    #[test]
+    fn wire_messages_round_trip() {
+        let req = RunRequest {
+            argv: vec!["sh".into(), "-c".into(), "exit 3".into()],
+            timeout: Duration::from_millis(1500),
+            memory_limit: Some(crate::units::Bytes(1 << 20)),
+            ..Default::default()
+        };
+        let back: RunRequest = serde_json::from_str(&serde_json::to_string(&req).unwrap()).unwrap();
+        assert_eq!(
+            (back.argv, back.timeout, back.memory_limit),
+            (req.argv, req.timeout, req.memory_limit)
+        );
+        let rec = RunRecord {
+            wall: crate::units::Nanos(5),
+            user: crate::units::Nanos(1),
+            sys: crate::units::Nanos(2),
+            max_rss: crate::units::Bytes(3),
+            rss_floor: crate::units::Bytes(4),
+            exit: Exit::SpawnError("x: command not found".into()),
+        };
+        let back: RunRecord = serde_json::from_str(&serde_json::to_string(&rec).unwrap()).unwrap();
+        assert_eq!(back, rec);
+    }
+}
