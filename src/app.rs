@@ -293,6 +293,26 @@ impl Execution<'_> {
     }
 }
 
+/// A folder name from a suite's title: letters, digits, '.', '_' and '-'
+/// kept, every other run of characters one '-' ("Quickstart: gzip vs xz" →
+/// "Quickstart-gzip-vs-xz").
+fn folder_name(title: &str) -> String {
+    let mut out = String::new();
+    for c in title.chars() {
+        if c.is_alphanumeric() || matches!(c, '.' | '_' | '-') {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let trimmed = out.trim_matches(['-', '.']);
+    if trimmed.is_empty() {
+        "suite".into()
+    } else {
+        trimmed.to_string()
+    }
+}
+
 pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     let mut suite = suite::load(&args.suite)?;
     if let Some(b) = &args.baseline {
@@ -316,7 +336,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
             (dir.clone(), results::Journal::read(&journal)?)
         }
         None => {
-            let default = PathBuf::from("versus-results").join(suite.name.replace(['/', ' '], "-"));
+            let default = PathBuf::from("versus-results").join(folder_name(&suite.name));
             (args.out.clone().unwrap_or(default), IndexMap::new())
         }
     };
@@ -630,4 +650,20 @@ pub fn conformance(args: crate::cli::ConformanceArgs) -> Result<ExitCode> {
 pub fn schema() -> Result<ExitCode> {
     println!("{}", serde_json::to_string_pretty(&suite::json_schema())?);
     Ok(ExitCode::from(EXIT_OK))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::folder_name;
+
+    #[test]
+    fn folder_names_are_safe_and_readable() {
+        assert_eq!(
+            folder_name("Quickstart: gzip vs bzip2 vs xz"),
+            "Quickstart-gzip-vs-bzip2-vs-xz"
+        );
+        assert_eq!(folder_name("../../etc"), "etc");
+        assert_eq!(folder_name("a/b c"), "a-b-c");
+        assert_eq!(folder_name("???"), "suite");
+    }
 }
