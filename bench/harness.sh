@@ -20,7 +20,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 REPORT="$ROOT/docs/results/harness.md"
-ROUNDS=5          # measurement 1, 2 and 3: alternating rounds per tool
+ROUNDS=15         # measurement 1, 2 and 3: alternating rounds per tool (cheap: seconds each)
 REPS=3            # measurement 4: repetitions per command
 SETTLE=5          # measurement 4: seconds idle before each timed 1 GB write (see there)
 
