@@ -176,26 +176,21 @@ impl Execution<'_> {
             "none needed (no memory_limit in the suite)"
         };
         let mut env = environment::collect(mechanism);
+        let tmp = self.out_dir.join("tmp").display().to_string();
         for imp in &suite.implementations {
-            let tmp = self.out_dir.join("tmp");
+            // The placeholders of an implementation's own commands and files
+            // (the suite allows no others there).
+            let own = |n: &str| match n {
+                "tmp" => Some(tmp.clone()),
+                "impl" => Some(imp.name.clone()),
+                _ => imp.vars.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone()),
+            };
             let version = imp.version.as_ref().map(|v| {
-                let t = tmp.display().to_string();
-                let argv = v
-                    .render_with(|n| match n {
-                        "tmp" => Some(t.clone()),
-                        "impl" => Some(imp.name.clone()),
-                        _ => imp.vars.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone()),
-                    })
-                    .unwrap_or_default();
+                let argv = v.render_with(own).unwrap_or_default();
                 environment::version_of(&argv, imp.cwd.as_deref().unwrap_or(&suite.dir), &imp.env)
             });
             let artifact = imp.artifact.as_ref().map(|a| {
-                let path = a
-                    .render_with(|n| match n {
-                        "impl" => Some(imp.name.clone()),
-                        _ => imp.vars.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone()),
-                    })
-                    .unwrap_or_default();
+                let path = a.render_with(own).unwrap_or_default();
                 let bytes = fs::metadata(imp.cwd.as_deref().unwrap_or(&suite.dir).join(&path))
                     .ok()
                     .map(|m| m.len());

@@ -410,10 +410,11 @@ impl ProcessExecutor {
             unsafe { cmd.pre_exec(move || hook.apply()) };
         }
 
-        let rss_floor = match self.helper {
-            // Inside the helper the precise figure is worth a read of /proc.
-            HelperState::Off if self.precise_floor => own_image_peak_rss().unwrap_or_else(own_peak_rss),
-            _ => own_peak_rss(),
+        // Inside the helper the precise figure is worth a read of /proc.
+        let rss_floor = if self.precise_floor {
+            own_image_peak_rss().unwrap_or_else(own_peak_rss)
+        } else {
+            own_peak_rss()
         };
         let start = Instant::now();
         let child = match cmd.spawn() {

@@ -100,7 +100,7 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
         let _ = writeln!(out, "{}\n", escape(&tables::verdict_note(results)));
     }
     if let Some(n) = notes {
-        let _ = writeln!(out, "## Notes\n\n{}\n", crate::report::notes::to_markdown(n.trim()));
+        let _ = writeln!(out, "## Notes\n\n{}\n", escape_prose(n.trim()));
     }
     let problems = tables::outcome_rows(results);
     if !problems.is_empty() {

@@ -6,7 +6,8 @@
 //! The HTML form is rendered with pulldown-cmark and made safe for a page
 //! that must never run or fetch anything: raw HTML is shown as text, images
 //! become their alt text, and links keep only http(s), fragment or relative
-//! targets.
+//! targets. The Markdown report includes the notes as prose, like the
+//! suite's description (`markdown::escape_prose`).
 
 use pulldown_cmark::{CowStr, Event, Parser, Tag, TagEnd, html};
 
@@ -51,11 +52,6 @@ pub fn to_html(markdown: &str) -> String {
     out
 }
 
-/// The notes for the Markdown report: as written, but with raw HTML escaped.
-pub fn to_markdown(markdown: &str) -> String {
-    markdown.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,6 +66,5 @@ mod tests {
         assert!(!html.contains("<img") && html.contains("chart"));
         assert!(html.contains(r##"href="#summary""##) && html.contains(r#"href="https://example.invalid/""#));
         assert!(!html.contains("javascript:"));
-        assert_eq!(to_markdown("a <b> & c"), "a &lt;b&gt; &amp; c");
     }
 }

@@ -427,11 +427,11 @@ impl SummaryGrid {
     }
 }
 
-fn mark(results: &Results, cell: &Cell) -> Mark {
+fn mark(cell: &Cell, comparison: Option<&Comparison>) -> Mark {
     if cell.outcome != Outcome::Ok {
         return Mark::NotOk;
     }
-    match comparison_of(results, cell).map(|c| c.verdict) {
+    match comparison.map(|c| c.verdict) {
         Some(Verdict::Faster) => Mark::Faster,
         Some(Verdict::Slower) => Mark::Slower,
         Some(Verdict::Indistinguishable) => Mark::Same,
@@ -463,15 +463,16 @@ pub fn summary_grid(results: &Results) -> Option<SummaryGrid> {
         let Some(cell) = cell else {
             return GridCell::label("");
         };
+        let comparison = comparison_of(results, cell);
         let (text, detail) = if cell.outcome != Outcome::Ok {
             (not_ok(cell), String::new())
         } else {
-            comparison_of(results, cell).map_or_else(|| ("—".to_string(), String::new()), verdict_parts)
+            comparison.map_or_else(|| ("—".to_string(), String::new()), verdict_parts)
         };
         GridCell {
             text,
             detail,
-            mark: mark(results, cell),
+            mark: mark(cell, comparison),
         }
     };
     let compared: Vec<&String> = impls.iter().filter(|i| Some(i.as_str()) != fixed).collect();
