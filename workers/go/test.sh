@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Tests the Go worker library: format, vet, unit tests, then versus's worker
-# conformance scenarios against cmd/conformance-worker.
+# Tests the Go worker library: format, the module path (go list -m, and every
+# reference to it), vet, build, a consumer module that builds the README's
+# example against this checkout, unit tests, then versus's worker conformance
+# scenarios against cmd/conformance-worker.
 #
 # The library uses only the standard library, so there is nothing to install
 # beyond Go itself. The conformance run uses $VERSUS if set, else the repo's
@@ -28,8 +30,45 @@ if [[ -n "$unformatted" ]]; then
 fi
 echo "ok"
 
+step "module path"
+# The path users `go get`: where the repository lives, plus this directory.
+MODULE="github.com/versus-bench/versus/workers/go"
+got="$(go list -m)"
+if [[ "$got" != "$MODULE" ]]; then
+  echo "go.mod declares module $got; expected $MODULE" >&2
+  exit 1
+fi
+# Every reference to the library, in code and README, uses that path.
+stray="$(grep -rn --include='*.go' --include='*.md' --include='go.mod' -E '[A-Za-z0-9.-]+\.[a-z]+/[A-Za-z0-9./_-]*workers/go\b' . |
+  grep -v -F "$MODULE" || true)"
+if [[ -n "$stray" ]]; then
+  echo "references to the library under another path:" >&2
+  echo "$stray" >&2
+  exit 1
+fi
+echo "$got"
+
 step "vet"
 go vet ./...
+echo "ok"
+
+step "build"
+go build ./...
+echo "ok"
+
+step "a consumer module builds the README's example"
+# A new module that requires the library by its path, pointed at this
+# checkout with a replace directive (as the README's install section says),
+# and whose main.go is the README's Usage example. No network: GOPROXY=off.
+mkdir "$TMP/consumer"
+awk '/^```go$/ {on = 1; next} /^```$/ {on = 0} on' README.md >"$TMP/consumer/main.go"
+(
+  cd "$TMP/consumer"
+  export GOPROXY=off GOFLAGS=-mod=mod GOWORK=off
+  go mod init example.com/consumer >/dev/null 2>&1
+  go mod edit -require="$MODULE@v0.0.0" -replace="$MODULE=$HERE"
+  go build -o "$TMP/consumer/worker" .
+)
 echo "ok"
 
 step "unit tests"
