@@ -1,0 +1,137 @@
+// wazero host for tdfcore.wasm: a versus worker (operations `encrypt` and
+// `decrypt-local`), or, with `encrypt IN OUT` / `decrypt IN OUT`, a one-shot
+// command used by install.sh and the SDK check.
+//
+//	wazero-host --module tdfcore.wasm --public kas-public.pem --private kas-private.pem [flags] [encrypt|decrypt IN OUT]
+//
+// The key files are read when the first cell is set up, not at start, so the
+// worker may start before the KAS has written them.
+
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/debug"
+
+	versus "github.com/versus-bench/versus/workers/go"
+)
+
+func main() {
+	var cfg config
+	var publicPath, privatePath string
+	var segmentSize uint
+	flag.StringVar(&cfg.modulePath, "module", "tdfcore.wasm", "the TDF core module")
+	flag.StringVar(&publicPath, "public", "", "KAS public key (PEM), for encrypt")
+	flag.StringVar(&privatePath, "private", "", "KAS private key (PEM), for the local unwrap in decrypt")
+	flag.StringVar(&cfg.kasURL, "kas-url", "http://localhost:8080/kas", "KAS URL written into the manifest")
+	flag.StringVar(&cfg.kid, "kid", "", "key id written into the manifest (none if empty)")
+	flag.UintVar(&segmentSize, "segment-size", 2<<20, "plaintext bytes per segment")
+	flag.BoolVar(&cfg.legacy, "legacy", false, "write the 4.2.2 manifest form (no schemaVersion, hex hashes)")
+	version := flag.Bool("version", false, "print the versions and exit")
+	flag.Parse()
+	cfg.segmentSize = uint32(segmentSize)
+
+	if *version {
+		fmt.Println(versionLine(cfg.modulePath))
+		return
+	}
+	load := func() (*tdfModule, error) {
+		var err error
+		if publicPath != "" {
+			if cfg.publicPEM, err = os.ReadFile(publicPath); err != nil {
+				return nil, err
+			}
+		}
+		if privatePath != "" {
+			if cfg.privatePEM, err = os.ReadFile(privatePath); err != nil {
+				return nil, err
+			}
+		}
+		return loadModule(cfg)
+	}
+	if flag.NArg() > 0 {
+		if err := oneShot(load, flag.Args()); err != nil {
+			fmt.Fprintln(os.Stderr, "wazero-host:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	serve(load)
+}
+
+func oneShot(load func() (*tdfModule, error), args []string) error {
+	if len(args) != 3 || (args[0] != "encrypt" && args[0] != "decrypt") {
+		return fmt.Errorf("usage: [flags] encrypt|decrypt IN OUT")
+	}
+	t, err := load()
+	if err != nil {
+		return err
+	}
+	defer t.close()
+	in, err := os.ReadFile(args[1])
+	if err != nil {
+		return err
+	}
+	op := t.encrypt
+	if args[0] == "decrypt" {
+		op = t.decrypt
+	}
+	out, err := op(in)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(args[2], out, 0o644)
+}
+
+// serve runs the versus worker. decrypt-local decrypts its input when that
+// is a TDF; given plaintext (the payload), setup first encrypts it with the
+// module, untimed, since a worker operation cannot chain on another's output.
+func serve(load func() (*tdfModule, error)) {
+	var t *tdfModule
+	instance := func() (*tdfModule, error) {
+		var err error
+		if t == nil {
+			t, err = load()
+		}
+		return t, err
+	}
+	versus.Register("encrypt", func(pt []byte) ([]byte, error) { return t.encrypt(pt) },
+		versus.WithSetup(func(s versus.Setup) ([]byte, error) {
+			if _, err := instance(); err != nil {
+				return nil, err
+			}
+			return os.ReadFile(s.Input)
+		}))
+	versus.Register("decrypt-local", func(tdf []byte) ([]byte, error) { return t.decrypt(tdf) },
+		versus.WithSetup(func(s versus.Setup) ([]byte, error) {
+			if _, err := instance(); err != nil {
+				return nil, err
+			}
+			in, err := os.ReadFile(s.Input)
+			if err != nil || bytes.HasPrefix(in, []byte("PK\x03\x04")) {
+				return in, err
+			}
+			return t.encrypt(in)
+		}))
+	versus.Main()
+}
+
+func versionLine(modulePath string) string {
+	wazeroVersion := "unknown"
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range info.Deps {
+			if dep.Path == "github.com/tetratelabs/wazero" {
+				wazeroVersion = dep.Version
+			}
+		}
+	}
+	size := "missing"
+	if st, err := os.Stat(modulePath); err == nil {
+		size = fmt.Sprintf("%d bytes", st.Size())
+	}
+	return fmt.Sprintf("wazero %s (compiler), host %s; module %s (%s)", wazeroVersion, runtime.Version(), modulePath, size)
+}
