@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Tests the Java worker library: unit tests (JUnit 5 via Maven Surefire), then the
+# Tests the Java worker library: unit tests (JUnit 5 via Maven Surefire) and the
+# three jars Maven Central takes (library, sources, javadoc), then the
 # protocol conformance suite run by the versus core against ConformanceWorker,
 # on the default JDK and on any extra JDK listed in VERSUS_JAVA_EXTRA (by
 # default every Temurin JDK under /usr/lib/jvm), since the jar must run on each.
@@ -22,11 +23,31 @@ if ! command -v java >/dev/null || ! command -v javac >/dev/null || ! command -v
   $SUDO apt-get install -y -q openjdk-17-jdk-headless maven
 fi
 
-# Unit tests, then the jar (package runs the tests first).
+# Unit tests, then the jars (package runs the tests first): the library, its
+# sources and its javadoc, as they would be published. Nothing is signed (gpg
+# is in the `release` profile, which this script does not activate) or uploaded.
 # jansi.noreset: Debian's Maven 3.8 otherwise ends its output with colour resets.
 MAVEN_OPTS="${MAVEN_OPTS:-} -Djansi.noreset=true" mvn -B -ntp -Dstyle.color=never package
 
-JAR="$(ls "$HERE"/target/versus-worker-*.jar | head -n 1)"
+# package also builds the sources and javadoc jars Maven Central requires
+# beside the main one; check that each holds what it should.
+JAR="$(ls "$HERE"/target/versus-worker-*.jar | grep -v -E -- '-(sources|javadoc)\.jar$' | head -n 1)"
+BASE="${JAR%.jar}"
+has() { # has JAR ENTRY...: every ENTRY is in JAR
+  local jar="$1" entry; shift
+  local list; list="$(jar tf "$jar")"
+  for entry in "$@"; do
+    grep -q -x -F "$entry" <<<"$list" || { echo "test.sh: $jar lacks $entry" >&2; exit 1; }
+  done
+  echo "$(basename "$jar"): $(wc -l <<<"$list") entries"
+}
+has "$JAR" dev/versus/worker/Worker.class dev/versus/worker/ConformanceWorker.class \
+  META-INF/maven/dev.versus/versus-worker/pom.xml
+has "$BASE-sources.jar" dev/versus/worker/Worker.java
+has "$BASE-javadoc.jar" index.html dev/versus/worker/Worker.html
+if ! grep -q -E '^[[:space:]]*<licenses>' pom.xml; then
+  echo "note: pom.xml has no <licenses> yet; Maven Central will refuse it until one is added"
+fi
 
 if [ -z "${VERSUS:-}" ] && [ ! -x "$REPO/target/debug/versus" ]; then
   echo "test.sh: building versus (cargo build)"
