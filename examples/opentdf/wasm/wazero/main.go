@@ -2,10 +2,12 @@
 // `decrypt-local`), or, with `encrypt IN OUT` / `decrypt IN OUT`, a one-shot
 // command used by install.sh and the SDK check.
 //
-//	wazero-host --module tdfcore.wasm --public kas-public.pem --private kas-private.pem [flags] [encrypt|decrypt IN OUT]
+//	wazero-host --module tdfcore.wasm --state KAS_STATE [flags] [encrypt|decrypt IN OUT]
 //
-// The key files are read when the first cell is set up, not at start, so the
-// worker may start before the KAS has written them.
+// KAS_STATE is the folder the KAS writes at start (../../kas): kas-public.pem,
+// kas-private.pem and kas-url; --public, --private and --kas-url override
+// its files. They are read when the first cell is set up, not at start, so
+// the worker may start before the KAS has written them.
 
 package main
 
@@ -14,26 +16,41 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	versus "github.com/versus-bench/versus/workers/go"
 )
 
 func main() {
 	var cfg config
-	var publicPath, privatePath string
+	var state, publicPath, privatePath, tdfVersion string
 	var segmentSize uint
+	flag.StringVar(&state, "state", "", "the KAS state folder (kas-public.pem, kas-private.pem, kas-url)")
 	flag.StringVar(&cfg.modulePath, "module", "tdfcore.wasm", "the TDF core module")
 	flag.StringVar(&publicPath, "public", "", "KAS public key (PEM), for encrypt")
 	flag.StringVar(&privatePath, "private", "", "KAS private key (PEM), for the local unwrap in decrypt")
-	flag.StringVar(&cfg.kasURL, "kas-url", "http://localhost:8080/kas", "KAS URL written into the manifest")
-	flag.StringVar(&cfg.kid, "kid", "", "key id written into the manifest (none if empty)")
+	flag.StringVar(&cfg.kasURL, "kas-url", "", "KAS URL written into the manifest (default: STATE/kas-url)")
+	flag.StringVar(&cfg.kid, "kid", "r1", "key id written into the manifest (none if empty)")
 	flag.UintVar(&segmentSize, "segment-size", 2<<20, "plaintext bytes per segment")
-	flag.BoolVar(&cfg.legacy, "legacy", false, "write the 4.2.2 manifest form (no schemaVersion, hex hashes)")
+	flag.StringVar(&tdfVersion, "tdf-version", "4.2.2", "manifest form: 4.2.2 (no schemaVersion, hex hashes; what every SDK here reads) or 4.3.0")
 	version := flag.Bool("version", false, "print the versions and exit")
 	flag.Parse()
 	cfg.segmentSize = uint32(segmentSize)
+	switch tdfVersion {
+	case "4.2.2":
+		cfg.legacy = true
+	case "4.3.0":
+	default:
+		fmt.Fprintln(os.Stderr, "wazero-host: --tdf-version must be 4.2.2 or 4.3.0")
+		os.Exit(2)
+	}
+	if state != "" {
+		publicPath = orDefault(publicPath, filepath.Join(state, "kas-public.pem"))
+		privatePath = orDefault(privatePath, filepath.Join(state, "kas-private.pem"))
+	}
 
 	if *version {
 		fmt.Println(versionLine(cfg.modulePath))
@@ -50,6 +67,13 @@ func main() {
 			if cfg.privatePEM, err = os.ReadFile(privatePath); err != nil {
 				return nil, err
 			}
+		}
+		if cfg.kasURL == "" && state != "" {
+			b, err := os.ReadFile(filepath.Join(state, "kas-url"))
+			if err != nil {
+				return nil, err
+			}
+			cfg.kasURL = strings.TrimSpace(string(b))
 		}
 		return loadModule(cfg)
 	}
@@ -134,4 +158,11 @@ func versionLine(modulePath string) string {
 		size = fmt.Sprintf("%d bytes", st.Size())
 	}
 	return fmt.Sprintf("wazero %s (compiler), host %s; module %s (%s)", wazeroVersion, runtime.Version(), modulePath, size)
+}
+
+func orDefault(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
 }
