@@ -295,3 +295,51 @@ fn auto_warm_up_lasts_until_the_samples_are_level() {
     assert!((16..=20).contains(&c.warmup_runs), "{:?}", c.warmup_wall_ns);
     assert!(c.samples.wall_ns.iter().all(|w| *w == 1000));
 }
+
+/// The whole measured outcome of a fixed fake run (cells after analysis,
+/// comparisons, warnings), as JSON with timestamps taken out: a refactoring
+/// of the scheduler must leave it exactly as it was.
+#[test]
+fn a_fake_run_analyses_to_the_same_results() {
+    let s = suite(
+        r#"
+        [implementations.good]
+        run = { enc = "copy {in}", dec = "copy {enc.out}" }
+        [implementations.jittery]
+        run = { enc = "jitter {in}", dec = "copy {in}" }
+        [implementations.broken]
+        run = { enc = "fail", dec = "copy {in}" }
+        [implementations.lossy]
+        run = { enc = "garble {in}", dec = "copy {in}" }
+        "#,
+        "[operations.enc]\noutput = \"stdout\"\n[operations.dec]\ninput = \"enc\"\nroundtrip = true",
+    );
+    let (mut cells, _) = run(&s);
+    for c in &mut cells {
+        c.started_at = None;
+    }
+    let mut results: crate::results::Results = serde_json::from_value(serde_json::json!({
+        "schema_version": 1,
+        "suite": { "name": "fake", "command": "versus run fake.toml" },
+        "started_at": "2026-01-01T00:00:00Z",
+        "finished_at": null,
+        "status": "complete",
+        "environment": {
+            "versus_version": "0", "cpu_model": "fake", "cores": 1, "memory_bytes": 0,
+            "os": "fake", "kernel": "fake", "load_average": null, "cpu_governor": null,
+            "memory_limit_mechanism": "none", "implementations": {}
+        },
+        "matrix": { "size": ["100"] },
+        "operations": ["enc", "dec"],
+        "cells": [], "comparisons": [], "warnings": []
+    }))
+    .unwrap();
+    results.cells = cells;
+    crate::analysis::analyze(&mut results, &[]);
+    let measured = serde_json::json!({
+        "cells": results.cells,
+        "comparisons": results.comparisons,
+        "warnings": results.warnings,
+    });
+    insta::assert_json_snapshot!(measured);
+}
