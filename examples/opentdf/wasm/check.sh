@@ -32,7 +32,7 @@ head -c 5000000 /dev/urandom >"$WORK/p5m"
 host_cmd() {
   case "$1" in
     wazero) echo "$TOOLS/wazero-host --module $TOOLS/tdfcore.wasm" ;;
-    node) echo "node --stack-size=8192 $HERE/node/host.mjs --module $TOOLS/tdfcore.wasm" ;;
+    node) echo "node --no-warnings $HERE/node/host.mjs --module $TOOLS/tdfcore.wasm" ;;
     chicory-*) echo "/usr/lib/jvm/java-17-openjdk-amd64/bin/java -jar $TOOLS/chicory-host.jar --mode ${1#chicory-} --module $TOOLS/tdfcore.wasm" ;;
   esac
 }
