@@ -9,7 +9,7 @@
 //	kas-public.pem   the public key, which the SDKs wrap data keys to
 //	kas-private.pem  the private key, only for the "decrypt-local"
 //	                 implementations, which unwrap without the network
-//	kas-url          http://127.0.0.1:PORT, for tools that need the URL
+//	kas-url          http://127.0.0.1:PORT/kas, the KAS URL as TDFs name it
 //
 // It serves, on 127.0.0.1:--port, over HTTP/1.1 and unencrypted HTTP/2:
 //
@@ -69,7 +69,7 @@ func main() {
 	if err != nil {
 		log.Fatalf("kas: listening on 127.0.0.1:%d: %v", *port, err)
 	}
-	url := "http://" + listener.Addr().String()
+	url := "http://" + listener.Addr().String() + "/kas"
 	if err := os.WriteFile(filepath.Join(*state, "kas-url"), []byte(url+"\n"), 0o644); err != nil {
 		log.Fatalf("kas: %v", err)
 	}
