@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use crate::outcome::Outcome;
 use crate::plan::params_key;
-use crate::results::{AnalysisSettings, Cell, Comparison, Environment, Results, Stats, Verdict, Warning};
+use crate::results::{AnalysisSettings, Cell, Comparison, Environment, Results, Stats, SteadyState, Verdict, Warning};
 use crate::stats::bootstrap::{self, seed_for};
 use crate::stats::steady::{self, Steady};
 use crate::stats::{self, hypothesis, robust, summarize};
@@ -33,12 +33,9 @@ fn to_f64(xs: &[u64]) -> Vec<f64> {
 /// The cell's whole series per call, warm-up first: for in-process cells the
 /// warm-up batches are divided by the cell's batch size.
 fn whole_series(cell: &Cell) -> Vec<f64> {
-    let batch = cell.samples.iterations.first().copied().unwrap_or(1).max(1) as f64;
-    cell.warmup_wall_ns
-        .iter()
-        .map(|w| *w as f64 / batch)
-        .chain(cell.samples.per_call_ns())
-        .collect()
+    let mut series = cell.warmup_per_call_ns();
+    series.extend(cell.samples.per_call_ns());
+    series
 }
 
 /// The cell's peak memory and whether it is only an upper bound. A run's
@@ -48,7 +45,7 @@ fn whole_series(cell: &Cell) -> Vec<f64> {
 /// largest exact figure (warm-up runs, started by the small spawn helper, are
 /// usually exact), else the smallest bound.
 fn peak_memory(samples: &crate::results::Samples) -> (Option<u64>, bool) {
-    let slack = crate::exec::process::RSS_FLOOR_SLACK.0;
+    let slack = crate::exec::RSS_FLOOR_SLACK.0;
     let runs: Vec<(u64, u64)> = samples
         .max_rss_bytes
         .iter()
@@ -86,9 +83,9 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
     let peak = peak_memory(&cell.samples);
     let (median_ci, mean_ci) = bootstrap::intervals(&per_call, settings.confidence, seed).unzip();
     let (steady_from, steady_state) = match steady::steady_state(&whole_series(cell), STEADY_TOLERANCE) {
-        Steady::From(k) => (Some(k), "reached"),
-        Steady::NotReached => (None, "not_reached"),
-        Steady::Unknown => (None, "unknown"),
+        Steady::From(k) => (Some(k), SteadyState::Reached),
+        Steady::NotReached => (None, SteadyState::NotReached),
+        Steady::Unknown => (None, SteadyState::Unknown),
     };
     Some(Stats {
         n: wall.n,
@@ -108,7 +105,7 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         mean_ci_high_ns: mean_ci.map(|i| i.high),
         outliers: robust::outliers(&per_call),
         steady_from,
-        steady_state: steady_state.into(),
+        steady_state,
         alloc_bytes_per_call: per_call_of(&cell.samples.alloc_bytes),
         gc_per_call: per_call_of(&cell.samples.gc_count),
     })
@@ -226,7 +223,7 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
             };
             let (n1, n2) = (c.samples.len(), base.samples.len());
             if comparison.verdict != Verdict::Baseline && hypothesis::smallest_p(paired, n1, n2) >= settings.alpha {
-                untestable.push(format!("{} ({} runs)", label(c), n1.min(n2)));
+                untestable.push(format!("{} ({} runs)", c.label(), n1.min(n2)));
             }
             comparisons.push(comparison);
         }
@@ -249,36 +246,27 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
     results.warnings = warnings;
 }
 
-fn label(cell: &Cell) -> String {
-    let p = params_key(&cell.params);
-    if p.is_empty() {
-        format!("{} {}", cell.implementation, cell.operation)
-    } else {
-        format!("{} {} [{p}]", cell.implementation, cell.operation)
-    }
-}
-
 /// A measurement problem found in one cell: (warning kind, what was seen).
 pub fn cell_flags(cell: &Cell) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     let Some(s) = &cell.stats else { return out };
     if let Some(cv) = s.stddev_ns.map(|sd| sd / s.mean_ns).filter(|cv| *cv > HIGH_CV) {
-        out.push(("high_variation", format!("{} ({:.0}%)", label(cell), cv * 100.0)));
+        out.push(("high_variation", format!("{} ({:.0}%)", cell.label(), cv * 100.0)));
     }
     let wall = cell.samples.per_call_ns();
     if wall.len() >= 3 {
         let rest = summarize(&wall[1..]).map_or(0.0, |r| r.median);
         if rest > 0.0 && wall[0] > SLOW_FIRST_RUN * rest {
-            out.push(("slow_first_run", format!("{} ({:.1}x)", label(cell), wall[0] / rest)));
+            out.push(("slow_first_run", format!("{} ({:.1}x)", cell.label(), wall[0] / rest)));
         }
     }
-    match (s.steady_state.as_str(), s.steady_from) {
-        ("not_reached", _) => out.push(("no_steady_state", label(cell))),
-        ("reached", Some(k)) if k > cell.warmup_wall_ns.len() => out.push((
+    match (s.steady_state, s.steady_from) {
+        (SteadyState::NotReached, _) => out.push(("no_steady_state", cell.label())),
+        (SteadyState::Reached, Some(k)) if k > cell.warmup_wall_ns.len() => out.push((
             "warmup_in_measurement",
             format!(
                 "{} (steady after {k} runs, {} were warm-up)",
-                label(cell),
+                cell.label(),
                 cell.warmup_wall_ns.len()
             ),
         )),
@@ -287,7 +275,7 @@ pub fn cell_flags(cell: &Cell) -> Vec<(&'static str, String)> {
     if s.n >= 10 && s.outliers.len() * 10 > s.n {
         out.push((
             "many_outliers",
-            format!("{} ({} of {})", label(cell), s.outliers.len(), s.n),
+            format!("{} ({} of {})", cell.label(), s.outliers.len(), s.n),
         ));
     }
     out

@@ -4,13 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-pub const EXIT_CODES: &str = "\
-Exit status:
-  0    every cell finished ok (or was skipped by the suite)
-  1    bad input (suite file, flag value, missing program) or a harness error
-  2    usage error (unknown flag, missing argument)
-  3    finished, but some cells failed, timed out, ran out of memory or gave wrong output
-  130  interrupted (Ctrl-C); the results of finished cells are written";
+use crate::exit::HELP as EXIT_CODES;
 
 #[derive(Parser, Debug)]
 #[command(

@@ -4,6 +4,8 @@
 //! Layers flow one way: `suite` (file → validated model) → `plan` (matrix →
 //! groups of cells) → `runner` + `exec` (processes → samples) → `analysis` +
 //! `stats` (samples → statistics, comparisons, warnings) → `report` (text).
+//! `session` drives one run of a plan through those layers; `app` turns
+//! flags into a session and its results into outputs.
 
 pub mod analysis;
 pub mod app;
@@ -11,6 +13,7 @@ pub mod cli;
 pub mod diff;
 pub mod environment;
 pub mod exec;
+pub mod exit;
 pub mod outcome;
 pub mod payload;
 pub mod placeholder;
@@ -18,6 +21,7 @@ pub mod plan;
 pub mod report;
 pub mod results;
 pub mod runner;
+pub mod session;
 pub mod stats;
 pub mod suite;
 pub mod units;

@@ -28,7 +28,7 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("versus spawn helper: {e:#}");
-                ExitCode::from(app::EXIT_ERROR)
+                ExitCode::from(versus::exit::ERROR)
             }
         };
     }
@@ -36,7 +36,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("versus: error: {e:#}");
-            ExitCode::from(app::EXIT_ERROR)
+            ExitCode::from(versus::exit::ERROR)
         }
     }
 }

@@ -241,3 +241,52 @@ mod tests {
         assert_eq!(CommandTemplate::parse("  ", false), Err(CommandError::Empty));
     }
 }
+
+/// The values placeholders take in one context (a cell's command, a setup
+/// command, a payload generator). Built once per context from the layers
+/// that apply, a later layer winning over an earlier one, and then used to
+/// render every template of that context, so "which names are known where"
+/// is written in one place.
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    values: std::collections::HashMap<String, String>,
+}
+
+impl Scope {
+    pub fn new() -> Scope {
+        Scope::default()
+    }
+
+    /// Adds (or replaces) one value.
+    pub fn with(mut self, name: &str, value: impl Into<String>) -> Scope {
+        self.values.insert(name.to_string(), value.into());
+        self
+    }
+
+    /// Adds every pair, in order.
+    pub fn with_all<K: AsRef<str>, V: ToString>(mut self, pairs: impl IntoIterator<Item = (K, V)>) -> Scope {
+        for (k, v) in pairs {
+            self.values.insert(k.as_ref().to_string(), v.to_string());
+        }
+        self
+    }
+
+    pub fn get(&self, name: &str) -> Option<String> {
+        self.values.get(name).cloned()
+    }
+
+    /// Renders a command; an unknown placeholder is an error that names it.
+    pub fn command(&self, t: &CommandTemplate) -> Result<Vec<String>, UnknownPlaceholder> {
+        t.render_with(|n| self.get(n)).map_err(UnknownPlaceholder)
+    }
+
+    /// Renders a template such as a path or a size.
+    pub fn text(&self, t: &Template) -> Result<String, UnknownPlaceholder> {
+        t.render_with(|n| self.get(n)).map_err(UnknownPlaceholder)
+    }
+}
+
+/// A placeholder no value was given for (validation should have caught it).
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("unknown placeholder {{{0}}}")]
+pub struct UnknownPlaceholder(pub String);

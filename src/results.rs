@@ -104,14 +104,30 @@ pub struct Stats {
     /// cell was at its steady level; null when there were too few samples to tell
     /// or no steady state was reached (see `steady_state`).
     pub steady_from: Option<usize>,
-    /// "reached", "not_reached" or "unknown".
-    pub steady_state: String,
+    /// Whether the series reached a steady level.
+    pub steady_state: SteadyState,
     /// In-process cells whose runtime counts allocations: mean bytes allocated per call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alloc_bytes_per_call: Option<f64>,
     /// In-process cells whose runtime counts collections: mean collections per call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gc_per_call: Option<f64>,
+}
+
+/// Whether a cell's series (warm-up, then measured) reached a steady level.
+/// Written as "reached", "not_reached" or "unknown" (too few samples to tell).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum SteadyState {
+    Reached,
+    NotReached,
+    Unknown,
+}
+
+/// Times per call from times per sample of `batch` calls each.
+pub fn per_call(sample_ns: &[u64], batch: u64) -> Vec<f64> {
+    let batch = batch.max(1) as f64;
+    sample_ns.iter().map(|w| *w as f64 / batch).collect()
 }
 
 /// One implementation × operation × parameter set.
@@ -144,6 +160,26 @@ pub struct Cell {
     pub worker: Option<WorkerInfo>,
     /// Null unless the outcome is ok.
     pub stats: Option<Stats>,
+}
+
+impl Cell {
+    /// How reports and warnings name the cell: "impl op [params]".
+    pub fn label(&self) -> String {
+        let p = crate::plan::params_key(&self.params);
+        if p.is_empty() {
+            format!("{} {}", self.implementation, self.operation)
+        } else {
+            format!("{} {} [{p}]", self.implementation, self.operation)
+        }
+    }
+
+    /// The warm-up samples per call (in-process batches divided by the batch size).
+    pub fn warmup_per_call_ns(&self) -> Vec<f64> {
+        per_call(
+            &self.warmup_wall_ns,
+            self.samples.iterations.first().copied().unwrap_or(1),
+        )
+    }
 }
 
 /// What ended a cell's sampling.

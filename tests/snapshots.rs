@@ -9,7 +9,9 @@ use versus::report::{markdown, tables, terminal};
 use versus::results::{self, Results};
 
 fn fixture(name: &str) -> Results {
-    let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/results").join(name);
+    let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/results")
+        .join(name);
     results::read(&path).unwrap()
 }
 

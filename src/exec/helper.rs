@@ -21,11 +21,12 @@
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::atomic::Ordering;
 
 use anyhow::{Context, Result, anyhow};
 
-use crate::exec::process::{Executor, HELPER_PID, ProcessExecutor, RunRecord, RunRequest, interrupt};
+use crate::exec::contract::{Executor, RunRecord, RunRequest};
+use crate::exec::interrupt;
+use crate::exec::process::ProcessExecutor;
 
 /// The hidden first argument that makes the versus binary serve as the helper.
 pub const ARG: &str = "__spawn-helper";
@@ -62,7 +63,7 @@ impl Helper {
             .context("starting the spawn helper")?;
         let requests = child.stdin.take().ok_or_else(|| anyhow!("helper has no stdin"))?;
         let replies = BufReader::new(child.stdout.take().ok_or_else(|| anyhow!("helper has no stdout"))?);
-        HELPER_PID.store(child.id() as i32, Ordering::SeqCst);
+        interrupt::set_helper(child.id() as i32);
         Ok(Helper {
             child,
             requests,
@@ -86,15 +87,80 @@ impl Helper {
 
 impl Drop for Helper {
     fn drop(&mut self) {
-        HELPER_PID.store(0, Ordering::SeqCst);
+        interrupt::set_helper(0);
         // End of input ends the helper; the kill is for one that hangs.
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
 
+/// An executor that starts the runs asking for exact memory from the spawn
+/// helper and every other run from the executor it wraps. The helper starts
+/// on first use; if it cannot start, or fails once, every run goes to the
+/// wrapped executor (whose figures are then bounds, recorded as such).
+pub struct HelperExecutor<E> {
+    inner: E,
+    helper: HelperState,
+}
+
+enum HelperState {
+    NotStarted,
+    Running(Helper),
+    Off,
+}
+
+impl<E: Executor> HelperExecutor<E> {
+    pub fn new(inner: E) -> Self {
+        HelperExecutor {
+            inner,
+            helper: HelperState::NotStarted,
+        }
+    }
+
+    /// The wrapped executor.
+    pub fn inner_mut(&mut self) -> &mut E {
+        &mut self.inner
+    }
+
+    /// Runs `req` through the helper; `None` when the helper is not available.
+    fn run_in_helper(&mut self, req: &RunRequest) -> Option<RunRecord> {
+        if matches!(self.helper, HelperState::NotStarted) {
+            self.helper = match Helper::start() {
+                Ok(h) => HelperState::Running(h),
+                Err(_) => HelperState::Off,
+            };
+        }
+        let HelperState::Running(h) = &mut self.helper else {
+            return None;
+        };
+        match h.run(req) {
+            Ok(r) => Some(r),
+            Err(_) => {
+                // A helper that failed once is not trusted again.
+                self.helper = HelperState::Off;
+                None
+            }
+        }
+    }
+}
+
+impl<E: Executor> Executor for HelperExecutor<E> {
+    fn memory_limit_mechanism(&mut self) -> &'static str {
+        self.inner.memory_limit_mechanism()
+    }
+
+    fn run(&mut self, req: &RunRequest) -> RunRecord {
+        if req.exact_memory
+            && let Some(r) = self.run_in_helper(req)
+        {
+            return r;
+        }
+        self.inner.run(req)
+    }
+}
+
 extern "C" fn on_terminate(_: libc::c_int) {
-    interrupt();
+    interrupt::interrupt();
 }
 
 /// The helper's main loop: one run per request line, until end of input.
@@ -103,7 +169,7 @@ extern "C" fn on_terminate(_: libc::c_int) {
 pub fn serve() -> Result<()> {
     // SAFETY: the handler only calls `interrupt`, which is async-signal-safe.
     unsafe { libc::signal(libc::SIGTERM, on_terminate as *const () as libc::sighandler_t) };
-    let mut exec = ProcessExecutor::inside_helper();
+    let mut exec = ProcessExecutor::with_precise_floor();
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
     for line in stdin.lock().lines() {

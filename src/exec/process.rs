@@ -1,232 +1,51 @@
-//! Running one command and measuring it: wall time on the monotonic clock,
-//! user and system CPU and peak resident memory from `wait4` (which covers
-//! the child and every descendant it waited for), a per-run timeout, and an
-//! optional memory limit so an out-of-memory kill is recognised as such.
+//! Running one command from this process and measuring it: wall time on the
+//! monotonic clock, user and system CPU and peak resident memory from `wait4`
+//! (which covers the child and every descendant it waited for), a per-run
+//! timeout, and an optional memory limit so an out-of-memory kill is
+//! recognised as such.
 //!
 //! The child gets its own process group so a timeout or Ctrl-C kills the
-//! whole tree, and so the terminal's Ctrl-C reaches versus alone. The
-//! `Executor` trait is the seam that lets the scheduler be tested with a
-//! fake clock.
+//! whole tree, and so the terminal's Ctrl-C reaches versus alone.
 
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::exec::cgroup::{MemoryLimiter, RunLimit, rlimit_says_oom};
+use crate::exec::contract::{Executor, Exit, RunRecord, RunRequest};
+use crate::exec::streams::{StreamCache, tail};
+use crate::exec::{interrupt, rss};
 use crate::units::{Bytes, Nanos};
-
-/// What to run. Paths are used as given.
-#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
-pub struct RunRequest {
-    pub argv: Vec<String>,
-    pub cwd: Option<PathBuf>,
-    pub env: Vec<(String, String)>,
-    /// File fed to standard input; `None` gives /dev/null.
-    pub stdin: Option<PathBuf>,
-    /// File standard output is written to; `None` discards it.
-    pub stdout: Option<PathBuf>,
-    /// File standard error is written to; `None` discards it.
-    pub stderr: Option<PathBuf>,
-    pub timeout: Duration,
-    pub memory_limit: Option<Bytes>,
-    /// Start the run from the spawn helper (`exec::helper`), whose small
-    /// memory lets `max_rss` measure a child smaller than versus itself. It
-    /// costs a message each way per run, so the runner asks for it on warm-up
-    /// runs only.
-    #[serde(skip)]
-    pub exact_memory: bool,
-}
-
-/// How a run ended, as the operating system tells it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Exit {
-    Code(i32),
-    Signal(i32),
-    Timeout,
-    OutOfMemory,
-    /// The program could not be started (not found, not executable, ...).
-    SpawnError(String),
-}
-
-/// One measured run.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct RunRecord {
-    pub wall: Nanos,
-    pub user: Nanos,
-    pub sys: Nanos,
-    pub max_rss: Bytes,
-    /// versus's own peak resident memory when the run started. The child is
-    /// started the vfork way (sharing versus's memory until exec), and Linux
-    /// counts the memory a process had before exec in its peak, so `max_rss`
-    /// is never below this: a value at this floor means "at most this much".
-    pub rss_floor: Bytes,
-    pub exit: Exit,
-}
-
-/// How far above the floor a child's `max_rss` may lie and still be the
-/// floor: a vfork child touches a few pages of the shared memory before exec.
-pub const RSS_FLOOR_SLACK: Bytes = Bytes(256 * 1024);
-
-/// The peak resident memory of this process's own memory image (VmHWM),
-/// read from /proc. Unlike `getrusage`, it leaves out what the process held
-/// before its own exec, which for the spawn helper is versus's whole size.
-/// Costs a read of /proc per call, so only the helper uses it.
-fn own_image_peak_rss() -> Option<Bytes> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kb: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))?
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(Bytes(kb * 1024))
-}
-
-/// This process's own peak resident memory so far (getrusage: at least the
-/// peak of its memory image, and possibly more, which only makes the floor
-/// under a child's figure more cautious).
-pub fn own_peak_rss() -> Bytes {
-    // SAFETY: getrusage writes into the struct it is given.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
-    Bytes(ru.ru_maxrss.max(0) as u64 * 1024)
-}
-
-/// Lowers this process's recorded peak resident memory to what it holds now
-/// (Linux: `/proc/self/clear_refs`), so a burst of work such as generating a
-/// payload does not raise the floor under every later run's `max_rss`.
-/// Best effort: where it is not possible the floor stays higher and is still
-/// recorded as such.
-pub fn reset_own_peak_rss() {
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-}
-
-/// Runs commands. The real one starts processes; tests use a fake.
-pub trait Executor {
-    fn run(&mut self, req: &RunRequest) -> RunRecord;
-}
-
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-static CURRENT_GROUP: AtomicI32 = AtomicI32::new(0);
-/// The spawn helper's pid while one runs (0 otherwise).
-pub(crate) static HELPER_PID: AtomicI32 = AtomicI32::new(0);
-
-/// Called from the Ctrl-C handler: marks the run interrupted and kills the
-/// process group that is running now, so the scheduler regains control at once.
-/// Async-signal-safe: atomics and kill(2) only.
-pub fn interrupt() {
-    INTERRUPTED.store(true, Ordering::SeqCst);
-    let pg = CURRENT_GROUP.load(Ordering::SeqCst);
-    if pg > 0 {
-        // SAFETY: killpg has no memory-safety preconditions.
-        unsafe { libc::killpg(pg, libc::SIGKILL) };
-    }
-    // A run the helper started: the helper kills its group the same way.
-    let helper = HELPER_PID.load(Ordering::SeqCst);
-    if helper > 0 {
-        // SAFETY: kill has no memory-safety preconditions.
-        unsafe { libc::kill(helper, libc::SIGTERM) };
-    }
-}
-
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
 
 /// Starts real processes.
 pub struct ProcessExecutor {
-    /// Started on the first run that asks for exact memory; `None` inside the
-    /// helper itself, and after it failed (runs then start here).
-    helper: HelperState,
-    /// Read the floor under a child's peak memory from /proc (the helper).
+    /// Read the floor under a child's peak memory from /proc (the spawn
+    /// helper, whose floor is its own small image).
     precise_floor: bool,
     /// Found on first use: finding a cgroup means creating one, which a run
     /// without memory limits has no need to pay for.
     limiter: Option<MemoryLimiter>,
-    /// Standard streams opened once and handed to each run as duplicates: a
-    /// `dup` costs less than an `open` (path lookup, and truncation of a
-    /// capture file), and on a command as short as `true` that per-run cost
-    /// shows next to hyperfine's (bench/harness.sh).
+    /// Standard streams opened once and handed to each run as duplicates.
     streams: StreamCache,
-}
-
-/// `/dev/null` and the capture files of recent runs, kept open.
-#[derive(Default)]
-struct StreamCache {
-    null: Option<File>,
-    capture: std::collections::HashMap<PathBuf, File>,
-}
-
-impl StreamCache {
-    /// Most capture files kept open; a group interleaves a handful at a time.
-    const MAX_OPEN: usize = 64;
-
-    fn null(&mut self) -> std::io::Result<Stdio> {
-        if self.null.is_none() {
-            self.null = Some(std::fs::OpenOptions::new().read(true).write(true).open("/dev/null")?);
-        }
-        Ok(Stdio::from(self.null.as_ref().expect("opened above").try_clone()?))
-    }
-
-    /// An empty file at `path` positioned at its start, for a run's output.
-    /// The file is created on first use and emptied before each later one; if
-    /// it was removed or replaced in the meantime, it is created again.
-    fn capture(&mut self, path: &Path) -> std::io::Result<Stdio> {
-        use std::os::unix::fs::MetadataExt;
-        // The open file's size, if it is still the file at `path` (the runner
-        // removes an output file before each run).
-        let still_there = |f: &File| {
-            let (Ok(open), Ok(named)) = (f.metadata(), std::fs::metadata(path)) else {
-                return None;
-            };
-            (open.ino() == named.ino() && open.dev() == named.dev()).then_some(open.len())
-        };
-        let reuse = self
-            .capture
-            .get_mut(path)
-            .and_then(|f| still_there(f).map(|len| (f, len)));
-        let file = match reuse {
-            Some((f, len)) => {
-                if len > 0 {
-                    f.set_len(0)?;
-                }
-                // The run's duplicate shares this offset; a program may have
-                // moved it without writing.
-                f.seek(SeekFrom::Start(0))?;
-                f
-            }
-            None => {
-                if self.capture.len() >= Self::MAX_OPEN {
-                    self.capture.clear();
-                }
-                let f = File::create(path)?;
-                self.capture.insert(path.to_path_buf(), f);
-                self.capture.get_mut(path).expect("inserted above")
-            }
-        };
-        Ok(Stdio::from(file.try_clone()?))
-    }
 }
 
 impl ProcessExecutor {
     pub fn new() -> Self {
         ProcessExecutor {
-            helper: HelperState::NotStarted,
             precise_floor: false,
             limiter: None,
             streams: StreamCache::default(),
         }
     }
 
-    /// Which mechanism enforces memory limits here, for the report.
-    pub fn memory_limit_mechanism(&mut self) -> &'static str {
-        self.limiter().mechanism()
+    /// The executor the spawn helper uses: its floor is read from /proc.
+    pub fn with_precise_floor() -> Self {
+        ProcessExecutor {
+            precise_floor: true,
+            ..Self::new()
+        }
     }
 
     fn limiter(&mut self) -> &MemoryLimiter {
@@ -294,79 +113,14 @@ fn wait_exit(pid: libc::pid_t, timeout: Duration) -> bool {
     }
 }
 
-/// Reads the last `max` bytes of a file, lossily, for failure messages.
-pub fn tail(path: &Path, max: u64) -> String {
-    let Ok(mut f) = File::open(path) else {
-        return String::new();
-    };
-    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-    let _ = f.seek(SeekFrom::Start(len.saturating_sub(max)));
-    let mut buf = Vec::new();
-    let _ = f.read_to_end(&mut buf);
-    String::from_utf8_lossy(&buf).trim().to_string()
-}
-
-enum HelperState {
-    NotStarted,
-    Running(crate::exec::helper::Helper),
-    /// Inside the helper, or the helper could not be used.
-    Off,
-}
-
-impl ProcessExecutor {
-    /// The executor the spawn helper itself uses: it never starts a helper.
-    pub(crate) fn inside_helper() -> Self {
-        ProcessExecutor {
-            helper: HelperState::Off,
-            precise_floor: true,
-            ..Self::new()
-        }
-    }
-
-    /// Runs `req` through the helper; `None` when the helper is not available.
-    fn run_in_helper(&mut self, req: &RunRequest) -> Option<RunRecord> {
-        if matches!(self.helper, HelperState::NotStarted) {
-            self.helper = match crate::exec::helper::Helper::start() {
-                Ok(h) => HelperState::Running(h),
-                Err(_) => HelperState::Off,
-            };
-        }
-        let HelperState::Running(h) = &mut self.helper else {
-            return None;
-        };
-        match h.run(req) {
-            Ok(r) => Some(r),
-            Err(_) => {
-                // A helper that failed once is not trusted again; runs start here.
-                self.helper = HelperState::Off;
-                None
-            }
-        }
-    }
-}
-
 impl Executor for ProcessExecutor {
-    fn run(&mut self, req: &RunRequest) -> RunRecord {
-        if req.exact_memory
-            && let Some(r) = self.run_in_helper(req)
-        {
-            return r;
-        }
-        self.run_here(req)
+    fn memory_limit_mechanism(&mut self) -> &'static str {
+        self.limiter().mechanism()
     }
-}
 
-impl ProcessExecutor {
     /// Starts and measures one run from this process.
-    fn run_here(&mut self, req: &RunRequest) -> RunRecord {
-        let failed = |msg: String| RunRecord {
-            wall: Nanos(0),
-            user: Nanos(0),
-            sys: Nanos(0),
-            max_rss: Bytes(0),
-            rss_floor: Bytes(0),
-            exit: Exit::SpawnError(msg),
-        };
+    fn run(&mut self, req: &RunRequest) -> RunRecord {
+        let failed = RunRecord::not_started;
         let Some((program, args)) = req.argv.split_first() else {
             return failed("empty command".into());
         };
@@ -412,9 +166,9 @@ impl ProcessExecutor {
 
         // Inside the helper the precise figure is worth a read of /proc.
         let rss_floor = if self.precise_floor {
-            own_image_peak_rss().unwrap_or_else(own_peak_rss)
+            rss::own_image_peak().unwrap_or_else(rss::own_peak)
         } else {
-            own_peak_rss()
+            rss::own_peak()
         };
         let start = Instant::now();
         let child = match cmd.spawn() {
@@ -430,22 +184,18 @@ impl ProcessExecutor {
             }
         };
         let pid = child.id() as libc::pid_t;
-        CURRENT_GROUP.store(pid, Ordering::SeqCst);
-        if interrupted() {
-            // SAFETY: see interrupt().
-            unsafe { libc::killpg(pid, libc::SIGKILL) };
-        }
+        interrupt::set_running_group(pid);
         let exited = wait_exit(pid, req.timeout);
         let wall = Nanos::from_duration(start.elapsed());
         // Kill whatever is left of the group: the child on timeout, stray
         // background descendants otherwise.
-        // SAFETY: see interrupt().
+        // SAFETY: killpg has no memory-safety preconditions.
         unsafe { libc::killpg(pid, libc::SIGKILL) };
         let mut status = 0;
         let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
         // SAFETY: pid is our unreaped child; status and ru are valid out-pointers.
         let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
-        CURRENT_GROUP.store(0, Ordering::SeqCst);
+        interrupt::set_running_group(0);
         drop(child);
         let under_rlimit = limit.as_ref().is_some_and(RunLimit::is_rlimit);
         let oom = limit.map(RunLimit::finish).unwrap_or(false);
@@ -534,7 +284,7 @@ mod tests {
         let r = ex.run(&req(&["true"]));
         assert!(r.rss_floor.0 > 0);
         // `true` needs far less than versus itself; what wait4 says is versus's size.
-        assert!(r.max_rss.0 <= r.rss_floor.0 + RSS_FLOOR_SLACK.0, "{r:?}");
+        assert!(r.max_rss.0 <= r.rss_floor.0 + crate::exec::RSS_FLOOR_SLACK.0, "{r:?}");
     }
 
     #[test]
@@ -549,7 +299,7 @@ mod tests {
         r.stderr = Some(dir.path().join("err"));
         assert_eq!(ex.run(&r).exit, Exit::Code(0));
         assert_eq!(std::fs::read_to_string(dir.path().join("out")).unwrap(), "hello");
-        assert_eq!(tail(&dir.path().join("err"), 100), "oops");
+        assert_eq!(crate::exec::streams::tail(&dir.path().join("err"), 100), "oops");
     }
 
     #[test]

@@ -345,8 +345,7 @@ pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option
 /// outliers as crosses. Shows warm-up trends and outliers at a glance.
 pub fn distribution(cell: &Cell) -> Option<String> {
     let stats = cell.stats.as_ref()?;
-    let batch = cell.samples.iterations.first().copied().unwrap_or(1).max(1) as f64;
-    let warm: Vec<f64> = cell.warmup_wall_ns.iter().map(|w| *w as f64 / batch).collect();
+    let warm = cell.warmup_per_call_ns();
     let measured = cell.samples.per_call_ns();
     let all: Vec<f64> = warm.iter().chain(&measured).copied().collect();
     let (lo, hi) = all.iter().fold((f64::MAX, 0f64), |(a, b), x| (a.min(*x), b.max(*x)));

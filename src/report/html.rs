@@ -8,7 +8,6 @@ use minijinja::{Environment, Value, context};
 use serde::Serialize;
 
 use crate::outcome::Outcome;
-use crate::plan::params_key;
 use crate::report::charts;
 use crate::report::tables;
 use crate::results::{Results, RunStatus};
@@ -140,18 +139,9 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
         .cells
         .iter()
         .filter(|c| c.outcome != Outcome::Ok)
-        .map(|c| {
-            let p = params_key(&c.params);
-            Problem {
-                outcome: c.outcome.label(),
-                text: format!(
-                    "{} {}{} — {}",
-                    c.implementation,
-                    c.operation,
-                    if p.is_empty() { String::new() } else { format!(" [{p}]") },
-                    c.message.clone().unwrap_or_default()
-                ),
-            }
+        .map(|c| Problem {
+            outcome: c.outcome.label(),
+            text: format!("{} — {}", c.label(), c.message.clone().unwrap_or_default()),
         })
         .collect();
     let status = match results.status {

@@ -1,8 +1,10 @@
 //! Reports: turn a finished (or interrupted) `Results` document into text.
 //! Reporters only format; they never measure and never compute a statistic.
+//! `files` is the one place that writes reports to disk.
 
 pub mod charts;
 pub mod export;
+pub mod files;
 pub mod html;
 pub mod markdown;
 pub mod notes;

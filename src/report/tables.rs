@@ -703,12 +703,9 @@ pub fn outcome_rows(results: &Results) -> Vec<String> {
         .iter()
         .filter(|c| c.outcome != Outcome::Ok)
         .map(|c| {
-            let p = params_key(&c.params);
-            let at = if p.is_empty() { String::new() } else { format!(" [{p}]") };
             format!(
-                "{} {}{at}: {} — {}",
-                c.implementation,
-                c.operation,
+                "{}: {} — {}",
+                c.label(),
                 c.outcome.label(),
                 c.message.clone().unwrap_or_default()
             )

@@ -5,68 +5,9 @@ use std::path::Path;
 
 use super::*;
 use crate::plan::{Selection, build};
+use crate::results::StopRule;
+use crate::runner::fake::Fake;
 use crate::suite::parse;
-use crate::units::Nanos;
-
-/// Programs the fake understands (argv[0]):
-/// `copy IN` writes IN to stdout; `garble IN` writes something else;
-/// `fail` exits 1; `hang` times out; `hog` runs out of memory.
-/// The wall time is 1000 ns × (position of the program in this list + 1).
-struct Fake {
-    log: Vec<String>,
-}
-
-impl Fake {
-    fn calls(&self, prog: &str) -> u64 {
-        self.log.iter().filter(|l| l.split(' ').next() == Some(prog)).count() as u64
-    }
-}
-
-impl Executor for Fake {
-    fn run(&mut self, req: &RunRequest) -> RunRecord {
-        let prog = req.argv[0].as_str();
-        self.log.push(req.argv.join(" "));
-        let write = |bytes: &[u8]| {
-            if let Some(out) = &req.stdout {
-                fs::write(out, bytes).unwrap();
-            }
-        };
-        let exit = match prog {
-            "copy" => {
-                write(&fs::read(&req.argv[1]).unwrap());
-                Exit::Code(0)
-            }
-            "garble" => {
-                write(b"not what you gave me");
-                Exit::Code(0)
-            }
-            "fail" => Exit::Code(1),
-            "hang" => Exit::Timeout,
-            "hog" => Exit::OutOfMemory,
-            _ => Exit::Code(0),
-        };
-        let rank = ["copy", "garble", "fail", "hang", "hog"]
-            .iter()
-            .position(|p| *p == prog)
-            .unwrap_or(9) as u64;
-        let n = self.calls(prog);
-        let wall = match prog {
-            // Alternates 1 µs and 3 µs: its median never settles within a few percent.
-            "jitter" => 1000 + 2000 * (n % 2),
-            // A JIT: 20 µs falling to 1 µs over its first 10 calls, then level.
-            "jit" => 1000 + 19_000u64.saturating_sub(1900 * (n - 1)),
-            _ => 1000 * (rank + 1),
-        };
-        RunRecord {
-            wall: Nanos(wall),
-            user: Nanos(10),
-            sys: Nanos(1),
-            max_rss: Bytes(42),
-            rss_floor: Bytes(0),
-            exit,
-        }
-    }
-}
 
 fn suite(impls: &str, ops: &str) -> Suite {
     let text = format!(
@@ -99,7 +40,8 @@ fn run_with(suite: &Suite, sel: &Selection) -> (Vec<Cell>, Vec<String>) {
         dir.path().join("tmp"),
         dir.path().join("cache"),
     );
-    let mut fake = Fake { log: vec![] };
+    let mut fake = Fake::new();
+    runner.clock = Box::new(fake.clock.clone());
     let mut cells = Vec::new();
     runner.setup(&mut fake, &mut NoEvents).unwrap();
     let end = runner
@@ -242,7 +184,8 @@ fn finished_cells_are_not_run_again() {
         dir.path().join("c"),
     );
     runner.done = cells.iter().map(|c| (c.id.clone(), c.clone())).collect();
-    let mut fake = Fake { log: vec![] };
+    let mut fake = Fake::new();
+    runner.clock = Box::new(fake.clock.clone());
     let mut sunk = 0;
     runner
         .run(&mut fake, &mut NoEvents, &mut |c: &[Cell]| {
@@ -342,4 +285,56 @@ fn a_fake_run_analyses_to_the_same_results() {
         "warnings": results.warnings,
     });
     insta::assert_json_snapshot!(measured);
+}
+
+/// With a clock that moves only when the fake runs something, `max_time`
+/// stops sampling after an exact number of runs.
+#[test]
+fn max_time_stops_after_exactly_the_time_it_allows() {
+    let s = suite(
+        "[implementations.noisy]\nrun.x = \"jitter\"",
+        "[operations.x]\noutput = \"none\"",
+    );
+    let sel = Selection {
+        runs: Some(2),
+        warmup: Some(1),
+        sampling: crate::plan::Sampling::Precision {
+            precision: 0.001,
+            max_runs: 1000,
+            max_time: std::time::Duration::from_micros(20),
+        },
+        ..Default::default()
+    };
+    let (cells, log) = run_with(&s, &sel);
+    // Runs alternate 3 µs and 1 µs of fake time: the warm-up (3) and nine
+    // measured runs bring the clock to exactly 20 µs, where the rule stops.
+    assert_eq!(log.len(), 10);
+    assert_eq!((cells[0].stop_rule, cells[0].samples.len()), (StopRule::MaxTime, 9));
+}
+
+/// A precise cell stops at its minimum runs while a noisy one in the same
+/// group goes on until the time limit.
+#[test]
+fn precision_and_max_time_stop_cells_of_one_group_separately() {
+    let s = suite(
+        "[implementations.steady]\nrun.x = \"copy {in}\"\n[implementations.noisy]\nrun.x = \"jitter\"",
+        "[operations.x]\noutput = \"none\"",
+    );
+    let sel = Selection {
+        runs: Some(6),
+        warmup: Some(0),
+        sampling: crate::plan::Sampling::Precision {
+            precision: 0.05,
+            max_runs: 1000,
+            max_time: std::time::Duration::from_micros(30),
+        },
+        ..Default::default()
+    };
+    let (cells, _) = run_with(&s, &sel);
+    let steady = cells.iter().find(|c| c.implementation == "steady").unwrap();
+    assert_eq!((steady.stop_rule, steady.samples.len()), (StopRule::Precision, 6));
+    // Six rounds of both (6 x 1 µs + 3 x (1+3) µs = 18 µs), then noisy alone
+    // (3, 1, 3, 1, 3, 1 µs) until 30 µs.
+    let noisy = cells.iter().find(|c| c.implementation == "noisy").unwrap();
+    assert_eq!((noisy.stop_rule, noisy.samples.len()), (StopRule::MaxTime, 12));
 }

@@ -1,0 +1,93 @@
+//! The one writer of report files: `run`, `exec` and `report` all hand the
+//! results and the list of wanted outputs here. Renderers only turn results
+//! into text; this module decides names (charts beside a Markdown report are
+//! named after it), creates missing folders, and writes.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::report::{export, html, markdown};
+use crate::results::{self, Results};
+
+/// The files to write from one results document.
+#[derive(Debug, Default, Clone)]
+pub struct Outputs {
+    /// Markdown reports, each with its SVG charts beside it.
+    pub markdown: Vec<PathBuf>,
+    /// Self-contained HTML reports.
+    pub html: Vec<PathBuf>,
+    pub csv: Option<PathBuf>,
+    /// Bencher Metric Format.
+    pub bmf: Option<PathBuf>,
+    /// The results document itself.
+    pub json: Option<PathBuf>,
+}
+
+impl Outputs {
+    pub fn is_empty(&self) -> bool {
+        self.markdown.is_empty()
+            && self.html.is_empty()
+            && self.csv.is_none()
+            && self.bmf.is_none()
+            && self.json.is_none()
+    }
+}
+
+/// Writes every wanted output; `notes` is the author's reading, added to
+/// Markdown and HTML reports.
+pub fn write(results: &Results, outputs: &Outputs, notes: Option<&str>) -> Result<()> {
+    if let Some(p) = &outputs.json {
+        make_parent(p)?;
+        results::write_json_atomic(p, results)?;
+    }
+    for p in &outputs.markdown {
+        write_markdown(results, p, notes)?;
+    }
+    for p in &outputs.html {
+        let text = html::render(results, notes).context("rendering the HTML report")?;
+        write_file(p, &text)?;
+    }
+    if let Some(p) = &outputs.csv {
+        write_file(p, &export::csv(results).context("writing CSV")?)?;
+    }
+    if let Some(p) = &outputs.bmf {
+        make_parent(p)?;
+        results::write_json_atomic(p, &export::bmf(results))?;
+    }
+    Ok(())
+}
+
+/// Writes the Markdown report to `path` with its SVG charts beside it.
+fn write_markdown(results: &Results, path: &Path, notes: Option<&str>) -> Result<()> {
+    let dir = make_parent(path)?;
+    // Charts are named after the report (age.md → age-chart-1-….svg), so reports sharing a folder keep theirs.
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "report".into(), |s| s.to_string_lossy().into_owned());
+    let charts: Vec<(String, String)> = html::chart_files(results)
+        .into_iter()
+        .map(|(name, svg)| (format!("{stem}-{name}"), svg))
+        .collect();
+    for (stem, svg) in &charts {
+        write_file(&dir.join(format!("{stem}.svg")), svg)?;
+    }
+    write_file(path, &markdown::render_with_charts(results, &charts, notes))
+}
+
+/// Creates the folder a file goes in; returns it.
+fn make_parent(path: &Path) -> Result<PathBuf> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    fs::create_dir_all(&dir).with_context(|| format!("cannot create the folder {}", dir.display()))?;
+    Ok(dir)
+}
+
+fn write_file(path: &Path, text: &str) -> Result<()> {
+    make_parent(path)?;
+    fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}

@@ -1,0 +1,258 @@
+//! A cell while it is being measured (`CellState`) and the finished `Cell`
+//! it becomes. Starting a cell means resolving its input, rendering its
+//! command (or starting its in-process worker and checking its output once);
+//! finishing means folding its samples, outcome and stop rule into a `Cell`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use super::inprocess::{self, InProcess};
+use super::inputs::PayloadFile;
+use super::scope::{CellFiles, cell_scope};
+use super::{Events, Runner};
+use crate::exec::{Executor, RunRequest};
+use crate::outcome::Outcome;
+use crate::payload::Digest;
+use crate::plan::{Group, cell_id};
+use crate::results::{Cell, Samples, StopRule, WorkerInfo};
+use crate::suite::{Input, OutputMode};
+
+/// How a cell's samples are taken.
+pub(super) enum Mode {
+    Process(RunRequest),
+    Worker(Box<InProcess>),
+}
+
+pub(super) struct CellState {
+    pub imp: usize,
+    pub outcome: Option<Outcome>,
+    pub message: Option<String>,
+    pub samples: Samples,
+    pub warmup_wall_ns: Vec<u64>,
+    /// SHA-256 of each checked output, for `same_output`.
+    pub digests: Vec<Digest>,
+    pub mode: Mode,
+    pub out: Option<PathBuf>,
+    pub worker: Option<WorkerInfo>,
+    pub stop_rule: StopRule,
+    /// Measuring finished for this cell (adaptive sampling).
+    pub done: bool,
+    /// Calls per sample: 1 for processes, the calibrated batch in-process.
+    pub batch: u64,
+}
+
+impl CellState {
+    fn new(imp: usize, mode: Mode, out: Option<PathBuf>) -> CellState {
+        CellState {
+            imp,
+            outcome: None,
+            message: None,
+            samples: Samples::default(),
+            warmup_wall_ns: vec![],
+            digests: vec![],
+            mode,
+            out,
+            worker: None,
+            stop_rule: StopRule::Fixed,
+            done: false,
+            batch: 1,
+        }
+    }
+
+    /// Warm-up samples per call (in-process batches divided by the batch size).
+    pub fn warmup_per_call(&self) -> Vec<f64> {
+        crate::results::per_call(&self.warmup_wall_ns, self.batch)
+    }
+
+    pub fn fail(&mut self, outcome: Outcome, message: String) {
+        self.outcome = Some(outcome);
+        self.message = Some(message);
+    }
+}
+
+/// What a group's cells share.
+pub(super) struct GroupContext<'g> {
+    pub group: &'g Group,
+    pub payload: Option<&'g PayloadFile>,
+    pub started_at: String,
+}
+
+/// A cell that ended before any sample: skipped, or failed at setup.
+pub(super) fn early_cell(runner: &Runner, ctx: &GroupContext, imp: usize, outcome: Outcome, message: String) -> Cell {
+    let suite = runner.suite;
+    let op = &suite.operations[ctx.group.operation];
+    Cell {
+        id: cell_id(&op.name, &suite.implementations[imp].name, &ctx.group.params),
+        implementation: suite.implementations[imp].name.clone(),
+        operation: op.name.clone(),
+        params: ctx.group.params.clone(),
+        outcome,
+        message: Some(message),
+        payload_bytes: ctx.payload.filter(|_| op.counts_payload).map(|p| p.bytes.0),
+        warmup_runs: ctx.group.warmup,
+        runs_requested: ctx.group.runs,
+        warmup_wall_ns: vec![],
+        samples: Samples::default(),
+        worker: None,
+        started_at: Some(ctx.started_at.clone()),
+        stop_rule: StopRule::Failed,
+        stats: None,
+    }
+}
+
+/// The finished cell from its state.
+pub(super) fn finished_cell(runner: &Runner, ctx: &GroupContext, st: CellState) -> Cell {
+    let outcome = st.outcome.unwrap_or(Outcome::Ok);
+    Cell {
+        outcome,
+        warmup_runs: st.warmup_wall_ns.len() as u32,
+        message: st.message,
+        warmup_wall_ns: st.warmup_wall_ns,
+        samples: st.samples,
+        worker: st.worker,
+        stop_rule: if outcome == Outcome::Ok {
+            st.stop_rule
+        } else {
+            StopRule::Failed
+        },
+        ..early_cell(runner, ctx, st.imp, outcome, String::new())
+    }
+}
+
+/// A cell either ready to measure or already ended.
+pub(super) enum Start {
+    Measure(Box<CellState>),
+    Ended(Box<Cell>),
+}
+
+impl Runner<'_> {
+    /// Gets implementation `imp`'s cell of the group ready: its input, its
+    /// folder, and its command or worker.
+    pub(super) fn start_cell(
+        &mut self,
+        ctx: &GroupContext,
+        imp: usize,
+        exec: &mut dyn Executor,
+        events: &mut dyn Events,
+    ) -> Result<Start> {
+        let group = ctx.group;
+        let op = &self.suite.operations[group.operation];
+        if let Some(msg) = self.setup_failed.get(&imp) {
+            return Ok(Start::Ended(Box::new(early_cell(
+                self,
+                ctx,
+                imp,
+                Outcome::Failed,
+                msg.clone(),
+            ))));
+        }
+        // The input: the payload, or what an earlier operation of this implementation produced.
+        let input = match op.input {
+            Input::Payload => ctx.payload.map(|p| p.path.clone()),
+            Input::Operation(j) => match self.ensure_artifact(j, imp, group, exec, events) {
+                Ok(p) => Some(p),
+                Err(why) => {
+                    return Ok(Start::Ended(Box::new(early_cell(
+                        self,
+                        ctx,
+                        imp,
+                        Outcome::Skipped,
+                        why,
+                    ))));
+                }
+            },
+        };
+        let dir = self.cell_dir(group.operation, imp, &group.params);
+        fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let out = dir.join("out");
+        let earlier = (0..group.operation)
+            .map(|oi| {
+                let name = self.suite.operations[oi].name.clone();
+                (name, self.cell_dir(oi, imp, &group.params).join("out"))
+            })
+            .collect();
+        let files = CellFiles {
+            payload: ctx.payload.map(|p| p.path.as_path()),
+            input: input.as_deref(),
+            out: &out,
+            tmp: &self.tmp,
+            earlier,
+        };
+        let implementation = &self.suite.implementations[imp];
+        let scope = cell_scope(group, implementation, &op.name, &files);
+        let cwd = implementation.cwd.clone().unwrap_or_else(|| self.suite.dir.clone());
+        let Some(command) = &implementation.commands[group.operation] else {
+            let worker_cmd = implementation
+                .worker
+                .as_ref()
+                .expect("validated: no command means a worker");
+            let argv = scope.command(worker_cmd)?;
+            let st = self.start_worker(ctx, imp, argv, &cwd, &dir, input.as_deref(), events);
+            return Ok(Start::Measure(Box::new(st)));
+        };
+        let req = RunRequest {
+            argv: scope.command(command)?,
+            cwd: Some(cwd),
+            env: implementation.env.clone(),
+            stdin: if op.stdin { input.clone() } else { None },
+            stdout: (op.output == OutputMode::Stdout).then(|| out.clone()),
+            stderr: Some(dir.join("stderr")),
+            timeout: group.timeout,
+            memory_limit: implementation.memory_limit,
+            exact_memory: false,
+        };
+        let out = (op.output != OutputMode::None).then_some(out);
+        Ok(Start::Measure(Box::new(CellState::new(imp, Mode::Process(req), out))))
+    }
+
+    /// Starts an in-process worker for a cell and checks its output once.
+    #[allow(clippy::too_many_arguments)]
+    fn start_worker(
+        &mut self,
+        ctx: &GroupContext,
+        imp: usize,
+        argv: Vec<String>,
+        cwd: &Path,
+        dir: &Path,
+        input: Option<&Path>,
+        events: &mut dyn Events,
+    ) -> CellState {
+        let group = ctx.group;
+        let op = &self.suite.operations[group.operation];
+        let implementation = &self.suite.implementations[imp];
+        let setup = serde_json::json!({
+            "operation": op.name,
+            "params": group.params,
+            "payload": ctx.payload.map(|p| p.path.display().to_string()),
+            "input": input.map(|p| p.display().to_string()),
+        });
+        events.note(&format!("starting the {} worker", implementation.name));
+        let started = InProcess::start(
+            &argv,
+            cwd,
+            &implementation.env,
+            &dir.join("worker.log"),
+            &op.name,
+            setup,
+            group.timeout,
+            self.suite.settings.min_sample_time,
+        );
+        let mut st = CellState::new(imp, Mode::Process(RunRequest::default()), None);
+        match started {
+            Ok(w) => {
+                st.worker = Some(WorkerInfo {
+                    language: w.hello.language.clone(),
+                    runtime: w.hello.runtime.clone(),
+                    library: w.hello.library.clone(),
+                });
+                st.batch = w.batch;
+                st.mode = Mode::Worker(Box::new(w));
+                self.verify_worker(&mut st, ctx.payload, group);
+            }
+            Err(e) => st.fail(inprocess::outcome_of(&e), format!("worker: {e}")),
+        }
+        st
+    }
+}

@@ -1,0 +1,201 @@
+//! A cell's inputs: the payload (generated, a file, or made by a command,
+//! and cached for the run), the folder each cell writes into, and the output
+//! of an earlier operation that a chained operation reads.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+
+use super::scope::params_scope;
+use super::{Events, NoEvents, Runner};
+use crate::exec::streams::tail;
+use crate::exec::{Executor, Exit, RunRequest};
+use crate::outcome::Outcome;
+use crate::payload;
+use crate::plan::{Group, Params, cell_id, params_key};
+use crate::suite::Payload;
+use crate::units::{Bytes, parse_size};
+
+/// A resolved payload: where it is and how big.
+#[derive(Debug, Clone)]
+pub(super) struct PayloadFile {
+    pub path: PathBuf,
+    pub bytes: Bytes,
+}
+
+/// A file or folder name from any text: safe characters kept, others '_'.
+pub(super) fn sanitize(s: &str) -> String {
+    let clean: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '=' | ',') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if clean.is_empty() { "_".into() } else { clean }
+}
+
+impl Runner<'_> {
+    /// Checks before anything runs that every payload of the plan can be
+    /// resolved (sizes parse, files exist), so bad input fails fast.
+    pub fn check_payloads(&self) -> Result<()> {
+        let Some(p) = &self.suite.payload else { return Ok(()) };
+        for g in &self.plan.groups {
+            let scope = params_scope(&g.params, &self.tmp);
+            match p {
+                Payload::Random { size, .. } => {
+                    let text = scope.text(size)?;
+                    parse_size(&text).map_err(|e| anyhow!("{}: payload.size: {e}", self.suite.path.display()))?;
+                }
+                Payload::File(t) => {
+                    let path = self.suite.dir.join(scope.text(t)?);
+                    if !path.is_file() {
+                        bail!(
+                            "{}: payload.file: {} does not exist",
+                            self.suite.path.display(),
+                            path.display()
+                        );
+                    }
+                }
+                Payload::Command(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn payload(
+        &mut self,
+        params: &Params,
+        events: &mut dyn Events,
+        exec: &mut dyn Executor,
+    ) -> Result<Option<PayloadFile>> {
+        let Some(spec) = &self.suite.payload else {
+            return Ok(None);
+        };
+        let scope = params_scope(params, &self.tmp);
+        let key = match spec {
+            Payload::Random { size, seed } => format!("random:{seed}:{}", scope.text(size)?),
+            Payload::File(t) => format!("file:{}", scope.text(t)?),
+            // {out} and {tmp} are the same for every expansion; the parameters tell them apart.
+            Payload::Command(c) => format!(
+                "command:{}",
+                params_scope(params, Path::new("<tmp>"))
+                    .with("out", "<out>")
+                    .command(c)?
+                    .join("\u{1f}")
+            ),
+        };
+        if let Some(p) = self.payloads.get(&key) {
+            return Ok(Some(p.clone()));
+        }
+        let file = match spec {
+            Payload::Random { size, seed } => {
+                let bytes = parse_size(&scope.text(size)?)?;
+                events.note(&format!("generating {} payload", crate::units::format_bytes(bytes.0)));
+                let path = payload::cached(&self.cache, *seed, bytes)
+                    .with_context(|| format!("cannot write the payload into {}", self.cache.display()))?;
+                PayloadFile { path, bytes }
+            }
+            Payload::File(t) => {
+                let path = self.suite.dir.join(scope.text(t)?);
+                let bytes = Bytes(
+                    fs::metadata(&path)
+                        .with_context(|| format!("payload {}", path.display()))?
+                        .len(),
+                );
+                PayloadFile { path, bytes }
+            }
+            Payload::Command(c) => {
+                let dir = self.work.join("payloads");
+                fs::create_dir_all(&dir)?;
+                let path = dir.join(sanitize(&params_key(params)));
+                let argv = scope
+                    .with("out", path.display().to_string())
+                    .command(c)
+                    .map_err(|e| anyhow!("payload.command: {e}"))?;
+                events.note(&format!("generating payload with `{}`", argv.join(" ")));
+                let stderr = dir.join("generator.stderr");
+                let r = exec.run(&RunRequest {
+                    argv: argv.clone(),
+                    cwd: Some(self.suite.dir.clone()),
+                    stderr: Some(stderr.clone()),
+                    timeout: self.suite.settings.timeout,
+                    ..Default::default()
+                });
+                if r.exit != Exit::Code(0) || !path.is_file() {
+                    bail!(
+                        "{}: payload.command `{}` did not produce {} ({:?}): {}",
+                        self.suite.path.display(),
+                        argv.join(" "),
+                        path.display(),
+                        r.exit,
+                        tail(&stderr, 2000)
+                    );
+                }
+                let bytes = Bytes(fs::metadata(&path)?.len());
+                PayloadFile { path, bytes }
+            }
+        };
+        self.payloads.insert(key, file.clone());
+        Ok(Some(file))
+    }
+
+    pub(super) fn cell_dir(&self, op: usize, imp: usize, params: &Params) -> PathBuf {
+        self.work
+            .join(sanitize(&self.suite.operations[op].name))
+            .join(sanitize(&self.suite.implementations[imp].name))
+            .join(sanitize(&params_key(params)))
+    }
+
+    /// The output of operation `op` by implementation `imp` at these
+    /// parameters, producing it with one unmeasured run if it is missing
+    /// (after `--resume`, or when `--only` left the producer out).
+    pub(super) fn ensure_artifact(
+        &mut self,
+        op: usize,
+        imp: usize,
+        group: &Group,
+        exec: &mut dyn Executor,
+        events: &mut dyn Events,
+    ) -> Result<PathBuf, String> {
+        let producer = &self.suite.operations[op];
+        let id = cell_id(&producer.name, &self.suite.implementations[imp].name, &group.params);
+        if let Some(o) = self.outcomes.get(&id).filter(|o| **o != Outcome::Ok) {
+            return Err(format!(
+                "its input from '{}' is missing: that cell ended {}",
+                producer.name,
+                o.label()
+            ));
+        }
+        let path = self.cell_dir(op, imp, &group.params).join("out");
+        if path.is_file() {
+            return Ok(path);
+        }
+        events.note(&format!(
+            "producing the input from '{}' (one unmeasured run)",
+            producer.name
+        ));
+        let sub = Group {
+            operation: op,
+            implementations: vec![imp],
+            skipped: vec![],
+            runs: 1,
+            warmup: 0,
+            ..group.clone()
+        };
+        let cells = self.run_group(&sub, exec, &mut NoEvents).map_err(|e| e.to_string())?;
+        match cells.first() {
+            Some(c) if c.outcome == Outcome::Ok && path.is_file() => Ok(path),
+            Some(c) => Err(format!(
+                "its input from '{}' could not be produced: {}",
+                producer.name,
+                c.message.clone().unwrap_or_else(|| c.outcome.label().into())
+            )),
+            None => Err(format!("its input from '{}' could not be produced", producer.name)),
+        }
+    }
+}

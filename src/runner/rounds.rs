@@ -1,0 +1,320 @@
+//! Rounds: warm-up first, then measured rounds, each cell of a group taking
+//! one sample per round in an order rotated by the round (A B C, B C A, …),
+//! until the group's stop rule says enough. The clock that rule reads is
+//! injected (`Clock`), so `max_time` is tested exactly with a fake one.
+
+use std::fs;
+use std::time::{Duration, Instant};
+
+use super::cell::{CellState, Mode};
+use super::checks::describe;
+use super::inputs::PayloadFile;
+use super::{Events, Runner, inprocess, policy};
+use crate::exec::interrupt::interrupted;
+use crate::exec::streams::tail;
+use crate::exec::{Executor, Exit, RunRecord, RunRequest};
+use crate::outcome::Outcome;
+use crate::payload;
+use crate::plan::{Group, Sampling};
+use crate::results::StopRule;
+
+/// Monotonic time as the stop rules see it.
+pub trait Clock {
+    /// Time since some fixed origin.
+    fn now(&self) -> Duration;
+}
+
+/// The real monotonic clock.
+pub struct SystemClock(Instant);
+
+impl Default for SystemClock {
+    fn default() -> Self {
+        SystemClock(Instant::now())
+    }
+}
+
+impl Clock for SystemClock {
+    fn now(&self) -> Duration {
+        self.0.elapsed()
+    }
+}
+
+/// Why adaptive sampling stops every cell still going, if it does now:
+/// after `measured` rounds, `elapsed` into the group's measured rounds.
+pub fn sampling_limit(measured: u32, elapsed: Duration, max_runs: u32, max_time: Duration) -> Option<StopRule> {
+    if measured >= max_runs {
+        Some(StopRule::MaxRuns)
+    } else if elapsed >= max_time {
+        Some(StopRule::MaxTime)
+    } else {
+        None
+    }
+}
+
+/// Where one group's rounds stand.
+struct Progress {
+    round: usize,
+    planned: usize,
+}
+
+impl Runner<'_> {
+    /// Warm-up rounds, then measured rounds, as the group's policy says.
+    /// Returns true when interrupted.
+    pub(super) fn sample_rounds(
+        &mut self,
+        states: &mut [CellState],
+        group: &Group,
+        payload: Option<&PayloadFile>,
+        exec: &mut dyn Executor,
+        events: &mut dyn Events,
+    ) -> bool {
+        let started = self.clock.now();
+        let mut at = Progress {
+            round: 0,
+            planned: (group.warmup + group.runs) as usize,
+        };
+        if self.warm_up(states, group, payload, &mut at, exec, events) {
+            return true;
+        }
+        recalibrate(states);
+        self.measure(states, group, payload, &mut at, started, exec, events)
+    }
+
+    /// Warm-up rounds: a fixed count, or until each cell's series is level.
+    fn warm_up(
+        &mut self,
+        states: &mut [CellState],
+        group: &Group,
+        payload: Option<&PayloadFile>,
+        at: &mut Progress,
+        exec: &mut dyn Executor,
+        events: &mut dyn Events,
+    ) -> bool {
+        let mut warm_rounds = 0u32;
+        loop {
+            let wants: Vec<bool> = states
+                .iter()
+                .map(|st| {
+                    st.outcome.is_none()
+                        && if group.warmup_auto {
+                            warm_rounds < policy::AUTO_WARMUP_MAX && !policy::warmed_up(&st.warmup_per_call())
+                        } else {
+                            warm_rounds < group.warmup
+                        }
+                })
+                .collect();
+            if !wants.contains(&true) {
+                return false;
+            }
+            if self.take_round(states, &wants, at, true, payload, group, exec, events) {
+                return true;
+            }
+            at.round += 1;
+            warm_rounds += 1;
+        }
+    }
+
+    /// Measured rounds until the group's sampling rule stops every cell.
+    #[allow(clippy::too_many_arguments)]
+    fn measure(
+        &mut self,
+        states: &mut [CellState],
+        group: &Group,
+        payload: Option<&PayloadFile>,
+        at: &mut Progress,
+        started: Duration,
+        exec: &mut dyn Executor,
+        events: &mut dyn Events,
+    ) -> bool {
+        let mut measured = 0u32;
+        loop {
+            let wants: Vec<bool> = states.iter().map(|st| st.outcome.is_none() && !st.done).collect();
+            if !wants.contains(&true) {
+                return false;
+            }
+            if self.take_round(states, &wants, at, false, payload, group, exec, events) {
+                return true;
+            }
+            at.round += 1;
+            measured += 1;
+            let Sampling::Precision {
+                precision,
+                max_runs,
+                max_time,
+            } = group.sampling
+            else {
+                if measured >= group.runs {
+                    return false;
+                }
+                continue;
+            };
+            if measured < group.runs {
+                continue;
+            }
+            for st in states.iter_mut().filter(|s| s.outcome.is_none() && !s.done) {
+                if policy::precise(&st.samples.per_call_ns(), precision) {
+                    st.done = true;
+                    st.stop_rule = StopRule::Precision;
+                }
+            }
+            let elapsed = self.clock.now().saturating_sub(started);
+            if let Some(rule) = sampling_limit(measured, elapsed, max_runs, max_time) {
+                for st in states.iter_mut().filter(|s| s.outcome.is_none() && !s.done) {
+                    st.stop_rule = rule;
+                }
+                return false;
+            }
+        }
+    }
+
+    /// One round: each wanting cell takes one sample, in an order rotated by
+    /// `round`. Returns true when interrupted.
+    #[allow(clippy::too_many_arguments)]
+    fn take_round(
+        &mut self,
+        states: &mut [CellState],
+        wants: &[bool],
+        at: &Progress,
+        warmup: bool,
+        payload: Option<&PayloadFile>,
+        group: &Group,
+        exec: &mut dyn Executor,
+        events: &mut dyn Events,
+    ) -> bool {
+        let (round, planned) = (at.round, at.planned);
+        let n = states.len();
+        if round >= planned {
+            events.runs_added(wants.iter().filter(|w| **w).count() as u64);
+        }
+        for k in 0..n {
+            let s = (k + round) % n;
+            if !wants[s] || states[s].outcome.is_some() {
+                continue;
+            }
+            if let Mode::Process(req) = &states[s].mode {
+                if let Some(out) = &states[s].out {
+                    let _ = fs::remove_file(out);
+                }
+                // Warm-up runs measure memory exactly (see RunRequest::exact_memory).
+                let record = if warmup {
+                    exec.run(&RunRequest {
+                        exact_memory: true,
+                        ..req.clone()
+                    })
+                } else {
+                    exec.run(req)
+                };
+                if interrupted() {
+                    return true;
+                }
+                self.absorb(&mut states[s], record, warmup, payload, group);
+            } else {
+                self.sample_worker(&mut states[s], warmup);
+                if interrupted() {
+                    return true;
+                }
+            }
+            events.run_done();
+            if states[s].outcome.is_some() {
+                events.runs_dropped(planned.saturating_sub(round + 1) as u64);
+            }
+        }
+        false
+    }
+
+    /// Classifies one process run and records it into its cell.
+    pub(super) fn absorb(
+        &mut self,
+        st: &mut CellState,
+        r: RunRecord,
+        warmup: bool,
+        payload: Option<&PayloadFile>,
+        group: &Group,
+    ) {
+        let op = &self.suite.operations[group.operation];
+        let Mode::Process(req) = &st.mode else { return };
+        if r.exit != Exit::Code(op.exit_code) {
+            let (outcome, mut msg) = describe(&r.exit, op.exit_code);
+            if let Some(err) = &req.stderr {
+                // The last lines are where runtimes put the error itself.
+                let t = tail(err, 2000);
+                let lines: Vec<&str> = t.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+                if !lines.is_empty() {
+                    msg = format!("{msg}; stderr: {}", lines[lines.len().saturating_sub(3)..].join(" / "));
+                }
+            }
+            st.fail(
+                outcome,
+                format!("{} run: {msg}", if warmup { "warm-up" } else { "measured" }),
+            );
+            return;
+        }
+        if let Some(out) = st.out.clone().filter(|_| op.checks_output()) {
+            let digest = if out.is_file() {
+                payload::digest_file(&out).map_err(|e| format!("cannot read the output: {e}"))
+            } else {
+                Err(format!("the run produced no output file ({})", out.display()))
+            };
+            if let Err(msg) = digest.and_then(|d| self.check_digest(d, payload, group).map(|()| st.digests.push(d))) {
+                st.fail(Outcome::WrongOutput, msg);
+                return;
+            }
+        }
+        if warmup {
+            st.warmup_wall_ns.push(r.wall.0);
+            st.samples.warmup_max_rss_bytes.push(r.max_rss.0);
+            st.samples.warmup_rss_floor_bytes.push(r.rss_floor.0);
+        } else {
+            st.samples.wall_ns.push(r.wall.0);
+            st.samples.user_ns.push(r.user.0);
+            st.samples.sys_ns.push(r.sys.0);
+            st.samples.max_rss_bytes.push(r.max_rss.0);
+            st.samples.rss_floor_bytes.push(r.rss_floor.0);
+        }
+    }
+
+    /// Takes one in-process sample and records it into its cell.
+    fn sample_worker(&mut self, st: &mut CellState, warmup: bool) {
+        let Mode::Worker(w) = &mut st.mode else { return };
+        match w.sample() {
+            Ok(s) if warmup => st.warmup_wall_ns.push(s.elapsed_ns),
+            Ok(s) => {
+                st.samples.wall_ns.push(s.elapsed_ns);
+                st.samples.iterations.push(s.iterations);
+                st.samples.alloc_bytes.extend(s.alloc_bytes);
+                st.samples.gc_count.extend(s.gc_count);
+            }
+            Err(e) => {
+                let phase = if warmup { "warm-up" } else { "measured" };
+                st.fail(inprocess::outcome_of(&e), format!("{phase} batch: {e}"));
+            }
+        }
+    }
+}
+
+/// Warm code is faster than the code calibration saw: grows the batches of
+/// in-process cells that now fall short.
+fn recalibrate(states: &mut [CellState]) {
+    for st in states.iter_mut().filter(|s| s.outcome.is_none()) {
+        if let Mode::Worker(w) = &mut st.mode {
+            match w.calibrate() {
+                Ok(()) => st.batch = w.batch,
+                Err(e) => st.fail(inprocess::outcome_of(&e), format!("calibration: {e}")),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adaptive_sampling_stops_at_the_first_limit_reached() {
+        let s = Duration::from_secs;
+        assert_eq!(sampling_limit(5, s(1), 10, s(3)), None);
+        assert_eq!(sampling_limit(10, s(1), 10, s(3)), Some(StopRule::MaxRuns));
+        assert_eq!(sampling_limit(5, s(3), 10, s(3)), Some(StopRule::MaxTime));
+        assert_eq!(sampling_limit(10, s(9), 10, s(3)), Some(StopRule::MaxRuns));
+    }
+}

@@ -1,0 +1,100 @@
+//! The results document of a run: its header (suite, command line,
+//! environment, each implementation's version and artifact) made before the
+//! first cell, and its cells kept in plan order as they come in.
+
+use std::fs;
+use std::path::Path;
+
+use indexmap::IndexMap;
+
+use crate::environment;
+use crate::plan::{Plan, cell_id};
+use crate::results::{
+    self, AnalysisSettings, Artifact, Cell, Environment, ImplementationInfo, Results, RunStatus, SuiteInfo,
+};
+use crate::runner::scope::implementation_scope;
+use crate::suite::Suite;
+
+/// A new document for a run of `suite` that starts now, with no cells yet.
+pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
+    Results {
+        schema_version: results::SCHEMA_VERSION,
+        suite: SuiteInfo {
+            name: suite.name.clone(),
+            description: suite.description.clone(),
+            file: Some(suite.path.display().to_string()).filter(|p| !p.is_empty()),
+            baseline: suite.baseline.clone(),
+            command: command_line(),
+        },
+        started_at: results::now_rfc3339(),
+        finished_at: None,
+        status: RunStatus::Running,
+        environment,
+        analysis: AnalysisSettings {
+            noise,
+            ..Default::default()
+        },
+        matrix: suite.matrix.clone(),
+        operations: suite.operations.iter().map(|o| o.name.clone()).collect(),
+        cells: vec![],
+        comparisons: vec![],
+        warnings: vec![],
+    }
+}
+
+/// Each implementation's version (its `version` command's first line) and
+/// artifact (a file whose size the report shows).
+pub fn implementations(suite: &Suite, tmp: &Path) -> IndexMap<String, ImplementationInfo> {
+    let mut out = IndexMap::new();
+    for imp in &suite.implementations {
+        let scope = implementation_scope(imp, tmp);
+        let cwd = imp.cwd.as_deref().unwrap_or(&suite.dir);
+        let version = imp.version.as_ref().map(|v| {
+            let argv = scope.command(v).unwrap_or_default();
+            environment::version_of(&argv, cwd, &imp.env)
+        });
+        let artifact = imp.artifact.as_ref().map(|a| {
+            let path = scope.text(a).unwrap_or_default();
+            let bytes = fs::metadata(cwd.join(&path)).ok().map(|m| m.len());
+            Artifact { path, bytes }
+        });
+        out.insert(
+            imp.name.clone(),
+            ImplementationInfo {
+                version,
+                note: imp.note.clone(),
+                artifact,
+            },
+        );
+    }
+    out
+}
+
+/// The command line that started this run, quoted so it can be pasted back.
+fn command_line() -> String {
+    std::env::args()
+        .enumerate()
+        .map(|(i, a)| {
+            if i == 0 {
+                "versus".to_string()
+            } else {
+                shell_words::quote(&a).into_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Puts cells in plan order (group by group, implementations in suite order).
+pub fn in_plan_order(suite: &Suite, plan: &Plan, cells: &IndexMap<String, Cell>) -> Vec<Cell> {
+    let mut out = Vec::new();
+    for g in &plan.groups {
+        let op = &suite.operations[g.operation].name;
+        for imp in &suite.implementations {
+            if let Some(c) = cells.get(&cell_id(op, &imp.name, &g.params)) {
+                out.push(c.clone());
+            }
+        }
+    }
+    out
+}

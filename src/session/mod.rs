@@ -1,0 +1,96 @@
+//! A session: one run of a plan, from the results document's header to its
+//! end state. It prepares the run's folders, starts the suite's services,
+//! runs setup, hands the plan to the runner, records each finished group
+//! (journal and results file, through `checkpoint`), runs teardown, and
+//! analyses what was measured. `app` only turns flags into a session and the
+//! session's results into outputs.
+
+pub mod checkpoint;
+pub mod document;
+pub mod preflight;
+
+use std::fs;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use indexmap::IndexMap;
+
+use crate::analysis;
+use crate::environment;
+use crate::exec::Executor;
+use crate::exec::service::Services;
+use crate::plan::Plan;
+use crate::results::{self, Cell, Results, RunStatus, Warning};
+use crate::runner::{End, Events, Runner};
+use crate::suite::Suite;
+pub use checkpoint::Checkpoint;
+
+/// One run of a plan.
+pub struct Session<'a> {
+    pub suite: &'a Suite,
+    pub plan: &'a Plan,
+    /// The run's folder: `tmp/` and `work/` are made in it and removed at the end.
+    pub dir: &'a Path,
+    /// Cells finished by an earlier run (`--resume`): their groups are not run again.
+    pub resume: IndexMap<String, Cell>,
+    /// Where finished cells are recorded as the run goes (`versus exec` keeps none).
+    pub checkpoint: Option<Checkpoint>,
+    /// The noise floor for verdicts (`--noise`).
+    pub noise: f64,
+}
+
+impl Session<'_> {
+    /// Runs the plan; returns the analysed results and how the run ended.
+    pub fn run(mut self, exec: &mut dyn Executor, events: &mut dyn Events) -> Result<(Results, End)> {
+        let suite = self.suite;
+        let tmp = self.dir.join("tmp");
+        let work = self.dir.join("work");
+        let mechanism = if suite.implementations.iter().any(|i| i.memory_limit.is_some()) {
+            exec.memory_limit_mechanism()
+        } else {
+            "none needed (no memory_limit in the suite)"
+        };
+        let mut env = environment::collect(mechanism);
+        env.implementations = document::implementations(suite, &tmp);
+        let mut results = document::start(suite, env, self.noise);
+
+        let _ = fs::remove_dir_all(&work);
+        fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        let mut runner = Runner::new(suite, self.plan, work.clone(), tmp.clone(), crate::payload::cache_dir());
+        runner.check_payloads()?;
+        runner.done = self.resume.clone();
+        let services = Services::start(&suite.services, &tmp, self.dir)?;
+        runner.setup(exec, events)?;
+        let mut all: IndexMap<String, Cell> = self.resume.clone();
+        let end = runner.run(exec, events, &mut |cells: &[Cell]| {
+            for c in cells {
+                all.insert(c.id.clone(), c.clone());
+            }
+            match self.checkpoint.as_mut() {
+                Some(cp) => cp.record(cells, &all, &mut results, suite, self.plan),
+                None => Ok(()),
+            }
+        });
+        let teardown: Vec<Warning> = runner
+            .teardown(exec)
+            .into_iter()
+            .map(|problem| Warning {
+                kind: "teardown_failed".into(),
+                message: problem,
+            })
+            .collect();
+        drop(services);
+        // Scratch space (chain outputs, keys) is not a result: the journal is what resumes.
+        let _ = fs::remove_dir_all(&work);
+        let _ = fs::remove_dir_all(&tmp);
+        let end = end?;
+        results.cells = document::in_plan_order(suite, self.plan, &all);
+        results.finished_at = Some(results::now_rfc3339());
+        results.status = match end {
+            End::Interrupted => RunStatus::Interrupted,
+            End::Complete => RunStatus::Complete,
+        };
+        analysis::analyze(&mut results, &teardown);
+        Ok((results, end))
+    }
+}

@@ -1,0 +1,391 @@
+//! Validation of a parsed suite file into a `Suite`, in named parts: names
+//! (matrix and vars), payload, operations, implementations (their own file),
+//! baseline, overrides, services and settings. Each part checks what it can
+//! on its own; every error names the file, the key, and the line where the
+//! text allows.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::model::{OutputMode, SuiteFile};
+use super::{
+    DEFAULT_MIN_SAMPLE_TIME, DEFAULT_RUNS, DEFAULT_TIMEOUT, DEFAULT_WARMUP, Implementation, Input, Operation, Override,
+    Payload, RUN_PLACEHOLDERS, Readiness, Service, Settings, Suite, SuiteError,
+};
+use crate::placeholder::{CommandTemplate, Template};
+use crate::units::parse_duration;
+
+pub(super) fn line_col(path: &Path, text: &str, offset: usize) -> String {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    format!("{}:{line}:{col}", path.display())
+}
+
+pub(super) struct Validator<'a> {
+    pub path: &'a Path,
+    pub text: &'a str,
+}
+
+/// The suite's own placeholder names: matrix parameters and `[vars]`.
+pub(super) struct Names<'f> {
+    file: &'f SuiteFile,
+}
+
+impl Names<'_> {
+    pub fn is_param(&self, n: &str) -> bool {
+        self.file.matrix.contains_key(n)
+    }
+    pub fn is_var(&self, n: &str) -> bool {
+        self.file.vars.contains_key(n)
+    }
+}
+
+impl Validator<'_> {
+    pub fn err(&self, message: impl Into<String>) -> SuiteError {
+        SuiteError {
+            location: self.path.display().to_string(),
+            message: message.into(),
+        }
+    }
+
+    pub fn err_at(&self, offset: usize, message: impl Into<String>) -> SuiteError {
+        SuiteError {
+            location: line_col(self.path, self.text, offset),
+            message: message.into(),
+        }
+    }
+
+    pub fn duration(&self, key: &str, text: &Option<String>) -> Result<Option<Duration>, SuiteError> {
+        text.as_deref()
+            .map(|t| parse_duration(t).map_err(|e| self.err(format!("{key}: {e}"))))
+            .transpose()
+    }
+
+    /// Parses a command and checks its placeholders against `allowed`.
+    pub fn command(
+        &self,
+        what: &str,
+        text: &str,
+        offset: Option<usize>,
+        shell: bool,
+        allowed: &dyn Fn(&str) -> bool,
+    ) -> Result<CommandTemplate, SuiteError> {
+        let fail = |msg: String| match offset {
+            Some(o) => self.err_at(o, format!("{what}: {msg}")),
+            None => self.err(format!("{what}: {msg}")),
+        };
+        let cmd = CommandTemplate::parse(text, shell).map_err(|e| fail(e.to_string()))?;
+        if let Some(bad) = cmd.names().into_iter().find(|n| !allowed(n)) {
+            return Err(fail(format!("unknown placeholder {{{bad}}} in `{text}`")));
+        }
+        Ok(cmd)
+    }
+
+    pub fn template(&self, what: &str, text: &str, allowed: &dyn Fn(&str) -> bool) -> Result<Template, SuiteError> {
+        let t = Template::parse(text).map_err(|e| self.err(format!("{what}: {e}")))?;
+        if let Some(bad) = t.names().find(|n| !allowed(n)) {
+            return Err(self.err(format!("{what}: unknown placeholder {{{bad}}} in `{text}`")));
+        }
+        Ok(t)
+    }
+
+    pub fn validate(&self, file: SuiteFile) -> Result<Suite, SuiteError> {
+        let dir = match self.path.parent().map(Path::to_path_buf) {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => PathBuf::from("."),
+        };
+        let shell = file.settings.shell.unwrap_or(false);
+        self.check_names(&file)?;
+        if file.operations.is_empty() {
+            return Err(self.err("no operations: add at least one [operations.NAME] table"));
+        }
+        if file.implementations.is_empty() {
+            return Err(self.err("no implementations: add at least one [implementations.NAME] table"));
+        }
+        let names = Names { file: &file };
+        let payload = self.payload(&file, &names, shell)?;
+        let operations = self.operations(&file, &names, payload.is_some())?;
+        let setup_allowed = |n: &str| n == "tmp";
+        let suite_cmds = |list: &[String], what: &str| -> Result<Vec<CommandTemplate>, SuiteError> {
+            list.iter()
+                .map(|c| self.command(what, c, None, shell, &setup_allowed))
+                .collect()
+        };
+        let setup = suite_cmds(&file.setup, "setup")?;
+        let teardown = suite_cmds(&file.teardown, "teardown")?;
+        let implementations = self.implementations(&file, &names, &operations, &dir, shell)?;
+        let expand = |name: &str| expand_name(&file, &implementations, name);
+        if let Some(b) = &file.baseline
+            && !implementations.iter().any(|i| &i.name == b)
+        {
+            return Err(self.err(format!(
+                "baseline = \"{b}\": no such implementation (expected one of: {})",
+                implementations
+                    .iter()
+                    .map(|i| i.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        let overrides = self.overrides(&file, &expand)?;
+        let services = self.services(&file, &dir, shell)?;
+        let settings = self.settings(&file)?;
+        Ok(Suite {
+            path: self.path.to_path_buf(),
+            dir,
+            name: file.name.clone().unwrap_or_else(|| {
+                self.path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            }),
+            description: file.description.clone(),
+            baseline: file.baseline.clone(),
+            settings,
+            matrix: file.matrix.clone(),
+            vars: file.vars.clone(),
+            payload,
+            setup,
+            teardown,
+            operations,
+            implementations,
+            overrides,
+            services,
+        })
+    }
+
+    /// Matrix parameters and `[vars]`: non-empty, and not taking a built-in name.
+    fn check_names(&self, file: &SuiteFile) -> Result<(), SuiteError> {
+        for (name, values) in &file.matrix {
+            if values.is_empty() {
+                return Err(self.err(format!(
+                    "matrix.{name} has no values: give at least one, or remove the parameter"
+                )));
+            }
+            if RUN_PLACEHOLDERS.contains(&name.as_str()) || name.contains('.') {
+                return Err(self.err(format!(
+                    "matrix.{name}: this name is reserved for a placeholder; choose another parameter name"
+                )));
+            }
+        }
+        for name in file.vars.keys() {
+            if file.matrix.contains_key(name) || RUN_PLACEHOLDERS.contains(&name.as_str()) || name.contains('.') {
+                return Err(self.err(format!(
+                    "vars.{name}: the name is taken by a matrix parameter or a built-in placeholder"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn payload(&self, file: &SuiteFile, names: &Names, shell: bool) -> Result<Option<Payload>, SuiteError> {
+        let Some(p) = &file.payload else { return Ok(None) };
+        let param_only = |n: &str| names.is_param(n);
+        let given = [p.size.is_some(), p.file.is_some(), p.command.is_some()];
+        if given.iter().filter(|g| **g).count() != 1 {
+            return Err(self.err("payload: give exactly one of `size` (generated bytes), `file` or `command`"));
+        }
+        Ok(Some(if let Some(size) = &p.size {
+            Payload::Random {
+                size: self.template("payload.size", size, &param_only)?,
+                seed: p.seed.unwrap_or(0),
+            }
+        } else if let Some(f) = &p.file {
+            Payload::File(self.template("payload.file", f, &param_only)?)
+        } else {
+            let c = p.command.as_deref().unwrap_or_default();
+            let allowed = |n: &str| names.is_param(n) || n == "out" || n == "tmp";
+            Payload::Command(self.command("payload.command", c, None, shell, &allowed)?)
+        }))
+    }
+
+    /// Operations, in file order; an input must name an earlier operation.
+    fn operations(&self, file: &SuiteFile, names: &Names, has_payload: bool) -> Result<Vec<Operation>, SuiteError> {
+        let op_names: Vec<&String> = file.operations.keys().collect();
+        let mut operations = Vec::new();
+        for (i, (name, spec)) in file.operations.iter().enumerate() {
+            if name.contains('.') || name.contains('/') {
+                return Err(self.err(format!("operations.{name}: names may not contain '.' or '/'")));
+            }
+            let input = match spec.input.as_deref() {
+                None | Some("payload") => Input::Payload,
+                Some(other) => match op_names[..i].iter().position(|n| n.as_str() == other) {
+                    Some(j) => Input::Operation(j),
+                    None if op_names.iter().any(|n| n.as_str() == other) => {
+                        return Err(self.err(format!(
+                            "operations.{name}.input = \"{other}\": an operation can only consume one declared before it"
+                        )));
+                    }
+                    None => {
+                        return Err(self.err(format!(
+                            "operations.{name}.input = \"{other}\": no such operation (expected \"payload\" or one of: {})",
+                            op_names.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                        )));
+                    }
+                },
+            };
+            if input == Input::Payload && spec.stdin && !has_payload {
+                return Err(self.err(format!("operations.{name}.stdin: there is no [payload] to feed")));
+            }
+            operations.push(self.operation(name, spec, input, names, has_payload)?);
+        }
+        Ok(operations)
+    }
+
+    /// One operation's output and checks.
+    fn operation(
+        &self,
+        name: &str,
+        spec: &super::model::OperationSpec,
+        input: Input,
+        names: &Names,
+        has_payload: bool,
+    ) -> Result<Operation, SuiteError> {
+        let output = spec.output.unwrap_or(OutputMode::Stdout);
+        let checks = spec.roundtrip || spec.same_output || spec.expect_file.is_some() || spec.expect_sha256.is_some();
+        if output == OutputMode::None && checks {
+            return Err(self.err(format!("operations.{name}: output = \"none\" leaves nothing to check")));
+        }
+        if spec.roundtrip && !has_payload {
+            return Err(self.err(format!(
+                "operations.{name}.roundtrip: there is no [payload] to compare with"
+            )));
+        }
+        let expect_file = match &spec.expect_file {
+            Some(t) => Some(self.template(&format!("operations.{name}.expect_file"), t, &|n| {
+                names.is_param(n) || n == "tmp"
+            })?),
+            None => None,
+        };
+        if let Some(hex) = &spec.expect_sha256
+            && (hex.len() != 64 || !hex.chars().all(|c| c.is_ascii_hexdigit()))
+        {
+            return Err(self.err(format!("operations.{name}.expect_sha256: expected 64 hex digits")));
+        }
+        let counts_payload = match spec.throughput.as_deref() {
+            None | Some("payload") => true,
+            Some("none") => false,
+            Some(other) => {
+                return Err(self.err(format!(
+                    "operations.{name}.throughput = \"{other}\": expected \"payload\" or \"none\""
+                )));
+            }
+        };
+        Ok(Operation {
+            name: name.to_string(),
+            input,
+            stdin: spec.stdin,
+            output,
+            exit_code: spec.exit_code.unwrap_or(0),
+            roundtrip: spec.roundtrip,
+            same_output: spec.same_output,
+            expect_file,
+            expect_sha256: spec.expect_sha256.as_ref().map(|h| h.to_ascii_lowercase()),
+            counts_payload,
+        })
+    }
+
+    fn overrides(&self, file: &SuiteFile, expand: &dyn Fn(&str) -> Vec<String>) -> Result<Vec<Override>, SuiteError> {
+        let mut overrides = Vec::new();
+        for (i, o) in file.overrides.iter().enumerate() {
+            let what = format!("override #{}", i + 1);
+            if o.when.is_empty() {
+                return Err(self.err(format!(
+                    "{what}: `when` is empty; name the parameter values it applies to"
+                )));
+            }
+            for (k, v) in &o.when {
+                let Some(values) = file.matrix.get(k) else {
+                    return Err(self.err(format!("{what}: when.{k}: no matrix parameter named '{k}'")));
+                };
+                if !values.contains(v) {
+                    return Err(self.err(format!("{what}: when.{k} = {v} is not one of matrix.{k}'s values")));
+                }
+            }
+            if let Some(v) = o.vars.keys().find(|v| !file.vars.contains_key(*v)) {
+                return Err(self.err(format!("{what}: vars.{v}: declare it with a default in [vars] first")));
+            }
+            if let Some(s) = o.skip.iter().find(|s| expand(s).is_empty()) {
+                return Err(self.err(format!("{what}: skip: no implementation named '{s}'")));
+            }
+            overrides.push(Override {
+                when: o.when.clone(),
+                vars: o.vars.clone(),
+                runs: o.runs,
+                warmup: o.warmup,
+                timeout: self.duration(&format!("{what}.timeout"), &o.timeout)?,
+                skip: o.skip.iter().flat_map(|s| expand(s)).collect(),
+                reason: o.reason.clone(),
+            });
+        }
+        Ok(overrides)
+    }
+
+    fn services(&self, file: &SuiteFile, dir: &Path, shell: bool) -> Result<Vec<Service>, SuiteError> {
+        let mut services = Vec::new();
+        for (sname, s) in &file.services {
+            let what = format!("services.{sname}");
+            let none = |_: &str| false;
+            let command = self.command(&format!("{what}.command"), &s.command, None, shell, &none)?;
+            let probes = [s.ready_tcp.is_some(), s.ready_http.is_some(), s.ready_command.is_some()];
+            if probes.iter().filter(|p| **p).count() > 1 {
+                return Err(self.err(format!(
+                    "{what}: give at most one of ready_tcp, ready_http, ready_command"
+                )));
+            }
+            let ready = if let Some(a) = &s.ready_tcp {
+                Readiness::Tcp(a.clone())
+            } else if let Some(u) = &s.ready_http {
+                if !u.starts_with("http://") {
+                    return Err(self.err(format!("{what}.ready_http: only http:// URLs are probed")));
+                }
+                Readiness::Http(u.clone())
+            } else if let Some(c) = &s.ready_command {
+                Readiness::Command(self.command(&format!("{what}.ready_command"), c, None, shell, &none)?)
+            } else {
+                Readiness::Started
+            };
+            services.push(Service {
+                name: sname.clone(),
+                command,
+                ready,
+                ready_timeout: self
+                    .duration(&format!("{what}.ready_timeout"), &s.ready_timeout)?
+                    .unwrap_or(Duration::from_secs(30)),
+                cwd: Some(dir.join(s.cwd.as_deref().unwrap_or("."))),
+                env: s.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            });
+        }
+        Ok(services)
+    }
+
+    fn settings(&self, file: &SuiteFile) -> Result<Settings, SuiteError> {
+        let settings = Settings {
+            runs: file.settings.runs.unwrap_or(DEFAULT_RUNS),
+            warmup: file.settings.warmup.unwrap_or(DEFAULT_WARMUP),
+            timeout: self
+                .duration("settings.timeout", &file.settings.timeout)?
+                .unwrap_or(DEFAULT_TIMEOUT),
+            min_sample_time: self
+                .duration("settings.min_sample_time", &file.settings.min_sample_time)?
+                .unwrap_or(DEFAULT_MIN_SAMPLE_TIME),
+        };
+        if settings.runs == 0 {
+            return Err(self.err("settings.runs must be at least 1"));
+        }
+        Ok(settings)
+    }
+}
+
+/// A name in `skip` or `baseline` may be an implementation or, for one with
+/// variants, the name it was declared under (meaning all its variants).
+fn expand_name(file: &SuiteFile, implementations: &[Implementation], name: &str) -> Vec<String> {
+    if implementations.iter().any(|i| i.name == name) {
+        return vec![name.to_string()];
+    }
+    match file.implementations.get(name) {
+        Some(spec) => spec.variants.keys().map(|v| format!("{name}-{v}")).collect(),
+        None => vec![],
+    }
+}
