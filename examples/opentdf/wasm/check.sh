@@ -2,11 +2,12 @@
 # Checks that every TDF the WASM module writes, through each host, is read
 # back by the OpenTDF Go SDK: starts the KAS of ../kas on a free port in a
 # temporary state folder, encrypts payloads of 0 B, 1 KB and 5 MB (three
-# segments) in both manifest forms (4.2.2, 4.3.0) with each installed host,
+# segments) in both manifest forms (4.2.2, 4.3.0) with each host named,
 # decrypts each TDF with the same host (local unwrap), then with the Go SDK
-# through the KAS (.tools/sdkcheck). install.sh runs it last.
+# through the KAS (.tools/sdkcheck). install.sh runs it last, and each WASM
+# implementation's suite setup runs it for its own host.
 #
-#   bash examples/opentdf/wasm/check.sh [wazero] [node] [chicory]   # default: all three
+#   bash examples/opentdf/wasm/check.sh [wazero] [node] [chicory | chicory-interp | chicory-compiler]   # default: all
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -43,12 +44,15 @@ for host in "${hosts[@]}"; do
   for h in "${variants[@]}"; do
     cmd="$(host_cmd "$h")"
     for v in 4.2.2 4.3.0; do
+      enc=(); dec=()
       for p in p0 p1k p5m; do
         tdf="$WORK/$h-$v-$p.tdf"
-        $cmd --state "$WORK/kas" --tdf-version "$v" encrypt "$WORK/$p" "$tdf"
-        $cmd --state "$WORK/kas" decrypt "$tdf" "$tdf.out"
-        cmp -s "$WORK/$p" "$tdf.out" || { echo "check.sh: $h $v $p: local round trip differs" >&2; exit 1; }
-        pairs+=("$WORK/$p" "$tdf")
+        enc+=("$WORK/$p" "$tdf"); dec+=("$tdf" "$tdf.out"); pairs+=("$WORK/$p" "$tdf")
+      done
+      $cmd --state "$WORK/kas" --tdf-version "$v" encrypt "${enc[@]}"
+      $cmd --state "$WORK/kas" decrypt "${dec[@]}"
+      for p in p0 p1k p5m; do
+        cmp -s "$WORK/$p" "$WORK/$h-$v-$p.tdf.out" || { echo "check.sh: $h $v $p: local round trip differs" >&2; exit 1; }
       done
     done
     echo "$h: local round trips ok (0 B, 1 KB, 5 MB; 4.2.2 and 4.3.0)"

@@ -1,9 +1,8 @@
 // Node host for tdfcore.wasm (node:wasi): a versus worker (operations
-// `encrypt` and `decrypt-local`), or, with `encrypt IN OUT` / `decrypt IN
-// OUT`, a one-shot command used by check.sh. Same flags as the wazero host:
+// `encrypt`, `decrypt-local` and `decrypt-go-tdf`), or, with `encrypt|decrypt IN OUT
+// [IN OUT ...]`, a one-shot command used by check.sh. Same flags as the wazero host:
 //
-//   node host.mjs --module tdfcore.wasm --state KAS_STATE [flags] [encrypt|decrypt IN OUT]
-//
+//   node host.mjs --module tdfcore.wasm --state KAS_STATE [flags] [encrypt|decrypt IN OUT ...]
 
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -54,13 +53,13 @@ function config() {
 }
 
 if (positionals.length > 0) {
-  const [op, inPath, outPath] = positionals;
-  if (positionals.length !== 3 || !["encrypt", "decrypt"].includes(op)) {
-    console.error("usage: host.mjs [flags] encrypt|decrypt IN OUT");
+  const [op, ...paths] = positionals;
+  if (paths.length === 0 || paths.length % 2 !== 0 || !["encrypt", "decrypt"].includes(op)) {
+    console.error("usage: host.mjs [flags] encrypt|decrypt IN OUT [IN OUT ...]");
     process.exit(2);
   }
   const m = await loadModule(config());
-  writeFileSync(outPath, m[op](readFileSync(inPath)));
+  for (let i = 0; i < paths.length; i += 2) writeFileSync(paths[i + 1], m[op](readFileSync(paths[i])));
 } else {
   await serve();
 }
@@ -82,6 +81,12 @@ async function serve() {
       const isZip = data.length >= 4 && data.readUInt32LE(0) === 0x04034b50;
       return { m, tdf: isZip ? data : m.encrypt(data) };
     },
+  });
+  // The Go SDK's TDF of the payload, written beside it by the suite's
+  // payload generator (../go/payload.go): the module reading another
+  // writer's TDF.
+  operation("decrypt-go-tdf", (s) => s.m.decrypt(s.tdf), {
+    setup: async ({ payload }) => ({ m: await module(), tdf: readFileSync(payload + ".go-sdk.tdf") }),
   });
   run();
 }

@@ -1,8 +1,8 @@
-// wazero host for tdfcore.wasm: a versus worker (operations `encrypt` and
-// `decrypt-local`), or, with `encrypt IN OUT` / `decrypt IN OUT`, a one-shot
-// command used by install.sh and the SDK check.
+// wazero host for tdfcore.wasm: a versus worker (operations `encrypt`,
+// `decrypt-local` and `decrypt-go-tdf`), or, with `encrypt|decrypt IN OUT [IN OUT ...]`,
+// a one-shot command used by check.sh.
 //
-//	wazero-host --module tdfcore.wasm --state KAS_STATE [flags] [encrypt|decrypt IN OUT]
+//	wazero-host --module tdfcore.wasm --state KAS_STATE [flags] [encrypt|decrypt IN OUT ...]
 //
 // KAS_STATE is the folder the KAS writes at start (../../kas): kas-public.pem,
 // kas-private.pem and kas-url; --public, --private and --kas-url override
@@ -87,28 +87,34 @@ func main() {
 	serve(load)
 }
 
+// oneShot runs `encrypt|decrypt IN OUT [IN OUT ...]` on one module instance.
 func oneShot(load func() (*tdfModule, error), args []string) error {
-	if len(args) != 3 || (args[0] != "encrypt" && args[0] != "decrypt") {
-		return fmt.Errorf("usage: [flags] encrypt|decrypt IN OUT")
+	if len(args) < 3 || len(args)%2 != 1 || (args[0] != "encrypt" && args[0] != "decrypt") {
+		return fmt.Errorf("usage: [flags] encrypt|decrypt IN OUT [IN OUT ...]")
 	}
 	t, err := load()
 	if err != nil {
 		return err
 	}
 	defer t.close()
-	in, err := os.ReadFile(args[1])
-	if err != nil {
-		return err
-	}
 	op := t.encrypt
 	if args[0] == "decrypt" {
 		op = t.decrypt
 	}
-	out, err := op(in)
-	if err != nil {
-		return err
+	for i := 1; i < len(args); i += 2 {
+		in, err := os.ReadFile(args[i])
+		if err != nil {
+			return err
+		}
+		out, err := op(in)
+		if err != nil {
+			return fmt.Errorf("%s: %w", args[i], err)
+		}
+		if err := os.WriteFile(args[i+1], out, 0o644); err != nil {
+			return err
+		}
 	}
-	return os.WriteFile(args[2], out, 0o644)
+	return nil
 }
 
 // serve runs the versus worker. decrypt-local decrypts its input when that
@@ -141,8 +147,20 @@ func serve(load func() (*tdfModule, error)) {
 			}
 			return t.encrypt(in)
 		}))
+	// The Go SDK's TDF of the payload, written beside it by the suite's
+	// payload generator: the module reading another writer's TDF.
+	versus.Register("decrypt-go-tdf", func(tdf []byte) ([]byte, error) { return t.decrypt(tdf) },
+		versus.WithSetup(func(s versus.Setup) ([]byte, error) {
+			if _, err := instance(); err != nil {
+				return nil, err
+			}
+			return os.ReadFile(s.Payload + goTDFSuffix)
+		}))
 	versus.Main()
 }
+
+// goTDFSuffix names the Go SDK's TDF beside the payload (../go/payload.go).
+const goTDFSuffix = ".go-sdk.tdf"
 
 func versionLine(modulePath string) string {
 	wazeroVersion := "unknown"

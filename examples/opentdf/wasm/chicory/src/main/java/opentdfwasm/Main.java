@@ -1,10 +1,10 @@
-// Chicory host for tdfcore.wasm: a versus worker (operations `encrypt` and
-// `decrypt-local`), or, with `encrypt IN OUT` / `decrypt IN OUT`, a one-shot
-// command used by check.sh. Same flags as the wazero and Node hosts, plus
+// Chicory host for tdfcore.wasm: a versus worker (operations `encrypt`,
+// `decrypt-local` and `decrypt-go-tdf`), or, with `encrypt|decrypt IN OUT [IN OUT ...]`,
+// a one-shot command used by check.sh. Same flags as the wazero and Node hosts, plus
 // --mode interp|compiler (Chicory's interpreter, or its compiler to JVM
 // bytecode):
 //
-//   java -jar chicory-host.jar --mode compiler --module tdfcore.wasm --state KAS_STATE [flags] [encrypt|decrypt IN OUT]
+//   java -jar chicory-host.jar --mode compiler --module tdfcore.wasm --state KAS_STATE [flags] [encrypt|decrypt IN OUT ...]
 //
 // Key files are read when the first cell is set up, so the worker may start
 // before the KAS has written them.
@@ -64,13 +64,15 @@ public final class Main {
       serve();
       return;
     }
-    if (positional.size() != 3 || !List.of("encrypt", "decrypt").contains(positional.get(0))) {
-      usage("usage: [flags] encrypt|decrypt IN OUT");
+    if (positional.size() < 3 || positional.size() % 2 != 1 || !List.of("encrypt", "decrypt").contains(positional.get(0))) {
+      usage("usage: [flags] encrypt|decrypt IN OUT [IN OUT ...]");
     }
-    byte[] in = Files.readAllBytes(Path.of(positional.get(1)));
     TdfModule m = module();
-    byte[] out = positional.get(0).equals("encrypt") ? m.encrypt(in) : m.decrypt(in);
-    Files.write(Path.of(positional.get(2)), out);
+    for (int i = 1; i < positional.size(); i += 2) {
+      byte[] in = Files.readAllBytes(Path.of(positional.get(i)));
+      byte[] out = positional.get(0).equals("encrypt") ? m.encrypt(in) : m.decrypt(in);
+      Files.write(Path.of(positional.get(i + 1)), out);
+    }
   }
 
   private static void usage(String msg) {
@@ -109,6 +111,13 @@ public final class Main {
               boolean zip = in.length >= 4 && in[0] == 'P' && in[1] == 'K' && in[2] == 3 && in[3] == 4;
               return new Cell(module(), zip ? in : module().encrypt(in));
             })
+        // The Go SDK's TDF of the payload, written beside it by the suite's
+        // payload generator (../go/payload.go): the module reading another
+        // writer's TDF.
+        .operation(
+            "decrypt-go-tdf",
+            (Cell c) -> c.m().decrypt(c.data()),
+            (SetupContext ctx) -> new Cell(module(), Files.readAllBytes(Path.of(ctx.payload() + ".go-sdk.tdf"))))
         .run();
   }
 
