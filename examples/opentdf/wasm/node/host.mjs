@@ -1,6 +1,7 @@
 // Node host for tdfcore.wasm (node:wasi): a versus worker (operations
-// `encrypt`, `decrypt-local` and `decrypt-go-tdf`), or, with `encrypt|decrypt IN OUT
-// [IN OUT ...]`, a one-shot command used by check.sh. Same flags as the wazero host:
+// `encrypt`, `decrypt-local` and `decrypt-go-tdf`), or, with
+// `encrypt|decrypt IN OUT [IN OUT ...]`, a one-shot command used by
+// check.sh. Same flags as the wazero host:
 //
 //   node host.mjs --module tdfcore.wasm --state KAS_STATE [flags] [encrypt|decrypt IN OUT ...]
 

@@ -1,6 +1,6 @@
 // wazero host for tdfcore.wasm: a versus worker (operations `encrypt`,
-// `decrypt-local` and `decrypt-go-tdf`), or, with `encrypt|decrypt IN OUT [IN OUT ...]`,
-// a one-shot command used by check.sh.
+// `decrypt-local` and `decrypt-go-tdf`), or, with
+// `encrypt|decrypt IN OUT [IN OUT ...]`, a one-shot command used by check.sh.
 //
 //	wazero-host --module tdfcore.wasm --state KAS_STATE [flags] [encrypt|decrypt IN OUT ...]
 //

@@ -1,8 +1,8 @@
 // Chicory host for tdfcore.wasm: a versus worker (operations `encrypt`,
-// `decrypt-local` and `decrypt-go-tdf`), or, with `encrypt|decrypt IN OUT [IN OUT ...]`,
-// a one-shot command used by check.sh. Same flags as the wazero and Node hosts, plus
-// --mode interp|compiler (Chicory's interpreter, or its compiler to JVM
-// bytecode):
+// `decrypt-local` and `decrypt-go-tdf`), or, with
+// `encrypt|decrypt IN OUT [IN OUT ...]`, a one-shot command used by
+// check.sh. Same flags as the wazero and Node hosts, plus --mode
+// interp|compiler (Chicory's interpreter, or its compiler to JVM bytecode):
 //
 //   java -jar chicory-host.jar --mode compiler --module tdfcore.wasm --state KAS_STATE [flags] [encrypt|decrypt IN OUT ...]
 //
