@@ -7,6 +7,8 @@
 //! `session` drives one run of a plan through those layers; `app` turns
 //! flags into a session and its results into outputs.
 
+#![warn(clippy::too_many_lines)]
+
 pub mod analysis;
 pub mod app;
 pub mod cli;

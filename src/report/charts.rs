@@ -80,6 +80,67 @@ fn bytes_of(cell: &Cell, row: &str) -> Option<f64> {
         .filter(|b| *b > 0.0)
 }
 
+/// The time axis's range: every median and interval end, with room above
+/// for the outcome marks.
+fn time_range(sized: &[(&Cell, f64)]) -> (f64, f64) {
+    let times: Vec<f64> = sized
+        .iter()
+        .filter_map(|(c, _)| c.stats.as_ref())
+        .flat_map(|s| {
+            [
+                s.ci_low_ns.unwrap_or(s.median_ns),
+                s.ci_high_ns.unwrap_or(s.median_ns),
+                s.median_ns,
+            ]
+        })
+        .filter(|t| *t > 0.0)
+        .collect();
+    if times.is_empty() {
+        return (1.0, 1e9);
+    }
+    let (lo, hi) = times
+        .iter()
+        .fold((f64::MAX, 0f64), |(lo, hi), t| (lo.min(*t), hi.max(*t)));
+    (lo / 2.0, hi * 4.0)
+}
+
+/// One implementation's (size, median, interval low, interval high), by size.
+fn series_points(sized: &[(&Cell, f64)], name: &str) -> Vec<(f64, f64, f64, f64)> {
+    let mut pts: Vec<(f64, f64, f64, f64)> = sized
+        .iter()
+        .filter(|(c, _)| c.implementation == name)
+        .filter_map(|(c, b)| {
+            let s = c.stats.as_ref()?;
+            Some((
+                *b,
+                s.median_ns,
+                s.ci_low_ns.unwrap_or(s.median_ns),
+                s.ci_high_ns.unwrap_or(s.median_ns),
+            ))
+        })
+        .collect();
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    pts
+}
+
+/// A chart's title: the operation, the subset's fixed parameters, and what is drawn.
+fn chart_title(subset: &Subset, what: &str) -> String {
+    if subset.label.is_empty() {
+        format!("{}: {what}", subset.operation)
+    } else {
+        format!("{} ({}): {what}", subset.operation, subset.label)
+    }
+}
+
+/// An interval from `l` to `h` at bar `y`: a line with end ticks.
+fn whisker(l: f64, h: f64, y: f64) -> Vec<PathElement<(f64, f64)>> {
+    vec![
+        PathElement::new(vec![(l, y + 0.5), (h, y + 0.5)], BLACK.stroke_width(1)),
+        PathElement::new(vec![(l, y + 0.35), (l, y + 0.65)], BLACK.stroke_width(1)),
+        PathElement::new(vec![(h, y + 0.35), (h, y + 0.65)], BLACK.stroke_width(1)),
+    ]
+}
+
 /// Time per call against payload size, log-log, one line per implementation
 /// with its interval band; cells that are not ok are marked along the top with
 /// their outcome. `None` when the subset has no sizes to plot.
@@ -102,35 +163,12 @@ pub fn scaling(results: &Results, subset: &Subset, row: &str) -> Option<String> 
     let (xmin, xmax) = sized
         .iter()
         .fold((f64::MAX, 0f64), |(lo, hi), (_, b)| (lo.min(*b), hi.max(*b)));
-    let times: Vec<f64> = sized
-        .iter()
-        .filter_map(|(c, _)| c.stats.as_ref())
-        .flat_map(|s| {
-            [
-                s.ci_low_ns.unwrap_or(s.median_ns),
-                s.ci_high_ns.unwrap_or(s.median_ns),
-                s.median_ns,
-            ]
-        })
-        .filter(|t| *t > 0.0)
-        .collect();
-    let (ymin, ymax) = times
-        .iter()
-        .fold((f64::MAX, 0f64), |(lo, hi), t| (lo.min(*t), hi.max(*t)));
-    let (ymin, ymax) = if times.is_empty() {
-        (1.0, 1e9)
-    } else {
-        (ymin / 2.0, ymax * 4.0)
-    };
+    let (ymin, ymax) = time_range(&sized);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (760, 440)).into_drawing_area();
         root.fill(&WHITE).ok()?;
-        let title = if subset.label.is_empty() {
-            format!("{}: time per call by payload size", subset.operation)
-        } else {
-            format!("{} ({}): time per call by payload size", subset.operation, subset.label)
-        };
+        let title = chart_title(subset, "time per call by payload size");
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 18))
             .margin(12)
@@ -148,23 +186,10 @@ pub fn scaling(results: &Results, subset: &Subset, row: &str) -> Option<String> 
             .draw()
             .ok()?;
         for (i, name) in impls.iter().enumerate() {
-            let mut pts: Vec<(f64, f64, f64, f64)> = sized
-                .iter()
-                .filter(|(c, _)| &c.implementation == name)
-                .filter_map(|(c, b)| {
-                    let s = c.stats.as_ref()?;
-                    Some((
-                        *b,
-                        s.median_ns,
-                        s.ci_low_ns.unwrap_or(s.median_ns),
-                        s.ci_high_ns.unwrap_or(s.median_ns),
-                    ))
-                })
-                .collect();
+            let pts = series_points(&sized, name);
             if pts.is_empty() {
                 continue;
             }
-            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
             let c = colour(i);
             let band: Vec<(f64, f64)> = pts
                 .iter()
@@ -262,14 +287,7 @@ pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option
             .baseline
             .clone()
             .unwrap_or_else(|| "the fastest of each row".into());
-        let title = if subset.label.is_empty() {
-            format!("{}: time relative to {baseline} (below 1 is faster)", subset.operation)
-        } else {
-            format!(
-                "{} ({}): time relative to {baseline} (below 1 is faster)",
-                subset.operation, subset.label
-            )
-        };
+        let title = chart_title(subset, &format!("time relative to {baseline} (below 1 is faster)"));
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 18))
             .margin(12)
@@ -314,20 +332,7 @@ pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option
                 )))
                 .ok()?;
             if let (Some(l), Some(h)) = (k.ci_low, k.ci_high) {
-                chart
-                    .draw_series(std::iter::once(PathElement::new(
-                        vec![(l, y + 0.5), (h, y + 0.5)],
-                        BLACK.stroke_width(1),
-                    )))
-                    .ok()?;
-                for x in [l, h] {
-                    chart
-                        .draw_series(std::iter::once(PathElement::new(
-                            vec![(x, y + 0.35), (x, y + 0.65)],
-                            BLACK,
-                        )))
-                        .ok()?;
-                }
+                chart.draw_series(whisker(l, h, y)).ok()?;
             }
         }
         chart

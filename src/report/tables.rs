@@ -165,23 +165,28 @@ pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
     sections
 }
 
+/// The title of a ratio table: against what, the interval, the noise floor.
+fn ratio_title(results: &Results) -> String {
+    let against = results
+        .suite
+        .baseline
+        .clone()
+        .unwrap_or_else(|| "the fastest".to_string());
+    format!(
+        "Relative to {against}: time ratio with its {:.0}% interval (≈: no difference of at least {} at α = {})",
+        results.analysis.confidence * 100.0,
+        format_args!("{}%", results.analysis.noise * 100.0),
+        results.analysis.alpha
+    )
+}
+
 /// The tables of one subset.
 pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
     let impls = implementations(results);
     let Some(row) = row_param(results) else {
         return vec![summary_table(results, &subset.cells)];
     };
-    let against = results
-        .suite
-        .baseline
-        .clone()
-        .unwrap_or_else(|| "the fastest".to_string());
-    let ratio_title = format!(
-        "Relative to {against}: time ratio with its {:.0}% interval (≈: no difference of at least {} at α = {})",
-        results.analysis.confidence * 100.0,
-        format_args!("{}%", results.analysis.noise * 100.0),
-        results.analysis.alpha
-    );
+    let ratio_title = ratio_title(results);
     let mut tables = Vec::new();
     let suffix = if subset.label.is_empty() {
         String::new()

@@ -94,3 +94,6 @@ impl Session<'_> {
         Ok((results, end))
     }
 }
+
+#[cfg(test)]
+mod tests;
