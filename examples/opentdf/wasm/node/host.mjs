@@ -8,7 +8,6 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { loadModule } from "./module.mjs";
 
 const { values: opt, positionals } = parseArgs({
   allowPositionals: true,
@@ -37,6 +36,10 @@ if (!["4.2.2", "4.3.0"].includes(opt["tdf-version"])) {
   console.error("host.mjs: --tdf-version must be 4.2.2 or 4.3.0");
   process.exit(2);
 }
+
+// Imported only now, so that --version does not load node:wasi (whose
+// ExperimentalWarning would otherwise reach stderr).
+const { loadModule } = await import("./module.mjs");
 
 // Key files are read on first use, so the worker may start before the KAS.
 function config() {
