@@ -43,27 +43,27 @@ versions, different machines); 4 some cell is slower by more than --fail-above, 
 #[derive(Args, Debug, Clone)]
 pub struct Common {
     /// Measured runs per cell (overrides the suite everywhere).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_count)]
     pub runs: Option<u32>,
     /// Unmeasured warm-up runs per cell before the measured ones (overrides the suite),
     /// or `auto`: warm up each cell until its last 10 samples are level (at most 100).
-    #[arg(long, value_name = "N|auto", value_parser = parse_warmup)]
+    #[arg(long, value_name = "N|auto", allow_negative_numbers = true, value_parser = parse_warmup)]
     pub warmup: Option<Warmup>,
     /// Adaptive sampling: after the minimum runs (--runs), keep taking interleaved runs
     /// until each cell's 95% interval of the median is within this fraction of it, e.g. 2%.
-    #[arg(long, value_name = "PERCENT", value_parser = parse_percent)]
+    #[arg(long, value_name = "PERCENT", allow_negative_numbers = true, value_parser = parse_precision)]
     pub precision: Option<f64>,
     /// With --precision: most measured runs per cell.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
+    #[arg(long, value_name = "N", default_value_t = 1000, allow_negative_numbers = true, value_parser = parse_count)]
     pub max_runs: u32,
     /// With --precision: most time per group of cells, e.g. 5m.
-    #[arg(long, value_name = "DURATION", default_value = "5m")]
+    #[arg(long, value_name = "DURATION", default_value = "5m", allow_hyphen_values = true)]
     pub max_time: String,
     /// Smallest difference called faster or slower, e.g. 1% (smaller ones are "indistinguishable").
-    #[arg(long, value_name = "PERCENT", value_parser = parse_percent, default_value = "1%")]
+    #[arg(long, value_name = "PERCENT", value_parser = parse_percent, default_value = "1%", allow_negative_numbers = true)]
     pub noise: f64,
     /// Per-run time limit, e.g. 30s or 2m; a run over it is killed and the cell is `timeout`.
-    #[arg(long, value_name = "DURATION")]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub timeout: Option<String>,
     /// No progress bar.
     #[arg(long, short = 'q')]
@@ -75,6 +75,23 @@ pub struct Common {
 pub enum Warmup {
     Runs(u32),
     Auto,
+}
+
+/// A count of runs: at least 1.
+fn parse_count(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<u32>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{s}' is not a whole number of runs (1 or more)")),
+    }
+}
+
+/// `--precision`: a percentage above 0.
+fn parse_precision(s: &str) -> Result<f64, String> {
+    match parse_percent(s)? {
+        0.0 => Err("0% can never be reached: give a precision above 0, such as 2%".into()),
+        p => Ok(p),
+    }
 }
 
 fn parse_warmup(s: &str) -> Result<Warmup, String> {
@@ -154,7 +171,7 @@ pub struct DiffArgs {
     /// The later results.json.
     pub new: PathBuf,
     /// Exit with status 4 when a cell got slower by more than this (e.g. 5%) with a `slower` verdict.
-    #[arg(long, value_name = "PERCENT", value_parser = parse_percent)]
+    #[arg(long, value_name = "PERCENT", value_parser = parse_percent, allow_negative_numbers = true)]
     pub fail_above: Option<f64>,
     /// Also write the comparison as Markdown to PATH.
     #[arg(long, value_name = "PATH")]

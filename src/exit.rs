@@ -16,7 +16,8 @@ pub const USAGE: u8 = 2;
 pub const NOT_OK: u8 = 3;
 /// `versus diff --fail-above`: a cell got slower by more than the threshold.
 pub const REGRESSION: u8 = 4;
-/// Interrupted (Ctrl-C); results of the finished cells are written.
+/// Interrupted by Ctrl-C (SIGINT); results of the finished cells are written.
+/// TERM and HUP are handled alike and exit with 128 + their number (143, 129).
 pub const INTERRUPTED: u8 = 130;
 
 /// The table printed at the end of `--help`.
@@ -27,12 +28,13 @@ Exit status:
   2    usage error (unknown flag, missing argument)
   3    finished, but some cells failed, timed out, ran out of memory or gave wrong output
   4    versus diff --fail-above: a cell got slower by more than the threshold
-  130  interrupted (Ctrl-C); the results of finished cells are written";
+  130  interrupted by Ctrl-C; 143 by TERM, 129 by HUP; the results of finished cells are written";
 
 /// The status of a finished (or interrupted) run.
 pub fn of_run(results: &Results, end: &End) -> ExitCode {
     if *end == End::Interrupted {
-        return ExitCode::from(INTERRUPTED);
+        let code = crate::exec::interrupt::signal().map_or(INTERRUPTED, |s| 128 + s as u8);
+        return ExitCode::from(code);
     }
     if results.cells.iter().any(|c| c.outcome.is_failure()) {
         ExitCode::from(NOT_OK)

@@ -5,6 +5,8 @@ use std::process::ExitCode;
 use clap::Parser;
 use versus::app;
 use versus::cli::{Cli, Command};
+use versus::exec::{guard, helper};
+use versus::exit;
 
 fn run() -> anyhow::Result<ExitCode> {
     match Cli::parse().command {
@@ -18,25 +20,32 @@ fn run() -> anyhow::Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
-    // The spawn helper (see exec::helper) is this binary with a hidden first
-    // argument; it is recognised before any argument parsing so it stays small.
-    if std::env::args_os()
-        .nth(1)
-        .is_some_and(|a| a == versus::exec::helper::ARG)
-    {
-        return match versus::exec::helper::serve() {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("versus spawn helper: {e:#}");
-                ExitCode::from(versus::exit::ERROR)
-            }
-        };
+    // The spawn helper and the orphan guard (see exec::helper, exec::guard)
+    // are this binary with a hidden first argument; they are recognised
+    // before any argument parsing so they stay small.
+    let mut args = std::env::args_os().skip(1);
+    match args.next() {
+        Some(a) if a == helper::ARG => {
+            return match helper::serve() {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("versus spawn helper: {e:#}");
+                    ExitCode::from(exit::ERROR)
+                }
+            };
+        }
+        Some(a) if a == guard::ARG => {
+            guard::serve(&args.next().unwrap_or_default().to_string_lossy());
+            return ExitCode::SUCCESS;
+        }
+        _ => {}
     }
+    guard::mark_self();
     match run() {
         Ok(code) => code,
         Err(e) => {
             eprintln!("versus: error: {e:#}");
-            ExitCode::from(versus::exit::ERROR)
+            ExitCode::from(exit::ERROR)
         }
     }
 }

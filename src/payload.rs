@@ -92,12 +92,37 @@ pub fn cache_dir() -> PathBuf {
     base.join("versus")
 }
 
+/// Where the payload for (seed, size) is cached.
+pub fn cached_path(cache: &Path, seed: u64, size: Bytes) -> PathBuf {
+    cache
+        .join("payloads")
+        .join(format!("random-v{GENERATOR_VERSION}-seed{seed}-{}.bin", size.0))
+}
+
+/// Whether the payload for (seed, size) is already cached, whole.
+pub fn is_cached(cache: &Path, seed: u64, size: Bytes) -> bool {
+    fs::metadata(cached_path(cache, seed, size)).is_ok_and(|m| m.len() == size.0)
+}
+
+/// Bytes free for an unprivileged writer on the filesystem holding `dir`
+/// (which must exist); `None` where the system does not say.
+pub fn free_space(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: statvfs writes into the struct it is given; c is a valid C string.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return None;
+    }
+    Some((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
+}
+
 /// Returns the cached payload for (seed, size), generating it first if needed.
 pub fn cached(cache: &Path, seed: u64, size: Bytes) -> io::Result<PathBuf> {
     let dir = cache.join("payloads");
     fs::create_dir_all(&dir)?;
-    let path = dir.join(format!("random-v{GENERATOR_VERSION}-seed{seed}-{}.bin", size.0));
-    if fs::metadata(&path).is_ok_and(|m| m.len() == size.0) {
+    let path = cached_path(cache, seed, size);
+    if is_cached(cache, seed, size) {
         return Ok(path);
     }
     // Generate beside it and rename, so an interrupted run never leaves a short payload.

@@ -32,6 +32,8 @@ pub enum UnitError {
     BadSize(String),
     #[error("'{0}' is not a duration: expected a number and a unit such as 500ms, 10s or 2m")]
     BadDuration(String),
+    #[error("'{0}' is too large: sizes up to 9 PB (2^53 bytes) are supported")]
+    TooLarge(String),
 }
 
 /// Parses "100", "1KB", "1.5MB", "64KiB", "1 GB" into bytes.
@@ -54,6 +56,11 @@ pub fn parse_size(text: &str) -> Result<Bytes, UnitError> {
     let bytes = value * multiplier;
     if !bytes.is_finite() || bytes < 0.0 || bytes.fract() != 0.0 && multiplier == 1.0 {
         return Err(bad());
+    }
+    // 2^53: the largest size every later step (offsets, file lengths,
+    // floating-point throughput) still represents exactly; 9 PB.
+    if bytes > (1u64 << 53) as f64 {
+        return Err(UnitError::TooLarge(text.to_string()));
     }
     Ok(Bytes(bytes.round() as u64))
 }

@@ -19,19 +19,28 @@ use crate::exit;
 use crate::plan::{self, Sampling, Selection};
 use crate::report::files::{self, Outputs};
 use crate::report::{markdown, terminal};
-use crate::results::{self, Journal, Results};
+use crate::results::{self, Journal, Recovered, Results, Warning};
 use crate::runner::End;
 use crate::session::{Checkpoint, Session, preflight};
 use crate::suite;
 use crate::units::parse_duration;
 
+/// A duration flag's value: parsed, and more than zero.
+fn positive_duration(flag: &str, text: &str) -> Result<std::time::Duration> {
+    let d = parse_duration(text).with_context(|| flag.to_string())?;
+    if d.is_zero() {
+        bail!("{flag} {text}: must be more than zero");
+    }
+    Ok(d)
+}
+
 fn selection(common: &Common, only: Vec<String>) -> Result<Selection> {
     let timeout = common
         .timeout
         .as_deref()
-        .map(|t| parse_duration(t).with_context(|| "--timeout".to_string()))
+        .map(|t| positive_duration("--timeout", t))
         .transpose()?;
-    let max_time = parse_duration(&common.max_time).with_context(|| "--max-time".to_string())?;
+    let max_time = positive_duration("--max-time", &common.max_time)?;
     let sampling = match common.precision {
         Some(precision) => Sampling::Precision {
             precision,
@@ -75,8 +84,8 @@ fn folder_name(title: &str) -> String {
 
 /// Runs a session of `plan` with the real executor and the terminal's progress.
 fn run_session(session: Session, quiet: bool) -> Result<(Results, End)> {
-    // A second handler cannot be installed (tests may call twice); the first one stays.
-    let _ = ctrlc::set_handler(interrupt::interrupt);
+    interrupt::install();
+    let _guard = crate::exec::guard::start();
     let mut exec = HelperExecutor::new(ProcessExecutor::new());
     let mut progress = terminal::Progress::new(quiet);
     let out = session.run(&mut exec, &mut progress);
@@ -92,7 +101,19 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     }
     preflight::check_programs(&suite)?;
     let plan = plan::build(&suite, &selection(&args.common, args.only.clone())?)?;
-    let (out_dir, resume) = output_folder(&args, &suite.name)?;
+    let (out_dir, recovered) = output_folder(&args, &suite.name)?;
+    let warnings = recovered.set_aside.iter().map(|(torn, bytes)| {
+        let message = format!(
+            "the journal's last {bytes} bytes could not be read (a write cut short) and were set aside in {}; the groups they held are measured again",
+            torn.display()
+        );
+        eprintln!("warning: {message}");
+        Warning {
+            kind: "journal_repaired".into(),
+            message,
+        }
+    });
+    let warnings = warnings.collect();
     let journal_path = out_dir.join("cells.jsonl");
     if args.resume.is_none() {
         let _ = fs::remove_file(&journal_path);
@@ -102,7 +123,8 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         suite: &suite,
         plan: &plan,
         dir: &out_dir,
-        resume,
+        resume: recovered.cells,
+        warnings,
         checkpoint: Some(Checkpoint {
             journal: Journal::open(&journal_path)?,
             results_path: results_path.clone(),
@@ -133,18 +155,18 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
 
 /// The run's folder (absolute: commands run in the suite's folder) and the
 /// cells an earlier run finished there, for `--resume`.
-fn output_folder(args: &RunArgs, suite_name: &str) -> Result<(PathBuf, IndexMap<String, results::Cell>)> {
+fn output_folder(args: &RunArgs, suite_name: &str) -> Result<(PathBuf, Recovered)> {
     let (dir, resume) = match &args.resume {
         Some(dir) => {
             let journal = dir.join("cells.jsonl");
             if !journal.is_file() {
                 bail!("--resume {}: no cells.jsonl there; nothing to resume", dir.display());
             }
-            (dir.clone(), Journal::read(&journal)?)
+            (dir.clone(), Journal::recover(&journal)?)
         }
         None => {
             let default = PathBuf::from("versus-results").join(folder_name(suite_name));
-            (args.out.clone().unwrap_or(default), IndexMap::new())
+            (args.out.clone().unwrap_or(default), Recovered::default())
         }
     };
     fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -161,6 +183,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         plan: &plan,
         dir: scratch.path(),
         resume: IndexMap::new(),
+        warnings: vec![],
         checkpoint: None,
         noise: args.common.noise,
     };

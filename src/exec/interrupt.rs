@@ -55,6 +55,28 @@ pub fn set_running_group(pgid: i32) {
     }
 }
 
+extern "C" fn on_signal(signal: libc::c_int) {
+    request(signal);
+}
+
+/// Handles Ctrl-C (INT), TERM and HUP alike: the run under way is stopped,
+/// what finished is written, and versus exits with 128 + the signal's number.
+/// Syscalls a signal lands in are restarted (`SA_RESTART`); waits that cannot
+/// be (poll) treat the interruption as a reason to look again.
+pub fn install() {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: a zeroed sigaction with a handler that only touches atomics
+        // and calls kill(2), both async-signal-safe.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_signal as *const () as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+}
+
 /// Records the spawn helper's pid (0: none runs).
 pub fn set_helper(pid: i32) {
     HELPER.store(pid, Ordering::SeqCst);

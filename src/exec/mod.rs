@@ -9,6 +9,7 @@
 
 pub mod cgroup;
 pub mod contract;
+pub mod guard;
 pub mod helper;
 pub mod interrupt;
 pub mod process;

@@ -41,15 +41,21 @@ pub(super) fn sanitize(s: &str) -> String {
 
 impl Runner<'_> {
     /// Checks before anything runs that every payload of the plan can be
-    /// resolved (sizes parse, files exist), so bad input fails fast.
+    /// resolved (sizes parse, files exist) and that generated ones fit on the
+    /// disk, so bad input fails fast.
     pub fn check_payloads(&self) -> Result<()> {
         let Some(p) = &self.suite.payload else { return Ok(()) };
+        let mut to_generate: Vec<(u64, Bytes)> = Vec::new();
         for g in &self.plan.groups {
             let scope = params_scope(&g.params, &self.tmp);
             match p {
-                Payload::Random { size, .. } => {
+                Payload::Random { size, seed } => {
                     let text = scope.text(size)?;
-                    parse_size(&text).map_err(|e| anyhow!("{}: payload.size: {e}", self.suite.path.display()))?;
+                    let bytes = parse_size(&text)
+                        .map_err(|e| anyhow!("{}: payload.size = \"{text}\": {e}", self.suite.path.display()))?;
+                    if !to_generate.contains(&(*seed, bytes)) && !payload::is_cached(&self.cache, *seed, bytes) {
+                        to_generate.push((*seed, bytes));
+                    }
                 }
                 Payload::File(t) => {
                     let path = self.suite.dir.join(scope.text(t)?);
@@ -63,6 +69,30 @@ impl Runner<'_> {
                 }
                 Payload::Command(_) => {}
             }
+        }
+        self.check_room(&to_generate)
+    }
+
+    /// The payloads to generate must fit in the cache, with room to spare
+    /// for the run's outputs: checked before a byte is written.
+    fn check_room(&self, to_generate: &[(u64, Bytes)]) -> Result<()> {
+        let needed: u64 = to_generate.iter().map(|(_, b)| b.0).sum();
+        if needed == 0 {
+            return Ok(());
+        }
+        fs::create_dir_all(&self.cache)
+            .with_context(|| format!("cannot create the payload cache {}", self.cache.display()))?;
+        let Some(free) = payload::free_space(&self.cache) else {
+            return Ok(());
+        };
+        if needed > free {
+            bail!(
+                "{}: payload.size: this run would generate {} of payloads in {}, where only {} is free; free space, choose smaller sizes, or set VERSUS_CACHE_DIR to a larger disk",
+                self.suite.path.display(),
+                crate::units::format_bytes(needed),
+                self.cache.display(),
+                crate::units::format_bytes(free)
+            );
         }
         Ok(())
     }

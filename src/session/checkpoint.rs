@@ -30,9 +30,7 @@ impl Checkpoint {
         suite: &Suite,
         plan: &Plan,
     ) -> Result<()> {
-        for c in cells {
-            self.journal.append(c)?;
-        }
+        self.journal.append_group(cells)?;
         results.cells = in_plan_order(suite, plan, all);
         analysis::analyze(results, &[]);
         results::write_json_atomic(&self.results_path, results)

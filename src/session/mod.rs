@@ -35,6 +35,8 @@ pub struct Session<'a> {
     pub resume: IndexMap<String, Cell>,
     /// Where finished cells are recorded as the run goes (`versus exec` keeps none).
     pub checkpoint: Option<Checkpoint>,
+    /// Warnings found before the run (a repaired journal), for the report.
+    pub warnings: Vec<Warning>,
     /// The noise floor for verdicts (`--noise`).
     pub noise: f64,
 }
@@ -71,14 +73,11 @@ impl Session<'_> {
                 None => Ok(()),
             }
         });
-        let teardown: Vec<Warning> = runner
-            .teardown(exec)
-            .into_iter()
-            .map(|problem| Warning {
-                kind: "teardown_failed".into(),
-                message: problem,
-            })
-            .collect();
+        let mut warnings = std::mem::take(&mut self.warnings);
+        warnings.extend(runner.teardown(exec).into_iter().map(|problem| Warning {
+            kind: "teardown_failed".into(),
+            message: problem,
+        }));
         drop(services);
         // Scratch space (chain outputs, keys) is not a result: the journal is what resumes.
         let _ = fs::remove_dir_all(&work);
@@ -90,7 +89,7 @@ impl Session<'_> {
             End::Interrupted => RunStatus::Interrupted,
             End::Complete => RunStatus::Complete,
         };
-        analysis::analyze(&mut results, &teardown);
+        analysis::analyze(&mut results, &warnings);
         Ok((results, end))
     }
 }

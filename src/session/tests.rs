@@ -43,6 +43,7 @@ fn session_run(dir: &Path, checkpoint: bool) -> (Results, End) {
         plan: &plan,
         dir,
         resume: IndexMap::new(),
+        warnings: vec![],
         checkpoint,
         noise: 0.01,
     };
@@ -56,7 +57,9 @@ fn a_session_records_every_group_and_ends_complete() {
     assert_eq!(end, End::Complete);
     assert_eq!(results.status, RunStatus::Complete);
     assert_eq!(results.cells.len(), 8);
-    let journal = results::Journal::read(&dir.path().join("cells.jsonl")).unwrap();
+    let journal = results::Journal::recover(&dir.path().join("cells.jsonl"))
+        .unwrap()
+        .cells;
     let ids: Vec<&String> = results.cells.iter().map(|c| &c.id).collect();
     let mut journaled: Vec<&String> = journal.keys().collect();
     journaled.sort();

@@ -11,6 +11,9 @@ use super::{Implementation, Input, Operation, RUN_PLACEHOLDERS, SuiteError};
 use crate::placeholder::CommandTemplate;
 use crate::units::parse_size;
 
+/// The smallest memory limit accepted: below it nothing can even start.
+const MIN_MEMORY_LIMIT: u64 = 1 << 20;
+
 impl Validator<'_> {
     pub(super) fn implementations(
         &self,
@@ -95,7 +98,15 @@ impl Validator<'_> {
             None => None,
         };
         let memory_limit = match &spec.memory_limit {
-            Some(m) => Some(parse_size(m).map_err(|e| self.err(format!("{what}.memory_limit: {e}")))?),
+            Some(m) => {
+                let limit = parse_size(m).map_err(|e| self.err(format!("{what}.memory_limit: {e}")))?;
+                if limit.0 < MIN_MEMORY_LIMIT {
+                    return Err(self.err(format!(
+                        "{what}.memory_limit = \"{m}\": no program starts in less than 1 MiB; give a real limit or remove it"
+                    )));
+                }
+                Some(limit)
+            }
             None => None,
         };
         let own_only = |n: &str| n == "impl" || is_own(n);

@@ -3,9 +3,9 @@
 //! `SCHEMA_VERSION` on any change that would break a reader, and only ever
 //! add fields otherwise. Readers must ignore fields they do not know.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use indexmap::IndexMap;
@@ -13,6 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::outcome::Outcome;
 use crate::plan::Params;
+
+mod journal;
+pub use journal::{Journal, Recovered};
 
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -379,56 +382,6 @@ pub fn read(path: &Path) -> Result<Results> {
     // sorted by key, which would lose the order of implementations (the
     // report's column order) and of parameters.
     serde_json::from_str(&text).with_context(|| format!("{}: not a valid versus results file", path.display()))
-}
-
-/// The journal: one JSON line per finished cell, appended and synced before
-/// the next group starts, so nothing measured is lost to a crash or Ctrl-C.
-/// `--resume` reads it back.
-pub struct Journal {
-    file: File,
-    pub path: PathBuf,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(tag = "type", content = "data", rename_all = "snake_case")]
-enum JournalLine {
-    Cell(Box<Cell>),
-}
-
-impl Journal {
-    pub fn open(path: &Path) -> Result<Journal> {
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .with_context(|| format!("cannot open the journal {}", path.display()))?;
-        Ok(Journal {
-            file,
-            path: path.to_path_buf(),
-        })
-    }
-
-    pub fn append(&mut self, cell: &Cell) -> Result<()> {
-        let mut line = serde_json::to_vec(&JournalLine::Cell(Box::new(cell.clone())))?;
-        line.push(b'\n');
-        self.file.write_all(&line)?;
-        self.file.sync_data()?;
-        Ok(())
-    }
-
-    /// Cells recorded in a journal, the last record of each id winning. A torn
-    /// last line (a crash mid-write) is ignored.
-    pub fn read(path: &Path) -> Result<IndexMap<String, Cell>> {
-        let f = File::open(path).with_context(|| format!("cannot read the journal {}", path.display()))?;
-        let mut cells = IndexMap::new();
-        for line in BufReader::new(f).lines() {
-            let line = line?;
-            if let Ok(JournalLine::Cell(c)) = serde_json::from_str::<JournalLine>(&line) {
-                cells.insert(c.id.clone(), *c);
-            }
-        }
-        Ok(cells)
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,99 @@
+//! The journal's unit (a group) and its recovery from torn or glued lines.
+
+use super::*;
+use crate::outcome::Outcome;
+use crate::results::Samples;
+
+fn cell(id: &str, implementation: &str) -> Cell {
+    Cell {
+        id: id.into(),
+        implementation: implementation.into(),
+        operation: "op".into(),
+        params: Default::default(),
+        outcome: Outcome::Ok,
+        message: None,
+        payload_bytes: None,
+        warmup_runs: 0,
+        runs_requested: 1,
+        warmup_wall_ns: vec![],
+        samples: Samples {
+            wall_ns: vec![7],
+            ..Default::default()
+        },
+        started_at: None,
+        stop_rule: Default::default(),
+        worker: None,
+        stats: None,
+    }
+}
+
+fn journal_with(dir: &Path, groups: &[&[Cell]]) -> PathBuf {
+    let path = dir.join("cells.jsonl");
+    let mut j = Journal::open(&path).unwrap();
+    for g in groups {
+        j.append_group(g).unwrap();
+    }
+    path
+}
+
+#[test]
+fn a_group_is_one_line_and_reads_back_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = journal_with(dir.path(), &[&[cell("a", "x"), cell("b", "y")], &[cell("c", "x")]]);
+    assert_eq!(fs::read_to_string(&path).unwrap().lines().count(), 2);
+    let r = Journal::recover(&path).unwrap();
+    assert_eq!(r.cells.keys().collect::<Vec<_>>(), ["a", "b", "c"]);
+    assert!(r.set_aside.is_none());
+}
+
+/// Cuts the journal's last line `keep` bytes into it, as a crash mid-write would.
+fn tear(path: &Path, keep: usize) -> Vec<u8> {
+    let bytes = fs::read(path).unwrap();
+    let last_start = bytes[..bytes.len() - 1].iter().rposition(|b| *b == b'\n').unwrap() + 1;
+    fs::write(path, &bytes[..last_start + keep]).unwrap();
+    bytes[last_start..last_start + keep].to_vec()
+}
+
+#[test]
+fn a_torn_tail_is_set_aside_and_the_journal_stays_appendable() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = journal_with(dir.path(), &[&[cell("a", "x")], &[cell("b", "x")]]);
+    let fragment = tear(&path, 25);
+    let r = Journal::recover(&path).unwrap();
+    assert_eq!(r.cells.keys().collect::<Vec<_>>(), ["a"]);
+    let (torn, bytes) = r.set_aside.unwrap();
+    assert_eq!(bytes, fragment.len() + 1);
+    assert_eq!(fs::read(&torn).unwrap()[..fragment.len()], fragment[..]);
+    // The next group goes on a line of its own, not glued to the fragment.
+    Journal::open(&path).unwrap().append_group(&[cell("b", "x")]).unwrap();
+    let again = Journal::recover(&path).unwrap();
+    assert_eq!(again.cells.keys().collect::<Vec<_>>(), ["a", "b"]);
+    assert!(again.set_aside.is_none());
+}
+
+#[test]
+fn a_cut_inside_a_multibyte_character_is_recovered_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = journal_with(dir.path(), &[&[cell("a", "x")], &[cell("b", "été")]]);
+    let text = fs::read(&path).unwrap();
+    let second = text.iter().position(|b| *b == b'\n').unwrap() + 1;
+    // The cut falls between the two bytes of the first 'é'.
+    let e = text[second..].windows(2).position(|w| w == "é".as_bytes()).unwrap();
+    tear(&path, e + 1);
+    let r = Journal::recover(&path).unwrap();
+    assert_eq!(r.cells.keys().collect::<Vec<_>>(), ["a"]);
+    assert!(r.set_aside.is_some());
+}
+
+#[test]
+fn a_fragment_glued_to_the_next_record_costs_only_that_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cells.jsonl");
+    let line = |c: Cell| serde_json::to_string(&Line::Cell(Box::new(c))).unwrap();
+    let (a, b, c) = (line(cell("a", "x")), line(cell("b", "x")), line(cell("c", "x")));
+    // Old-format lines; the middle one is a torn fragment with the next record glued on.
+    fs::write(&path, format!("{a}\n{}{b}\n{c}\n", &b[..10])).unwrap();
+    let r = Journal::recover(&path).unwrap();
+    assert_eq!(r.cells.keys().collect::<Vec<_>>(), ["a", "c"]);
+    assert!(r.set_aside.is_some());
+}
