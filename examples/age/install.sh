@@ -4,6 +4,11 @@
 #   .tools/bin/age, age-keygen    Go,   via `go install`
 #   .tools/bin/rage, rage-keygen  Rust, via `cargo install` (compiles, a few minutes)
 #   js/node_modules               JS,   the npm package age-encryption (npm ci)
+# and the in-process workers of the library suites (age-lib.toml,
+# age-keygen.toml, age-keys.toml, age-random.toml):
+#   .tools/bin/age-bench-go       Go,   go/ (filippo.io/age, go.mod + go.sum)
+#   .tools/bin/age-bench-rust     Rust, rust/ (age crate, Cargo.lock, --locked)
+#   js/bench-worker.mjs           JS,   needs only js/node_modules
 # Idempotent: whatever is already installed at the pinned version is skipped.
 set -euo pipefail
 
@@ -49,8 +54,16 @@ else
   (cd "$JS" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
+# --- in-process workers (Go and Rust) --------------------------------------------
+echo "age-bench-go: building (go/)..."
+(cd "$HERE/go" && go build -trimpath -o "$BIN/age-bench-go" .)
+echo "age-bench-rust: building (rust/, the first build compiles the age crate)..."
+(cd "$HERE/rust" && cargo build --quiet --locked --release)
+cp "$HERE/rust/target/release/age-bench-rust" "$BIN/age-bench-rust"
+
 echo
 echo "Installed:"
 echo "  age   (Go):   $("$BIN/age" --version)"
 echo "  rage  (Rust): $("$BIN/rage" --version)"
 echo "  JS:           $(node "$JS/age-js.mjs" --version)"
+echo "  workers:      $("$BIN/age-bench-go" --version); $("$BIN/age-bench-rust" --version); $(node "$JS/bench-worker.mjs" --version)"

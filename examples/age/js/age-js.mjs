@@ -70,7 +70,7 @@ async function main() {
     },
   });
   if (o.version) {
-    console.log(`age-encryption ${pkgVersion()}`);
+    console.log(`age-encryption ${pkgVersion()} on Node.js ${process.version}`);
     return;
   }
   if (o.encrypt === o.decrypt || positionals.length !== 1) throw new Error(USAGE);
