@@ -116,7 +116,10 @@ fn every_fault_is_an_outcome_and_the_other_cells_still_run() {
     let journal = fs::read_to_string(out.join("cells.jsonl")).unwrap();
     assert_eq!(journal.lines().count(), 1);
     let line: serde_json::Value = serde_json::from_str(journal.trim()).unwrap();
-    assert_eq!((line["type"].as_str(), line["data"].as_array().map(Vec::len)), (Some("group"), Some(6)));
+    assert_eq!(
+        (line["type"].as_str(), line["data"].as_array().map(Vec::len)),
+        (Some("group"), Some(6))
+    );
 }
 
 #[test]

@@ -15,6 +15,7 @@ use crate::outcome::Outcome;
 use crate::plan::Params;
 
 mod journal;
+pub mod validate;
 pub use journal::{Journal, Recovered};
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -357,12 +358,17 @@ pub fn now_rfc3339_millis() -> String {
 /// crash never leaves a half-written results file.
 pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let tmp = path.with_extension("json.partial");
-    let mut f = File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
-    serde_json::to_writer_pretty(&mut f, value)?;
-    f.write_all(b"\n")?;
-    f.sync_all()?;
-    fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    let write = || -> std::io::Result<()> {
+        let mut f = std::io::BufWriter::new(File::create(&tmp)?);
+        serde_json::to_writer_pretty(&mut f, value)?;
+        f.write_all(b"\n")?;
+        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        fs::rename(&tmp, path)
+    };
+    write().map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        anyhow::anyhow!("cannot write {}: {e}", path.display())
+    })
 }
 
 /// Reads a results file, refusing other schema versions with a clear message.
@@ -381,7 +387,10 @@ pub fn read(path: &Path) -> Result<Results> {
     // Parsed again from the text, not from `probe`: a `Value`'s objects are
     // sorted by key, which would lose the order of implementations (the
     // report's column order) and of parameters.
-    serde_json::from_str(&text).with_context(|| format!("{}: not a valid versus results file", path.display()))
+    let results: Results =
+        serde_json::from_str(&text).with_context(|| format!("{}: not a valid versus results file", path.display()))?;
+    validate::check(&results).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok(results)
 }
 
 #[cfg(test)]

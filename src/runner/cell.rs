@@ -66,9 +66,18 @@ impl CellState {
         crate::results::per_call(&self.warmup_wall_ns, self.batch)
     }
 
+    /// Ends the cell with `outcome`. Its output file goes: nothing reads
+    /// a failed cell's output, and a program that filled the disk with it
+    /// must not keep the journal from recording the outcome.
     pub fn fail(&mut self, outcome: Outcome, message: String) {
         self.outcome = Some(outcome);
         self.message = Some(message);
+        if let Some(out) = &self.out {
+            // Emptied before it is removed: the executor may hold it open
+            // for the next run, which would keep its blocks allocated.
+            let _ = fs::OpenOptions::new().write(true).open(out).and_then(|f| f.set_len(0));
+            let _ = fs::remove_file(out);
+        }
     }
 }
 

@@ -104,8 +104,10 @@ impl Runner<'_> {
         }
         for st in states.iter_mut().filter(|s| s.outcome.is_none()) {
             if st.digests.windows(2).any(|w| w[0] != w[1]) {
-                st.outcome = Some(Outcome::WrongOutput);
-                st.message = Some("the output differs from one run to the next".into());
+                st.fail(
+                    Outcome::WrongOutput,
+                    "the output differs from one run to the next".into(),
+                );
             }
         }
         let name = |st: &CellState| self.suite.implementations[st.imp].name.clone();
@@ -125,8 +127,7 @@ impl Runner<'_> {
         };
         for st in states.iter_mut().filter(|s| s.outcome.is_none()) {
             if st.digests.first().is_some_and(|d| *d != ref_digest) {
-                st.outcome = Some(Outcome::WrongOutput);
-                st.message = Some(format!("the output differs from {ref_name}'s"));
+                st.fail(Outcome::WrongOutput, format!("the output differs from {ref_name}'s"));
             }
         }
     }

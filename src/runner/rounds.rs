@@ -18,6 +18,9 @@ use crate::payload;
 use crate::plan::{Group, Sampling};
 use crate::results::StopRule;
 
+/// Free space under which a failed run's disk is reported as full.
+const FULL_DISK: u64 = 64 * 1024;
+
 /// Monotonic time as the stop rules see it.
 pub trait Clock {
     /// Time since some fixed origin.
@@ -241,6 +244,15 @@ impl Runner<'_> {
                 let lines: Vec<&str> = t.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
                 if !lines.is_empty() {
                     msg = format!("{msg}; stderr: {}", lines[lines.len().saturating_sub(3)..].join(" / "));
+                }
+                // A full disk also swallows the stderr that would have said so.
+                if let Some(dir) = err.parent()
+                    && payload::free_space(dir).is_some_and(|free| free < FULL_DISK)
+                {
+                    msg = format!(
+                        "{msg}; the disk holding its output ({}) is full: No space left on device",
+                        dir.display()
+                    );
                 }
             }
             st.fail(
