@@ -390,3 +390,69 @@ fn results_that_lie_are_refused_naming_the_file_and_field() {
         }
     }
 }
+
+#[test]
+fn a_reader_that_goes_away_is_not_an_error() {
+    use std::io::Read;
+    let mut child = versus()
+        .arg("schema")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The pipe's reading end is closed here, as `| head` does.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+/// This process's memory cgroup folder, where versus makes its own.
+fn memory_cgroup() -> Option<PathBuf> {
+    let own = fs::read_to_string("/proc/self/cgroup").ok()?;
+    own.lines().find_map(|l| {
+        let mut parts = l.splitn(3, ':');
+        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+        let base = match controllers {
+            "" => PathBuf::from("/sys/fs/cgroup"),
+            c if c.split(',').any(|x| x == "memory") => PathBuf::from("/sys/fs/cgroup/memory"),
+            _ => return None,
+        };
+        Some(base.join(path.trim_start_matches('/'))).filter(|p| p.is_dir())
+    })
+}
+
+#[test]
+fn memory_limits_leave_no_cgroup_behind() {
+    let Some(cgroup) = memory_cgroup() else {
+        eprintln!("skipped: no memory cgroup here");
+        return;
+    };
+    let ours = || -> Vec<String> {
+        fs::read_dir(&cgroup)
+            .map(|d| {
+                d.filter_map(|e| e.ok()?.file_name().into_string().ok())
+                    .filter(|n| n.starts_with("versus-"))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let before = ours();
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(
+        dir.path(),
+        "s.toml",
+        "[settings]\nruns = 2\nwarmup = 1\n[operations.x]\noutput = \"none\"\n[implementations.a]\nmemory_limit = \"100MB\"\nrun.x = \"true\"\n",
+    );
+    let run = versus()
+        .args(["run", "-q"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .status()
+        .unwrap();
+    assert_eq!(run.code(), Some(0));
+    let left: Vec<String> = ours().into_iter().filter(|n| !before.contains(n)).collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

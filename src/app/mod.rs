@@ -25,6 +25,14 @@ use crate::session::{Checkpoint, Session, preflight};
 use crate::suite;
 use crate::units::parse_duration;
 
+/// Writes to standard output. A reader that went away (`versus schema |
+/// head`) is not an error: what it did not read it did not want.
+fn say(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
 /// A duration flag's value: parsed, and more than zero.
 fn positive_duration(flag: &str, text: &str) -> Result<std::time::Duration> {
     let d = parse_duration(text).with_context(|| flag.to_string())?;
@@ -142,8 +150,12 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         ..Default::default()
     };
     files::write(&results, &outputs, None)?;
-    print!("{}", terminal::summary(&results));
-    println!("\nResults: {}\nReport:  {}", results_path.display(), report.display());
+    say(&terminal::summary(&results));
+    say(&format!(
+        "\nResults: {}\nReport:  {}\n",
+        results_path.display(),
+        report.display()
+    ));
     if end == End::Interrupted {
         eprintln!(
             "interrupted: the finished cells are saved; continue with --resume {}",
@@ -194,7 +206,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         ..Default::default()
     };
     files::write(&results, &outputs, None)?;
-    print!("{}", terminal::summary(&results));
+    say(&terminal::summary(&results));
     Ok(exit::of_run(&results, &end))
 }
 
@@ -242,7 +254,7 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
         );
     }
     let table = crate::report::tables::diff_table(&d);
-    print!("{}", terminal::render_table(&table));
+    say(&terminal::render_table(&table));
     let mut notes = Vec::new();
     if !machines.is_empty() {
         notes.push(format!("WARNING: different machines: {}", machines.join("; ")));
@@ -302,20 +314,19 @@ pub fn conformance(args: crate::cli::ConformanceArgs) -> Result<ExitCode> {
     let failed = results.iter().filter(|r| r.failure.is_some()).count();
     for r in &results {
         match &r.failure {
-            None => println!("ok    {}", r.name),
-            Some(f) => println!(
-                "FAIL  {} — {}
-      {f}",
-                r.name, r.description
-            ),
+            None => say(&format!("ok    {}\n", r.name)),
+            Some(f) => say(&format!("FAIL  {} — {}\n      {f}\n", r.name, r.description)),
         }
     }
-    println!("conformance: {} passed, {failed} failed", results.len() - failed);
+    say(&format!(
+        "conformance: {} passed, {failed} failed\n",
+        results.len() - failed
+    ));
     Ok(ExitCode::from(if failed == 0 { exit::OK } else { exit::NOT_OK }))
 }
 
 pub fn schema() -> Result<ExitCode> {
-    println!("{}", serde_json::to_string_pretty(&suite::json_schema())?);
+    say(&format!("{}\n", serde_json::to_string_pretty(&suite::json_schema())?));
     Ok(ExitCode::from(exit::OK))
 }
 

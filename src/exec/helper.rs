@@ -34,7 +34,8 @@ pub const ARG: &str = "__spawn-helper";
 /// The main process's handle on a running helper.
 pub struct Helper {
     child: Child,
-    requests: ChildStdin,
+    /// `None` once closed (when the helper is being stopped).
+    requests: Option<ChildStdin>,
     replies: BufReader<ChildStdout>,
     line: String,
 }
@@ -66,7 +67,7 @@ impl Helper {
         interrupt::set_helper(child.id() as i32);
         Ok(Helper {
             child,
-            requests,
+            requests: Some(requests),
             replies,
             line: String::new(),
         })
@@ -76,7 +77,11 @@ impl Helper {
     pub fn run(&mut self, req: &RunRequest) -> Result<RunRecord> {
         let mut message = serde_json::to_vec(req)?;
         message.push(b'\n');
-        self.requests.write_all(&message)?;
+        let requests = self
+            .requests
+            .as_mut()
+            .ok_or_else(|| anyhow!("the spawn helper is stopped"))?;
+        requests.write_all(&message)?;
         self.line.clear();
         if self.replies.read_line(&mut self.line)? == 0 {
             return Err(anyhow!("the spawn helper exited"));
@@ -88,7 +93,15 @@ impl Helper {
 impl Drop for Helper {
     fn drop(&mut self) {
         interrupt::set_helper(0);
-        // End of input ends the helper; the kill is for one that hangs.
+        // End of input ends the helper, which then removes its own cgroup
+        // folder; the kill is for one that does not end within a second.
+        drop(self.requests.take());
+        for _ in 0..100 {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

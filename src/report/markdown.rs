@@ -29,11 +29,15 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// Escapes the suite author's prose (the description) for Markdown: HTML is
-/// neutralised, but Markdown such as `code` is kept, since the author wrote
-/// it for the report.
+/// Escapes the suite author's prose (the description, notes) for Markdown:
+/// HTML is neutralised and links that could run or fetch something are
+/// reduced to their text, but Markdown such as `code` is kept, since the
+/// author wrote it for the report.
 fn escape_prose(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    crate::report::notes::safe_markdown(text)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 fn table(out: &mut String, t: &Table, heading: &str) {

@@ -20,6 +20,39 @@ fn safe_url(url: &str) -> bool {
     }
 }
 
+/// The author's Markdown with the same rules as `to_html` applied in the
+/// source: a link whose target is not safe, and every image, is replaced by
+/// its text. The Markdown report includes descriptions and notes as prose, so
+/// a `javascript:` link must not survive there either.
+pub fn safe_markdown(markdown: &str) -> String {
+    let mut cut: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    let mut inside: Option<(std::ops::Range<usize>, String)> = None;
+    for (event, range) in Parser::new(markdown).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Image { .. }) if inside.is_none() => inside = Some((range, String::new())),
+            Event::Start(Tag::Link { dest_url, .. }) if inside.is_none() && !safe_url(&dest_url) => {
+                inside = Some((range, String::new()));
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if let Some((_, label)) = inside.as_mut() {
+                    label.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::Image | TagEnd::Link) => {
+                if let Some((r, label)) = inside.take_if(|(r, _)| r.end == range.end) {
+                    cut.push((r, label));
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = markdown.to_string();
+    for (range, label) in cut.into_iter().rev() {
+        out.replace_range(range, &label.replace(['[', ']', '(', ')'], ""));
+    }
+    out
+}
+
 /// The notes as an HTML fragment, safe to insert into the report.
 pub fn to_html(markdown: &str) -> String {
     // An image's alt text arrives as text events between its start and end,
@@ -66,5 +99,17 @@ mod tests {
         assert!(!html.contains("<img") && html.contains("chart"));
         assert!(html.contains(r##"href="#summary""##) && html.contains(r#"href="https://example.invalid/""#));
         assert!(!html.contains("javascript:"));
+    }
+
+    #[test]
+    fn unsafe_links_and_images_leave_only_their_text_in_markdown() {
+        let md = safe_markdown(
+            "See [the run](javascript:alert(1)), ![x](data:image/png;base64,AAAA) and [docs](https://example.invalid/) or [here](#summary).",
+        );
+        assert!(!md.contains("javascript:") && !md.contains("data:"), "{md}");
+        assert!(
+            md.contains("See the run, x and [docs](https://example.invalid/) or [here](#summary)."),
+            "{md}"
+        );
     }
 }

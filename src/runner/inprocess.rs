@@ -59,6 +59,26 @@ pub struct InProcess {
     target: u64,
 }
 
+/// A batch's reported time must be possible: above zero, and no longer than
+/// the time versus waited for the reply (with 1 ms for clocks that tick
+/// coarsely). A worker that says otherwise would make calibration grow the
+/// batch until the timeout, or report a median of centuries.
+pub fn plausible(elapsed_ns: u64, calls: u64, waited: Duration) -> Result<(), String> {
+    if elapsed_ns == 0 {
+        return Err(format!(
+            "reported 0 ns for {calls} calls: no batch of calls takes no time"
+        ));
+    }
+    let limit = waited.as_nanos().saturating_add(1_000_000);
+    if u128::from(elapsed_ns) > limit {
+        return Err(format!(
+            "reported {elapsed_ns} ns for {calls} calls, longer than the {} ns versus waited for the reply",
+            waited.as_nanos()
+        ));
+    }
+    Ok(())
+}
+
 fn parse_result(data: &serde_json::Map<String, Value>, asked: u64) -> Result<BatchSample, WorkerError> {
     let garbage = |why: &str| WorkerError::Garbage {
         reason: why.into(),
@@ -145,10 +165,17 @@ impl InProcess {
 
     /// One sample: a batch of `self.batch` calls.
     pub fn sample(&mut self) -> Result<BatchSample, WorkerError> {
+        let asked = std::time::Instant::now();
         let data = self
             .worker
             .request("run", json!({"iterations": self.batch}), "result", self.timeout)?;
-        parse_result(&data, self.batch)
+        let waited = asked.elapsed();
+        let sample = parse_result(&data, self.batch)?;
+        plausible(sample.elapsed_ns, self.batch, waited).map_err(|reason| WorkerError::Garbage {
+            reason,
+            line: Value::Object(data.clone()).to_string(),
+        })?;
+        Ok(sample)
     }
 
     /// The digest and length of one call's output.
@@ -207,5 +234,14 @@ mod tests {
         let wrong = json!({"elapsed_ns": 10, "iterations": 3});
         assert!(parse_result(wrong.as_object().unwrap(), 4).is_err());
         assert!(parse_result(json!({"iterations": 4}).as_object().unwrap(), 4).is_err());
+    }
+
+    #[test]
+    fn impossible_batch_times_are_refused() {
+        let waited = Duration::from_millis(5);
+        assert!(plausible(0, 10, waited).unwrap_err().contains("0 ns"));
+        assert!(plausible(u64::MAX, 10, waited).is_err());
+        assert!(plausible(7_000_000, 10, waited).is_err());
+        assert!(plausible(4_000_000, 10, waited).is_ok());
     }
 }
