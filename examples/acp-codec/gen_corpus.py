@@ -5,6 +5,12 @@ shaped like the stream a coding agent sends its client during prompt turns.
 
     python3 gen_corpus.py --messages 1000 --out corpus.ndjson
     python3 gen_corpus.py --messages 100 1000 10000 --out-dir corpus   # corpus/100.ndjson ...
+    python3 gen_corpus.py --messages 10000 --tokens 100 --out tokens.ndjson
+
+With --tokens T every message is instead an agent_message_chunk of T tokens
+(T words of the vocabulary, separated by spaces), as a model streams text:
+the original comparison's token-throughput workload (100 tokens per message,
+10,000 messages).
 
 Deterministic: the bytes depend only on --messages and --seed, never on the
 Python version or the machine (the pseudo-random numbers come from a
@@ -260,11 +266,20 @@ class Corpus:
         out.append(self.note(sid, usage))
         return out
 
+    def tokens(self, count):
+        """One agent_message_chunk of `count` tokens (words), in a random session."""
+        r = self.rng
+        text = " ".join(r.choice(WORDS) for _ in range(count))
+        mid = r.uuid()
+        return [self.note(r.choice(self.sessions), self.chunk("agent_message_chunk", text, mid))]
+
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--messages", type=int, nargs="+", required=True,
                    help="number of notifications (lines); several with --out-dir")
+    p.add_argument("--tokens", type=int, metavar="T",
+                   help="every message an agent_message_chunk of T tokens (default: the mixed stream)")
     p.add_argument("--seed", type=int, default=3, help="seed of the pseudo-random stream (default 3)")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--out", help="file to write (one --messages value)")
@@ -275,7 +290,7 @@ def main(argv=None):
     corpus = Corpus(a.seed)
     lines = []
     while len(lines) < max(a.messages):
-        for msg in corpus.turn():
+        for msg in (corpus.tokens(a.tokens) if a.tokens else corpus.turn()):
             line = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
             assert all(ord(c) <= 0xFFFF for c in line), "texts must stay in the BMP"
             lines.append(line)

@@ -9,8 +9,9 @@
 #                         the versus worker library (workers/node, linked)
 #   rust/target/, .tools/ Rust: agent-client-protocol =5.0.0 and serde_json
 #                         (rust/Cargo.toml + Cargo.lock, --locked), built
-#                         --release: the worker, the cold-start program and
-#                         acp-check, copied to .tools/
+#                         --release: the worker, the cold-start program,
+#                         the empty program of bare_start and acp-check,
+#                         copied to .tools/
 # Then checks the corpus generator against all three (one small corpus must
 # decode strictly and summarize identically everywhere), and prints versions.
 # Idempotent: re-running only redoes what changed.
@@ -45,6 +46,7 @@ echo "== rust: worker, cold-start program, acp-check (release) =="
 cp "$here/rust/target/release/acp-codec-rust" "$tools/acp-worker-rust"
 cp "$here/rust/target/release/acp-cold" "$tools/acp-cold-rust"
 cp "$here/rust/target/release/acp-check" "$tools/acp-check"
+cp "$here/rust/target/release/acp-bare" "$tools/acp-bare-rust"
 
 echo "== check: a 2000-message corpus decodes strictly and summarizes the same in all three =="
 tmp="$(mktemp -d)"

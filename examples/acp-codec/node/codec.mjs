@@ -146,6 +146,25 @@ export function decodeLines(lines) {
 }
 
 /**
+ * Encoding of one decoded notification back to a JSON-RPC line, as the SDK's
+ * connection writes a message (JSON.stringify of the message object).
+ */
+export function encode(n) {
+  return JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: n });
+}
+
+/** encode+decode per message: zod's output encoded to a line and decoded again (validated). */
+export function encodeDecodeAll(values) {
+  const s = new Summary();
+  for (const v of values) {
+    const n = decode(encode(v));
+    s.message(n.sessionId, n.update.sessionUpdate);
+    s.update(n.update);
+  }
+  return s.render();
+}
+
+/**
  * Strict check, not timed: zod's output must equal the line's params. zod
  * drops unknown keys, and the SDK's schemas replace some invalid optional
  * fields with undefined instead of failing, so a line can validate while

@@ -1,7 +1,10 @@
 // Cold start (Node.js): read the first line of the corpus, decode it with the
-// SDK's zod schema (validated), print its canonical summary.
+// SDK's zod schema (validated), print its canonical summary. With --all, the
+// whole-process throughput of the original comparison: every line decoded,
+// the summary of them all.
 //
 //   node cold.mjs CORPUS
+//   node cold.mjs --all CORPUS
 //   node cold.mjs --version    # the versions it runs with
 import { openSync, readFileSync, readSync } from "node:fs";
 
@@ -10,7 +13,11 @@ if (process.argv[2] === "--version") {
   console.log(`Node.js ${process.version}, @agentclientprotocol/sdk ${v("@agentclientprotocol/sdk")}, zod ${v("zod")}`);
   process.exit(0);
 }
-const { Summary, decode } = await import("./codec.mjs");
+const { Summary, decode, decodeLines, readLines } = await import("./codec.mjs");
+if (process.argv[2] === "--all") {
+  process.stdout.write(decodeLines(readLines(process.argv[3])));
+  process.exit(0);
+}
 
 // Read only up to the first newline.
 const fd = openSync(process.argv[2], "r");

@@ -11,6 +11,7 @@ same canonical summary as the Rust and Node implementations:
 
 import json
 
+from acp.utils import serialize_params
 from acp.schema import (
     AgentMessageChunk,
     AgentPlanUpdate,
@@ -171,6 +172,22 @@ def summarize(n, s):
         s.usage_used += u.used
     elif not isinstance(u, (CurrentModeUpdate, SessionInfoUpdate)):
         raise ValueError(f"unexpected update {type(u).__name__}")
+
+
+def encode(n):
+    """Encoding of one decoded notification back to a JSON-RPC line, as the
+    package's connection sends one: its serialize_params (model_dump by alias,
+    without None and default values), in the envelope, json.dumps."""
+    return json.dumps({"jsonrpc": "2.0", "method": "session/update", "params": serialize_params(n)},
+                      separators=(",", ":"))
+
+
+def encode_decode_all(values):
+    """encode+decode per message: the model encoded to a line and decoded again (validated)."""
+    s = Summary()
+    for v in values:
+        summarize(decode(encode(v)), s)
+    return s.render()
 
 
 def check_line(line):

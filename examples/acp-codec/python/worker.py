@@ -5,7 +5,10 @@ whole corpus per call, returning the canonical summary:
 - decode: json.loads + acp.schema.SessionNotification.model_validate per line
           (pydantic models of the PyPI package agent-client-protocol).
 
-The setup of `decode` (not timed) first checks every line strictly: the model,
+- encode_decode: every message, decoded in the untimed setup, encoded as the
+          package sends one (serialize_params, json.dumps) and decoded again.
+
+The setup of `decode` and `encode_decode` (not timed) first checks every line strictly: the model,
 dumped again, must equal the line's params.
 """
 
@@ -41,6 +44,15 @@ def parse(lines):
 @versus_worker.operation("decode", setup=load_checked)
 def decode(lines):
     return codec.decode_lines(lines)
+
+
+def load_decoded(params, payload_path, input_path):
+    return [codec.decode(line) for line in load_checked(params, payload_path, input_path)]
+
+
+@versus_worker.operation("encode_decode", setup=load_decoded)
+def encode_decode(values):
+    return codec.encode_decode_all(values)
 
 
 if __name__ == "__main__":

@@ -90,6 +90,23 @@ pub fn decode(line: &str) -> Result<SessionNotification, Error> {
     n.params.ok_or_else(|| "session/update without params".into())
 }
 
+/// Validated decoding of one line into the whole typed message (envelope
+/// included), kept by the encode+decode operation's setup.
+pub fn decode_message(line: &str) -> Result<Line, Error> {
+    Ok(serde_json::from_str(line)?)
+}
+
+/// Encoding of one typed message back to a JSON-RPC line (serde).
+pub fn encode(msg: &Line) -> Result<String, Error> {
+    Ok(serde_json::to_string(msg)?)
+}
+
+/// One encode+decode: the typed message encoded to a line, the line decoded
+/// again (validated), the summary's fields from the second decoding.
+pub fn encode_decode(msg: &Line, s: &mut Summary) -> Result<(), Error> {
+    decode_line(&encode(msg)?, s)
+}
+
 /// Validated decoding, then the summary's fields from the typed value.
 pub fn decode_line(line: &str, s: &mut Summary) -> Result<(), Error> {
     summarize(&decode(line)?, s)

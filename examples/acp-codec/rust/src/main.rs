@@ -5,7 +5,10 @@
 //! - `decode`: `serde_json::from_str` per line into the agent-client-protocol
 //!   crate's typed `JsonRpcMessage<Notification<SessionNotification>>`.
 //!
-//! The setup of `decode` (not timed) first checks every line strictly: the
+//! - `encode_decode`: every message, decoded into the typed value in the
+//!   untimed setup, encoded with `serde_json::to_string` and decoded again.
+//!
+//! The setup of `decode` and `encode_decode` (not timed) first checks every line strictly: the
 //! typed value, serialized again, must carry every field of the line.
 
 use acp_codec_rust::codec::{self, Error};
@@ -38,6 +41,25 @@ fn main() {
                 Ok(l)
             },
             |l: &mut Vec<String>| run(l, codec::decode_line),
+        )
+        .operation(
+            "encode_decode",
+            |setup| {
+                let l = lines(setup.read_input()?)?;
+                let mut msgs = Vec::with_capacity(l.len());
+                for (i, line) in l.iter().enumerate() {
+                    codec::check_line(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+                    msgs.push(codec::decode_message(line)?);
+                }
+                Ok(msgs)
+            },
+            |msgs: &mut Vec<codec::Line>| -> Result<String, Error> {
+                let mut s = Summary::default();
+                for m in msgs.iter() {
+                    codec::encode_decode(m, &mut s)?;
+                }
+                Ok(s.render())
+            },
         )
         .run()
 }
