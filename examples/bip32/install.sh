@@ -9,6 +9,9 @@
 #   .tools/bip32_wasm.wasm       the same Rust code for wasm32-unknown-unknown
 #   .tools/bip32_wasm_size.wasm  (opt-level 3, and opt-level "z"), built with
 #                                Debian's rustc-web toolchain (see below)
+#   .tools/bindgen/              the seed report's build of the same code: opt-level
+#                                "z", the wasm-bindgen CLI (.tools/wasm-bindgen-cli,
+#                                from crates.io) and wasm-opt -O4 (npm binaryen)
 #
 # The wasm32 target: rustup's wasm32 standard library cannot be downloaded
 # here (only package registries are reachable), so the module is built with
@@ -109,12 +112,36 @@ done
 cp "$HERE/rust/target/wasm-build/wasm32-unknown-unknown/wasm/bip32_wasm.wasm" "$TOOLS/bip32_wasm.wasm"
 cp "$HERE/rust/target/wasm-build/wasm32-unknown-unknown/wasm-size/bip32_wasm.wasm" "$TOOLS/bip32_wasm_size.wasm"
 
+# --- Rust, wasm32 through wasm-bindgen + wasm-opt -O4 (the seed's build) ------
+# The CLI must be the version of the wasm-bindgen crate in rust/bindgen. It is
+# installed without --locked: its lock file pins a webpki-roots release the
+# crate registry no longer serves.
+WASM_BINDGEN_VERSION=0.2.130
+WBG="$TOOLS/wasm-bindgen-cli/bin/wasm-bindgen"
+if [[ -x "$WBG" && "$("$WBG" --version)" == "wasm-bindgen $WASM_BINDGEN_VERSION" ]]; then
+  echo "== wasm-bindgen-cli $WASM_BINDGEN_VERSION: already installed =="
+else
+  echo "== wasm-bindgen-cli $WASM_BINDGEN_VERSION: cargo install (compiles, a few minutes) =="
+  cargo install --quiet wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --root "$TOOLS/wasm-bindgen-cli" --force
+fi
+echo "== rust: bip32_bindgen.wasm, profile wasm-size, wasm-bindgen --target nodejs, wasm-opt -O4 =="
+(cd "$HERE/rust" && env RUSTC="$DEB_RUSTC" RUSTDOC="$DEB_RUSTDOC" RUSTC_BOOTSTRAP=1 \
+  "$DEB_CARGO" build --quiet --locked --profile wasm-size --target wasm32-unknown-unknown \
+  -Zbuild-std=std,panic_abort -p bip32-bindgen --target-dir "$HERE/rust/target/wasm-build")
+rm -rf "$TOOLS/bindgen"
+"$WBG" --target nodejs --out-dir "$TOOLS/bindgen" \
+  "$HERE/rust/target/wasm-build/wasm32-unknown-unknown/wasm-size/bip32_bindgen.wasm"
+"$NODE_DIR/node_modules/.bin/wasm-opt" -O4 \
+  "$TOOLS/bindgen/bip32_bindgen_bg.wasm" -o "$TOOLS/bindgen/bip32_bindgen_bg.wasm"
+
 echo
 echo "Installed:"
 echo "  rust-native  $("$TOOLS/bip32-worker" --version)"
 echo "  rust-wasm-o3 $(node "$NODE_DIR/worker.mjs" --version wasm "$TOOLS/bip32_wasm.wasm")"
 echo "  rust-wasm-oz $(node "$NODE_DIR/worker.mjs" --version wasm "$TOOLS/bip32_wasm_size.wasm")"
 echo "               built with $("$DEB_CARGO" --version) / $("$DEB_RUSTC" --version)"
+echo "  rust-bindgen $(node "$NODE_DIR/worker.mjs" --version bindgen "$TOOLS/bindgen/bip32_bindgen.js")"
+echo "               wasm-bindgen: $("$WBG" --version); wasm-opt: $("$NODE_DIR/node_modules/.bin/wasm-opt" --version)"
 echo "  bip32-tiny   $(node "$NODE_DIR/worker.mjs" --version bip32-tiny)"
 echo "  bip32-noble  $(node "$NODE_DIR/worker.mjs" --version bip32-noble)"
 echo "  utxolib      $(node "$NODE_DIR/worker.mjs" --version utxolib)"

@@ -1,7 +1,7 @@
 // versus worker for examples/bip32: the JavaScript BIP32 implementations and
 // the Rust `bip32` crate compiled to wasm32, in Node.js.
 //
-//   node worker.mjs IMPL [WASM_FILE]         serve versus (started by versus)
+//   node worker.mjs IMPL [WASM_FILE|GLUE_FILE]  serve versus (started by versus)
 //   node worker.mjs --version IMPL [WASM]    print what IMPL is, one line
 //
 // IMPL is one of
@@ -9,6 +9,8 @@
 //   bip32-noble   npm bip32 5 with @bitcoinerlab/secp256k1 2 (pure JS, @noble/curves)
 //   utxolib       @bitgo/utxo-lib 11 (its own bip32 3 with @noble/secp256k1 1, pure JS)
 //   wasm          the Rust bip32 crate compiled to wasm32-unknown-unknown (WASM_FILE)
+//   bindgen       the same through wasm-bindgen's glue, optimised by wasm-opt -O4
+//                 as the seed report's build (GLUE_FILE: the glue's .js)
 //
 // Every operation is the seed report's operation followed by reading the
 // resulting key's compressed public key, which it returns (33 bytes): the
@@ -17,7 +19,8 @@
 // reads the inputs file (the suite's payload, data/inputs.txt).
 
 import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { createRequire } from "node:module";
+import { basename, dirname, join, resolve } from "node:path";
 import { operation, run } from "versus-worker";
 
 // The version of package `pkg` as Node resolves it from directory `from`.
@@ -131,6 +134,24 @@ function wasmOperations(file) {
   };
 }
 
+// The wasm-bindgen build (rust/bindgen): wasm-bindgen's CommonJS glue
+// (--target nodejs) loads the module next to it; each call passes strings
+// (or bytes) through the glue and gets a Uint8Array (or a string) back.
+
+function bindgenOperations(glue) {
+  const m = createRequire(import.meta.url)(resolve(glue));
+  return {
+    from_xprv: (i) => m.from_xprv(i.xprv),
+    from_xpub: (i) => m.from_xpub(i.xpub),
+    from_seed: (i) => m.from_seed(i.seed),
+    derive_path_xprv: (i) => m.derive_path_xprv(i.xprv, i["path-xprv"]),
+    derive_path_xpub: (i) => m.derive_path_xpub(i.xpub, i["path-xpub"]),
+    neutered: (i) => m.neutered(i.xprv),
+    derive0: (i) => m.derive0(i.xpub),
+    vectors: (i) => m.vectors(i.text),
+  };
+}
+
 // ---------------------------------------------------------------------------
 
 async function load() {
@@ -173,8 +194,18 @@ async function load() {
         version: `Rust bip32 0.6.0 + k256 0.14.0 as wasm32 (${basename(wasmFile)}, ${size} bytes), Node ${process.version}`,
       };
     }
+    case "bindgen": {
+      if (!wasmFile) throw new Error("bindgen: the glue's .js file is the second argument");
+      const module = wasmFile.replace(/\.js$/, "_bg.wasm");
+      return {
+        ops: bindgenOperations(wasmFile),
+        version:
+          `Rust bip32 0.6.0 + k256 0.14.0 as wasm32 via wasm-bindgen + wasm-opt -O4 (binaryen ${versionOf("binaryen")})` +
+          ` (${basename(module)}, ${readFileSync(module).length} bytes), Node ${process.version}`,
+      };
+    }
     default:
-      throw new Error(`unknown implementation ${JSON.stringify(impl)}: bip32-tiny, bip32-noble, utxolib or wasm`);
+      throw new Error(`unknown implementation ${JSON.stringify(impl)}: bip32-tiny, bip32-noble, utxolib, wasm or bindgen`);
   }
 }
 
