@@ -374,22 +374,25 @@ pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
 /// Reads a results file, refusing other schema versions with a clear message.
 pub fn read(path: &Path) -> Result<Results> {
     let text = fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let probe: serde_json::Value =
-        serde_json::from_str(&text).with_context(|| format!("{}: not valid JSON", path.display()))?;
+    from_text(&text).with_context(|| path.display().to_string())
+}
+
+/// Parses and checks a results document: the right schema version, every
+/// field present, every value possible (`validate`).
+pub fn from_text(text: &str) -> Result<Results> {
+    let probe: serde_json::Value = serde_json::from_str(text).context("not valid JSON")?;
     match probe.get("schema_version").and_then(|v| v.as_u64()) {
         Some(v) if v == u64::from(SCHEMA_VERSION) => {}
-        Some(v) => anyhow::bail!(
-            "{}: schema_version {v} is not supported by this versus (it reads version {SCHEMA_VERSION})",
-            path.display()
-        ),
-        None => anyhow::bail!("{}: no schema_version: not a versus results file", path.display()),
+        Some(v) => {
+            anyhow::bail!("schema_version {v} is not supported by this versus (it reads version {SCHEMA_VERSION})")
+        }
+        None => anyhow::bail!("no schema_version: not a versus results file"),
     }
     // Parsed again from the text, not from `probe`: a `Value`'s objects are
     // sorted by key, which would lose the order of implementations (the
     // report's column order) and of parameters.
-    let results: Results =
-        serde_json::from_str(&text).with_context(|| format!("{}: not a valid versus results file", path.display()))?;
-    validate::check(&results).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let results: Results = serde_json::from_str(text).context("not a valid versus results file")?;
+    validate::check(&results).map_err(|e| anyhow::anyhow!(e))?;
     Ok(results)
 }
 
