@@ -25,6 +25,9 @@ step "versus binary for the worker conformance runs"
 cargo build --locked --quiet
 export VERSUS="$root/target/debug/versus"
 
+step "versus exec against hyperfine, flag by flag"
+bash scripts/ci/hyperfine.sh
+
 step "HTML report in headless Chromium"
 bash tests/browser/run.sh
 
