@@ -90,7 +90,7 @@ v=$("$VERSUS" exec -q -N -r 3 -w 1 --show-output "echo shown" 2>/dev/null | grep
 if [[ $h == "$v" ]]; then ok "--show-output ($v lines)"; else bad "--show-output" "hyperfine $h, versus $v"; fi
 
 # Exports: each file is written, and the JSON has as many runs as hyperfine's.
-hyperfine -N --style none -r 4 -w 0 --export-json "$work/hf.json" "true" >/dev/null
+hyperfine -N --style none -r 4 -w 0 --export-json "$work/hf.json" "true" >/dev/null 2>&1
 "$VERSUS" exec -q -N -r 4 -w 0 --export-json "$work/vs.json" --export-markdown "$work/vs.md" \
   --export-csv "$work/vs.csv" --export-asciidoc "$work/vs.adoc" "true" >/dev/null
 h=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["results"][0]["times"]))' "$work/hf.json")
