@@ -25,6 +25,12 @@ step "versus binary for the worker conformance runs"
 cargo build --locked --quiet
 export VERSUS="$root/target/debug/versus"
 
+step "versus exec against hyperfine, flag by flag"
+bash scripts/ci/hyperfine.sh
+
+step "progress in an 80-column terminal (tmux)"
+bash scripts/ci/terminal.sh
+
 step "HTML report in headless Chromium"
 bash tests/browser/run.sh
 

@@ -25,7 +25,7 @@ pub enum Command {
     Run(RunArgs),
     /// Benchmark two or more commands against each other (hyperfine-style).
     #[command(after_help = EXIT_CODES)]
-    Exec(ExecArgs),
+    Exec(Box<ExecArgs>),
     /// Re-render saved results (results.json) as HTML, Markdown, CSV or Bencher Metric Format.
     Report(ReportArgs),
     /// Compare two results files cell by cell (benchstat-style); gate CI with --fail-above.
@@ -37,24 +37,32 @@ versions, different machines); 4 some cell is slower by more than --fail-above, 
     Conformance(ConformanceArgs),
     /// Print the JSON Schema of the suite file format (for editor completion).
     Schema,
+    /// Print a shell completion script, e.g. `versus completions bash > /etc/bash_completion.d/versus`.
+    Completions {
+        /// The shell to complete in.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), e.g. `versus man > versus.1`.
+    Man,
 }
 
 /// Flags shared by `run` and `exec`.
 #[derive(Args, Debug, Clone)]
 pub struct Common {
     /// Measured runs per cell (overrides the suite everywhere).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_count)]
+    #[arg(long, short = 'r', value_name = "N", allow_negative_numbers = true, value_parser = parse_count)]
     pub runs: Option<u32>,
     /// Unmeasured warm-up runs per cell before the measured ones (overrides the suite),
     /// or `auto`: warm up each cell until its last 10 samples are level (at most 100).
-    #[arg(long, value_name = "N|auto", allow_negative_numbers = true, value_parser = parse_warmup)]
+    #[arg(long, short = 'w', value_name = "N|auto", allow_negative_numbers = true, value_parser = parse_warmup)]
     pub warmup: Option<Warmup>,
     /// Adaptive sampling: after the minimum runs (--runs), keep taking interleaved runs
     /// until each cell's 95% interval of the median is within this fraction of it, e.g. 2%.
     #[arg(long, value_name = "PERCENT", allow_negative_numbers = true, value_parser = parse_precision)]
     pub precision: Option<f64>,
-    /// With --precision: most measured runs per cell.
-    #[arg(long, value_name = "N", default_value_t = 1000, allow_negative_numbers = true, value_parser = parse_count)]
+    /// With --precision (or `exec --min-runs`): most measured runs per cell.
+    #[arg(long, short = 'M', value_name = "N", default_value_t = 1000, allow_negative_numbers = true, value_parser = parse_count)]
     pub max_runs: u32,
     /// With --precision: most time per group of cells, e.g. 5m.
     #[arg(long, value_name = "DURATION", default_value = "5m", allow_hyphen_values = true)]
@@ -68,6 +76,9 @@ pub struct Common {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Give each warning in full, with the cells it names (otherwise one line each).
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
 }
 
 /// `--warmup`: a fixed number of runs, or until steady.
@@ -195,25 +206,134 @@ pub struct ConformanceArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(after_long_help = EXEC_NOTES)]
 pub struct ExecArgs {
     /// The commands to compare, each one quoted argument.
     #[arg(required = true, value_name = "CMD")]
     pub commands: Vec<String>,
     /// Name of a command in reports, once per command in order (as in hyperfine).
-    #[arg(long, short = 'n', value_name = "NAME")]
+    #[arg(long, short = 'n', visible_alias = "command-name", value_name = "NAME")]
     pub name: Vec<String>,
-    /// Run commands through `sh -c` (default: split into words and exec directly).
-    #[arg(long, short = 'S')]
-    pub shell: bool,
+    /// Run the commands (and --prepare, --conclude, --setup, --cleanup) through SHELL -c,
+    /// e.g. `-S bash` or `--shell="bash --norc"`; `default` is sh, `none` is the same as -N.
+    /// Without a shell (the default), a command containing shell syntax (| && ; > < $( ` * ...)
+    /// is refused. Unlike hyperfine, versus does not subtract the shell's own start-up time.
+    #[arg(long, short = 'S', value_name = "SHELL")]
+    pub shell: Option<String>,
+    /// No shell: split each command into words and start the program directly (the default).
+    #[arg(short = 'N', conflicts_with = "shell")]
+    pub no_shell: bool,
+    /// A parameter with a comma-separated list of values (`\,` is a literal comma): each
+    /// `{VAR}` in the commands is replaced by each value; several -L form their product,
+    /// as in hyperfine (the first -L changes fastest). Parameters become the report's rows.
+    #[arg(long, short = 'L', num_args = 2, value_names = ["VAR", "VALUES"], action = clap::ArgAction::Append,
+          conflicts_with = "parameter_scan")]
+    pub parameter_list: Vec<String>,
+    /// A parameter scanned from MIN to MAX inclusive (integers, or decimals with -D).
+    #[arg(long, short = 'P', num_args = 3, value_names = ["VAR", "MIN", "MAX"])]
+    pub parameter_scan: Vec<String>,
+    /// With -P: the step of the scan (default 1; required for decimal ranges).
+    #[arg(long, short = 'D', value_name = "DELTA", requires = "parameter_scan")]
+    pub parameter_step_size: Option<String>,
+    /// Run CMD before every run (warm-up and measured), untimed: once for all commands, or
+    /// once per command in order. A failing CMD ends that command's cell as `failed`.
+    #[arg(long, short = 'p', value_name = "CMD")]
+    pub prepare: Vec<String>,
+    /// Run CMD after every run, untimed: once for all commands, or once per command.
+    #[arg(long, value_name = "CMD")]
+    pub conclude: Vec<String>,
+    /// Run CMD once before the runs of each command at each parameter value.
+    #[arg(long, short = 's', value_name = "CMD")]
+    pub setup: Option<String>,
+    /// Run CMD once after the runs of each command at each parameter value.
+    #[arg(long, short = 'c', value_name = "CMD")]
+    pub cleanup: Option<String>,
+    /// Accept any exit status of the commands (a run is still `failed` if killed by a signal).
+    #[arg(long, short = 'i')]
+    pub ignore_failure: bool,
+    /// Feed FILE to each command's standard input (default: /dev/null).
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// Where the commands' standard output goes: `null` (the default), `pipe` (versus reads it
+    /// into a scratch file, so programs cannot tell it is /dev/null), `inherit` (the terminal,
+    /// same as --show-output) or a FILE (rewritten by every run).
+    #[arg(long, value_name = "WHERE", conflicts_with = "show_output")]
+    pub output: Option<String>,
+    /// Show the commands' standard output and error instead of discarding them.
+    #[arg(long)]
+    pub show_output: bool,
+    /// Hyperfine's run count: at least N measured runs, more while a command's runs add up to
+    /// less than 3 seconds (at most --max-runs). Conflicts with --runs and --precision.
+    #[arg(long, short = 'm', value_name = "N", conflicts_with_all = ["runs", "precision"])]
+    pub min_runs: Option<u32>,
     /// Implementation ratios are computed against [default: the fastest].
     #[arg(long, value_name = "NAME")]
     pub baseline: Option<String>,
-    /// Write the results (same format as results.json) to PATH.
-    #[arg(long, value_name = "PATH")]
+    /// Write the results to PATH (`-`: standard output) in versus's versioned results.json
+    /// format (docs/results-format.md); --export-json writes the same, not hyperfine's JSON.
+    #[arg(long, visible_alias = "export-json", value_name = "PATH")]
     pub json: Option<PathBuf>,
-    /// Write a Markdown report to PATH.
-    #[arg(long, value_name = "PATH")]
+    /// Write a Markdown report to PATH (versus's report, with its SVG charts beside it).
+    #[arg(long, visible_alias = "export-markdown", value_name = "PATH")]
     pub markdown: Option<PathBuf>,
+    /// Write one CSV row per command and parameter value (versus's columns, not hyperfine's).
+    #[arg(long, visible_alias = "export-csv", value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write the summary table as AsciiDoc.
+    #[arg(long, value_name = "FILE")]
+    pub export_asciidoc: Option<PathBuf>,
+    /// Order of the commands in the summary: `auto` and `command` keep the order given,
+    /// `mean-time` puts the fastest first (versus orders by the median).
+    #[arg(long, value_enum, value_name = "METHOD", default_value = "auto")]
+    pub sort: SortOrder,
+    /// Show times in this unit instead of one chosen per figure (terminal, Markdown, AsciiDoc).
+    #[arg(long, short = 'u', value_enum, value_name = "UNIT")]
+    pub time_unit: Option<TimeUnit>,
+    /// Output style: `auto` (progress bar when stderr is a terminal), `basic` (no progress
+    /// bar, no colour), `full` (progress bar always), `nocolor`, `color`, `none` (no progress
+    /// and no summary; files are still written).
+    #[arg(long, value_enum, value_name = "TYPE", default_value = "auto")]
+    pub style: Style,
     #[command(flatten)]
     pub common: Common,
+}
+
+/// Notes at the end of `versus exec --help`.
+const EXEC_NOTES: &str = "\
+Differences from hyperfine:
+  - Commands run without a shell unless --shell is given (hyperfine: with sh unless -N);
+    shell syntax without --shell is refused, not passed on as arguments.
+  - The commands take turns run by run (A B, B A, ...) instead of one after the other,
+    so --prepare/--conclude logs interleave; every count is the same as hyperfine's.
+  - One warm-up run by default (hyperfine: none); --runs defaults to 10 (hyperfine: about
+    3 seconds of runs, at least 10: use --min-runs for that rule).
+  - --setup and --cleanup run per command and parameter value, as in hyperfine; all
+    setups of a parameter value run before its first run, all cleanups after its last.
+  - --export-json, --export-markdown and --export-csv write versus's formats.";
+
+/// `--sort`: the order of commands in the summary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SortOrder {
+    Auto,
+    Command,
+    MeanTime,
+}
+
+/// `--time-unit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TimeUnit {
+    Microsecond,
+    Millisecond,
+    Second,
+}
+
+/// `--style`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Style {
+    Auto,
+    Basic,
+    Full,
+    Nocolor,
+    Color,
+    None,
 }

@@ -9,6 +9,13 @@
 
 #![warn(clippy::too_many_lines)]
 
+// versus measures with Linux interfaces (pidfd, wait4 rusage of a process
+// group, cgroups, /proc); elsewhere it would build and then mis-measure.
+#[cfg(not(target_os = "linux"))]
+compile_error!(
+    "versus runs on Linux only: it measures runs with pidfd, cgroups and /proc. Build and run it on Linux (a container or VM works)."
+);
+
 pub mod analysis;
 pub mod app;
 pub mod cli;

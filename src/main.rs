@@ -11,11 +11,13 @@ use versus::exit;
 fn run() -> anyhow::Result<ExitCode> {
     match Cli::parse().command {
         Command::Run(args) => app::run_suite(args),
-        Command::Exec(args) => app::exec(args),
+        Command::Exec(args) => app::exec(*args),
         Command::Conformance(args) => app::conformance(args),
         Command::Diff(args) => app::diff(args),
         Command::Report(args) => app::report(args),
         Command::Schema => app::schema(),
+        Command::Completions { shell } => app::completions(shell),
+        Command::Man => app::man(),
     }
 }
 

@@ -37,6 +37,10 @@ pub enum Sampling {
         max_runs: u32,
         max_time: Duration,
     },
+    /// hyperfine's rule (`exec --min-runs`): each cell takes as many runs as fit in
+    /// `min_time` at the pace of its first measured run, at least the planned runs
+    /// and at most `max_runs`.
+    MinTime { min_time: Duration, max_runs: u32 },
 }
 
 #[derive(Debug, Clone)]

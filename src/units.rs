@@ -77,9 +77,32 @@ impl fmt::Display for Nanos {
     }
 }
 
-/// Formats a time in nanoseconds with an adaptive unit: "812 ns", "3.45 µs", "24.1 ms", "1.50 s".
+/// A unit every time is shown in (`versus exec --time-unit`), instead of one per figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeUnit {
+    Microsecond,
+    Millisecond,
+    Second,
+}
+
+static TIME_UNIT: std::sync::OnceLock<TimeUnit> = std::sync::OnceLock::new();
+
+/// Fixes the unit `format_nanos` uses for the rest of the process (first call wins).
+pub fn set_time_unit(unit: TimeUnit) {
+    let _ = TIME_UNIT.set(unit);
+}
+
+/// Formats a time in nanoseconds with an adaptive unit: "812 ns", "3.45 µs", "24.1 ms", "1.50 s",
+/// or in the unit `set_time_unit` fixed.
 pub fn format_nanos(ns: f64) -> String {
-    let (value, unit) = if ns < 1e3 {
+    let fixed = TIME_UNIT.get().map(|u| match u {
+        TimeUnit::Microsecond => (ns / 1e3, "µs"),
+        TimeUnit::Millisecond => (ns / 1e6, "ms"),
+        TimeUnit::Second => (ns / 1e9, "s"),
+    });
+    let (value, unit) = if let Some(f) = fixed {
+        f
+    } else if ns < 1e3 {
         (ns, "ns")
     } else if ns < 1e6 {
         (ns / 1e3, "µs")

@@ -214,15 +214,29 @@ fn exec_compares_ad_hoc_commands() {
         .args(["exec", "-q", "--runs", "2", "false", "true"])
         .assert()
         .code(3);
-    // Without --shell, shell syntax is not interpreted: `true && false` runs `true` with two arguments.
+    // Without a shell, shell syntax is refused (it would be passed on as arguments), with the fix named.
     versus()
         .args(["exec", "-q", "--runs", "1", "true && false"])
         .assert()
-        .code(0);
+        .code(1)
+        .stderr(predicates::str::contains("--shell"));
+    // --shell takes the shell as its value, as hyperfine's does; -N and --shell=none mean no shell.
     versus()
-        .args(["exec", "-q", "--runs", "1", "--shell", "true && false"])
+        .args(["exec", "-q", "--runs", "1", "--shell", "sh", "true && false"])
         .assert()
         .code(3);
+    versus()
+        .args(["exec", "-q", "--runs", "1", "-S", "bash", "true && false"])
+        .assert()
+        .code(3);
+    versus()
+        .args(["exec", "-q", "--runs", "1", "-N", "true"])
+        .assert()
+        .code(0);
+    versus()
+        .args(["exec", "-q", "--runs", "1", "--shell=none", "true | x"])
+        .assert()
+        .code(1);
 }
 
 #[test]
@@ -586,6 +600,8 @@ fn reports_re_render_saved_results_and_escape_every_suite_string() {
             .values()
             .all(|m| m["latency"]["value"].as_f64().unwrap() > 0.0)
     );
+    // Bytes per second is a measure of its own: Bencher's `throughput` means operations per second.
+    assert!(b.as_object().unwrap().values().all(|m| m.get("throughput").is_none()));
     versus().arg("report").arg(&fixture).assert().code(1);
     // The author's notes appear in both reports, rendered, with nothing that can run.
     let notes = dir.path().join("notes.md");

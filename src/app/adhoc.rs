@@ -1,18 +1,25 @@
-//! The suite behind `versus exec`: one operation, `exec`, no payload, an
-//! implementation per command. It is written as a suite file would be
-//! (`SuiteFile`) and validated by the same code, so it cannot drift from
-//! what a TOML suite means.
+//! The suite behind `versus exec`: one operation, `exec`, an implementation
+//! per command, and hyperfine's flags as suite settings (`-L`/`-P` as the
+//! matrix, `--prepare` and friends as hooks, `--input` as the payload fed
+//! to standard input). It is written as a suite file would be (`SuiteFile`)
+//! and validated by the same code, so it cannot drift from what a TOML
+//! suite means.
+//!
+//! Commands are text as in hyperfine: only `{VAR}` of a parameter is a
+//! placeholder, every other brace is literal. Without a shell, text a shell
+//! would interpret is refused rather than passed on as arguments.
 
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use indexmap::IndexMap;
 
+use super::params;
 use crate::cli::ExecArgs;
 use crate::placeholder::CommandTemplate;
 use crate::session::preflight::{literal_program, program_exists};
-use crate::suite::model::{ImplementationSpec, OperationSpec, OutputMode};
-use crate::suite::{self, Suite, SuiteFile};
+use crate::suite::model::{ImplementationSpec, OperationSpec, OutputMode, PayloadSpec};
+use crate::suite::{self, ParamValue, Suite, SuiteFile};
 
 /// Builds the suite for `versus exec`'s commands and checks their programs exist.
 pub fn suite(args: &ExecArgs) -> Result<Suite> {
@@ -23,66 +30,279 @@ pub fn suite(args: &ExecArgs) -> Result<Suite> {
             args.commands.len()
         );
     }
+    let matrix = params::matrix(
+        &args.parameter_list,
+        &args.parameter_scan,
+        args.parameter_step_size.as_deref(),
+    )?;
+    let shell = shell(args.shell.as_deref())?;
+    let text = Text {
+        shell: shell.as_deref(),
+        params: &matrix,
+    };
+    for (flag, cmds) in [("--prepare", &args.prepare), ("--conclude", &args.conclude)] {
+        if cmds.len() > 1 && cmds.len() != args.commands.len() {
+            bail!(
+                "{flag}: give it once for all commands, or once per command ({} for {} commands)",
+                cmds.len(),
+                args.commands.len()
+            );
+        }
+    }
     let mut implementations = IndexMap::new();
-    for (i, text) in args.commands.iter().enumerate() {
-        let name = args.name.get(i).cloned().unwrap_or_else(|| text.clone());
+    for (i, cmd) in args.commands.iter().enumerate() {
+        let name = args.name.get(i).cloned().unwrap_or_else(|| cmd.clone());
         if implementations.contains_key(&name) {
             bail!(
                 "command {}: the name '{name}' is used twice; give distinct names with -n",
                 i + 1
             );
         }
-        check_command(i, text, args.shell)?;
-        let mut run = IndexMap::new();
-        run.insert("exec".to_string(), toml::Spanned::new(0..0, text.clone()));
-        implementations.insert(
-            name,
-            ImplementationSpec {
-                run,
-                shell: Some(args.shell),
-                ..Default::default()
-            },
-        );
+        let run = text.command(&format!("command {}", i + 1), cmd)?;
+        let hook = |flag: &str, cmds: &[String]| -> Result<Vec<String>> {
+            let one = if cmds.len() > 1 { cmds.get(i) } else { cmds.first() };
+            one.map(|c| text.command(flag, c)).into_iter().collect()
+        };
+        let mut spec = ImplementationSpec {
+            shell: Some(false),
+            prepare: hook("--prepare", &args.prepare)?,
+            conclude: hook("--conclude", &args.conclude)?,
+            cell_setup: hook("--setup", args.setup.as_slice())?,
+            cell_teardown: hook("--cleanup", args.cleanup.as_slice())?,
+            ..Default::default()
+        };
+        spec.run.insert("exec".to_string(), toml::Spanned::new(0..0, run));
+        implementations.insert(name, spec);
     }
     if let Some(b) = &args.baseline
         && !implementations.contains_key(b)
     {
         bail!("--baseline {b}: no command has this name (name commands with -n)");
     }
-    let mut operations = IndexMap::new();
-    operations.insert(
-        "exec".to_string(),
-        OperationSpec {
-            output: Some(OutputMode::None),
-            ..Default::default()
-        },
-    );
     let file = SuiteFile {
         name: Some("versus exec".into()),
         baseline: args.baseline.clone(),
-        operations,
+        matrix,
+        payload: payload(args)?,
+        operations: IndexMap::from([("exec".to_string(), operation(args)?)]),
         implementations,
         ..Default::default()
     };
     Ok(suite::from_file(Path::new(""), file)?)
 }
 
-/// A command must parse, use no placeholder, and start a program that exists.
-fn check_command(i: usize, text: &str, shell: bool) -> Result<()> {
-    let cmd = CommandTemplate::parse(text, shell).with_context(|| format!("command {} (`{text}`)", i + 1))?;
-    if let Some(n) = cmd.names().first() {
-        bail!(
-            "command {} (`{text}`): placeholders such as {{{n}}} need a suite file (versus run)",
-            i + 1
-        );
+/// `--input`: the payload, fed to standard input.
+fn payload(args: &ExecArgs) -> Result<Option<PayloadSpec>> {
+    let Some(input) = &args.input else { return Ok(None) };
+    if !input.is_file() {
+        bail!("--input {}: no such file", input.display());
     }
-    if let Some(prog) = literal_program(&cmd)
-        && !program_exists(&prog, Path::new("."), &[])
-    {
-        bail!(
-            "command {} (`{text}`): program '{prog}' not found; use --shell for shell syntax",
-            i + 1
-        );
+    Ok(Some(PayloadSpec {
+        size: None,
+        seed: None,
+        file: Some(input.display().to_string()),
+        command: None,
+    }))
+}
+
+/// The one operation: where its output goes, and whether exit statuses matter.
+fn operation(args: &ExecArgs) -> Result<OperationSpec> {
+    let (output, stdout_file) = match args.output.as_deref() {
+        _ if args.show_output => (OutputMode::Inherit, None),
+        None | Some("null") => (OutputMode::None, None),
+        Some("pipe") => (OutputMode::Stdout, None),
+        Some("inherit") => (OutputMode::Inherit, None),
+        Some("") => bail!("--output: expected null, pipe, inherit or a file name"),
+        Some(file) => (OutputMode::Stdout, Some(file.to_string())),
+    };
+    Ok(OperationSpec {
+        output: Some(output),
+        stdout_file,
+        stdin: args.input.is_some(),
+        throughput: args.input.is_some().then(|| "none".to_string()),
+        ignore_failure: args.ignore_failure,
+        ..Default::default()
+    })
+}
+
+/// `--shell`: the shell's words (`None`: no shell).
+fn shell(flag: Option<&str>) -> Result<Option<Vec<String>>> {
+    match flag.map(str::trim) {
+        None | Some("none") => Ok(None),
+        Some("default") => Ok(Some(vec!["sh".into()])),
+        Some(s) => match shell_words::split(s) {
+            Ok(words) if !words.is_empty() => Ok(Some(words)),
+            _ => bail!("--shell {s}: expected a shell such as bash, or \"bash --norc\""),
+        },
     }
-    Ok(())
+}
+
+/// How exec's command text becomes a suite command.
+struct Text<'a> {
+    shell: Option<&'a [String]>,
+    params: &'a IndexMap<String, Vec<ParamValue>>,
+}
+
+impl Text<'_> {
+    /// The suite command for one text: literal braces escaped, wrapped in the
+    /// shell if there is one (values are substituted into the shell's text
+    /// unquoted, as hyperfine does), checked.
+    fn command(&self, what: &str, text: &str) -> Result<String> {
+        let escaped = escape_braces(text, self.params);
+        let out = match self.shell {
+            Some(shell) => {
+                let mut words = shell.to_vec();
+                words.extend(["-c".to_string(), escaped]);
+                shell_words::join(words)
+            }
+            None => {
+                if let Some(syntax) = shell_syntax(text) {
+                    bail!(
+                        "{what} (`{text}`): `{syntax}` is shell syntax, but versus runs commands without a shell; \
+add --shell=sh (or -S bash) to run it through one, or quote it to pass it as an argument"
+                    );
+                }
+                escaped
+            }
+        };
+        let cmd = CommandTemplate::parse(&out, false).map_err(|e| anyhow::anyhow!("{what} (`{text}`): {e}"))?;
+        if let Some(prog) = literal_program(&cmd)
+            && !program_exists(&prog, Path::new("."), &[])
+        {
+            bail!("{what} (`{text}`): program '{prog}' not found");
+        }
+        Ok(out)
+    }
+}
+
+/// Every brace doubled (literal) except those of `{VAR}` for a parameter.
+fn escape_braces(text: &str, params: &IndexMap<String, Vec<ParamValue>>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let param = (c == '{')
+            .then(|| rest[1..].find('}').map(|end| &rest[1..=end]))
+            .flatten()
+            .filter(|name| params.contains_key(*name));
+        if let Some(name) = param {
+            out.push_str(&format!("{{{name}}}"));
+            rest = &rest[name.len() + 2..];
+            continue;
+        }
+        match c {
+            '{' => out.push_str("{{"),
+            '}' => out.push_str("}}"),
+            c => out.push(c),
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// The first piece of `text` a POSIX shell would interpret (outside quotes:
+/// operators, redirections, substitutions, globs, variables, `~`, comments,
+/// leading assignments; inside double quotes: substitutions and variables).
+pub fn shell_syntax(text: &str) -> Option<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let (mut single, mut double, mut word_start) = (false, false, true);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        let at_word_start = word_start;
+        word_start = c.is_whitespace() && !single && !double;
+        if single {
+            single = c != '\'';
+        } else if c == '\\' {
+            i += 2;
+            continue;
+        } else if c == '$' && next.is_some_and(|n| n.is_alphanumeric() || "_{(@*#?$!-".contains(n)) {
+            let n = next.expect("checked");
+            return Some(if n == '(' { "$(".into() } else { format!("${n}") });
+        } else if c == '`' {
+            return Some("`".into());
+        } else if double {
+            double = c != '"';
+        } else if c == '\'' {
+            single = true;
+        } else if c == '"' {
+            double = true;
+        } else if "|&;<>()".contains(c) {
+            let two: String = chars[i..chars.len().min(i + 2)].iter().collect();
+            return Some(
+                if ["||", "&&", ">>", "<<", ";;", "|&", ">&", "&>"].contains(&two.as_str()) {
+                    two
+                } else {
+                    c.to_string()
+                },
+            );
+        } else if "*?".contains(c)
+            || (c == '[' && chars[i..].iter().take_while(|c| !c.is_whitespace()).any(|c| *c == ']'))
+            || (at_word_start && (c == '~' || c == '#'))
+        {
+            return Some(c.to_string());
+        }
+        i += 1;
+    }
+    leading_assignment(text)
+}
+
+/// `NAME=value cmd`: an environment assignment only a shell understands.
+fn leading_assignment(text: &str) -> Option<String> {
+    let first = text.split_whitespace().next()?;
+    let (name, _) = first.split_once('=')?;
+    let ident = !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit());
+    ident.then(|| format!("{name}="))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_syntax_is_found_outside_quotes() {
+        for (text, found) in [
+            ("echo a | cat", "|"),
+            ("true && false", "&&"),
+            ("sleep 1; true", ";"),
+            ("echo hi > out", ">"),
+            ("wc -l < in", "<"),
+            ("echo $(date)", "$("),
+            ("echo `date`", "`"),
+            ("ls *.rs", "*"),
+            ("echo $HOME", "$H"),
+            ("echo \"$HOME\"", "$H"),
+            ("cat ~/x", "~"),
+            ("FOO=1 env", "FOO="),
+            ("sleep 1 &", "&"),
+            ("ls [ab].rs", "["),
+        ] {
+            assert_eq!(shell_syntax(text).as_deref(), Some(found), "{text}");
+        }
+        for text in [
+            "grep 'a|b' file",
+            "echo \"a && b\"",
+            "awk '{print $1}' f",
+            "echo a\\|b",
+            "sleep 0.1",
+            "gzip -kf data.bin",
+            "sh -c 'echo x | cat'",
+            "printf %s x=1",
+            "[ -f x ]",
+        ] {
+            assert_eq!(shell_syntax(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn only_parameter_braces_stay_placeholders() {
+        let params = IndexMap::from([("n".to_string(), vec![ParamValue::Int(1)])]);
+        assert_eq!(
+            escape_braces("awk '{print}' {n} {m}", &params),
+            "awk '{{print}}' {n} {{m}}"
+        );
+        assert_eq!(escape_braces("x{", &params), "x{{");
+    }
 }

@@ -3,27 +3,29 @@
 //! this is glue.
 
 mod adhoc;
+mod params;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use indexmap::IndexMap;
 
 use crate::analysis;
-use crate::cli::{Common, ExecArgs, RunArgs, Warmup};
+use crate::cli::{Common, ExecArgs, RunArgs, SortOrder, Style, TimeUnit, Warmup};
 use crate::exec::helper::HelperExecutor;
 use crate::exec::{ProcessExecutor, interrupt};
 use crate::exit;
 use crate::plan::{self, Sampling, Selection};
 use crate::report::files::{self, Outputs};
-use crate::report::{markdown, terminal};
+use crate::report::{markdown, tables, terminal};
 use crate::results::{self, Journal, Recovered, Results, Warning};
 use crate::runner::End;
 use crate::session::{Checkpoint, Session, preflight};
 use crate::suite;
-use crate::units::parse_duration;
+use crate::units::{self, parse_duration};
 
 /// Writes to standard output. A reader that went away (`versus schema |
 /// head`) is not an error: what it did not read it did not want.
@@ -150,7 +152,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         ..Default::default()
     };
     files::write(&results, &outputs, None)?;
-    say(&terminal::summary(&results));
+    say(&summary(&results, args.common.verbose));
     say(&format!(
         "\nResults: {}\nReport:  {}\n",
         results_path.display(),
@@ -188,7 +190,22 @@ fn output_folder(args: &RunArgs, suite_name: &str) -> Result<(PathBuf, Recovered
 
 pub fn exec(args: ExecArgs) -> Result<ExitCode> {
     let suite = adhoc::suite(&args)?;
-    let plan = plan::build(&suite, &selection(&args.common, vec![])?)?;
+    let mut sel = selection(&args.common, vec![])?;
+    if let Some(n) = args.min_runs {
+        sel.runs = Some(n);
+        sel.sampling = Sampling::MinTime {
+            min_time: HYPERFINE_MIN_TIME,
+            max_runs: args.common.max_runs,
+        };
+    }
+    let plan = plan::build(&suite, &sel)?;
+    if let Some(unit) = args.time_unit {
+        units::set_time_unit(match unit {
+            TimeUnit::Microsecond => units::TimeUnit::Microsecond,
+            TimeUnit::Millisecond => units::TimeUnit::Millisecond,
+            TimeUnit::Second => units::TimeUnit::Second,
+        });
+    }
     let scratch = tempfile::Builder::new().prefix("versus-exec-").tempdir()?;
     let session = Session {
         suite: &suite,
@@ -199,15 +216,89 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         checkpoint: None,
         noise: args.common.noise,
     };
-    let (results, end) = run_session(session, args.common.quiet)?;
+    let quiet = args.common.quiet || matches!(args.style, Style::Basic | Style::Color | Style::None);
+    let (mut results, end) = run_session(session, quiet)?;
+    files::write(
+        &results,
+        &Outputs {
+            json: args.json.clone(),
+            ..Default::default()
+        },
+        None,
+    )?;
+    if args.sort == SortOrder::MeanTime {
+        sort_by_time(&mut results);
+    }
     let outputs = Outputs {
-        json: args.json.clone(),
         markdown: args.markdown.iter().cloned().collect(),
+        csv: args.csv.clone(),
+        asciidoc: args.export_asciidoc.clone(),
         ..Default::default()
     };
     files::write(&results, &outputs, None)?;
-    say(&terminal::summary(&results));
+    if args.style != Style::None {
+        let summary = summary(&results, args.common.verbose);
+        // With `--json -` standard output is the results document.
+        if args.json.as_deref() == Some(Path::new("-")) {
+            eprint!("{summary}");
+        } else {
+            say(&summary);
+        }
+    }
     Ok(exit::of_run(&results, &end))
+}
+
+/// The end-of-run summary at the terminal's width (stdout's, else 100 columns).
+fn summary(results: &Results, verbose: bool) -> String {
+    let columns = console::Term::stdout()
+        .size_checked()
+        .map_or(terminal::DEFAULT_WIDTH, |(_, cols)| usize::from(cols));
+    terminal::summary_with(results, verbose, columns)
+}
+
+/// hyperfine's least time of measured runs per command, for `--min-runs`.
+const HYPERFINE_MIN_TIME: Duration = Duration::from_secs(3);
+
+/// `--sort mean-time`: the implementations' order becomes fastest first (by
+/// the mean over their cells of the median time), for the summary and exports.
+fn sort_by_time(results: &mut Results) {
+    let mean_median = |name: &str| {
+        let medians: Vec<f64> = results
+            .cells
+            .iter()
+            .filter(|c| c.implementation == name)
+            .filter_map(|c| c.stats.as_ref().map(|s| s.median_ns))
+            .collect();
+        if medians.is_empty() {
+            f64::INFINITY
+        } else {
+            medians.iter().sum::<f64>() / medians.len() as f64
+        }
+    };
+    let mut order: Vec<(f64, String)> = tables::implementations(results)
+        .into_iter()
+        .map(|n| (mean_median(&n), n))
+        .collect();
+    order.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let imps = &mut results.environment.implementations;
+    for (i, (_, name)) in order.iter().enumerate() {
+        if let Some(from) = imps.get_index_of(name) {
+            imps.move_index(from, i.min(imps.len() - 1));
+        }
+    }
+    // Cells keep their group order; within a group they follow the new order.
+    let mut groups: Vec<String> = Vec::new();
+    for c in &results.cells {
+        let g = format!("{}/{}", c.operation, plan::params_key(&c.params));
+        if !groups.contains(&g) {
+            groups.push(g);
+        }
+    }
+    results.cells.sort_by_key(|c| {
+        let g = format!("{}/{}", c.operation, plan::params_key(&c.params));
+        let imp = order.iter().position(|(_, n)| *n == c.implementation);
+        (groups.iter().position(|x| *x == g), imp)
+    });
 }
 
 pub fn report(args: crate::cli::ReportArgs) -> Result<ExitCode> {
@@ -218,6 +309,7 @@ pub fn report(args: crate::cli::ReportArgs) -> Result<ExitCode> {
         csv: args.csv.clone(),
         bmf: args.bmf.clone(),
         json: None,
+        asciidoc: None,
     };
     if outputs.is_empty() {
         bail!("nothing to write: give at least one of --html, --markdown, --csv, --bmf");
@@ -327,6 +419,20 @@ pub fn conformance(args: crate::cli::ConformanceArgs) -> Result<ExitCode> {
 
 pub fn schema() -> Result<ExitCode> {
     say(&format!("{}\n", serde_json::to_string_pretty(&suite::json_schema())?));
+    Ok(ExitCode::from(exit::OK))
+}
+
+/// `versus completions SHELL`: generated from the flag definitions in cli.rs.
+pub fn completions(shell: clap_complete::Shell) -> Result<ExitCode> {
+    use clap::CommandFactory;
+    clap_complete::generate(shell, &mut crate::cli::Cli::command(), "versus", &mut std::io::stdout());
+    Ok(ExitCode::from(exit::OK))
+}
+
+/// `versus man`: the man page, generated from the flag definitions in cli.rs.
+pub fn man() -> Result<ExitCode> {
+    use clap::CommandFactory;
+    clap_mangen::Man::new(crate::cli::Cli::command()).render(&mut std::io::stdout())?;
     Ok(ExitCode::from(exit::OK))
 }
 

@@ -21,6 +21,10 @@ pub struct RunRequest {
     pub stderr: Option<PathBuf>,
     pub timeout: Duration,
     pub memory_limit: Option<Bytes>,
+    /// Standard output and error go to versus's own (`--show-output`); `stdout` and
+    /// `stderr` are then ignored.
+    #[serde(default)]
+    pub inherit_output: bool,
     /// Start the run from the spawn helper (`exec::helper`), whose small
     /// memory lets `max_rss` measure a child smaller than versus itself. It
     /// costs a message each way per run, so the runner asks for it on warm-up

@@ -163,7 +163,9 @@ impl<E: Executor> Executor for HelperExecutor<E> {
     }
 
     fn run(&mut self, req: &RunRequest) -> RunRecord {
+        // The helper's own stdout is its reply channel: shown output must not go there.
         if req.exact_memory
+            && !req.inherit_output
             && let Some(r) = self.run_in_helper(req)
         {
             return r;

@@ -142,6 +142,9 @@ impl Executor for ProcessExecutor {
                 Some(p) => streams.capture(p),
                 None => streams.null(),
             };
+            if req.inherit_output {
+                return Ok((stdin, Stdio::inherit(), Stdio::inherit()));
+            }
             Ok((stdin, out(&req.stdout)?, out(&req.stderr)?))
         })();
         let (stdin, stdout, stderr) = match stdio {

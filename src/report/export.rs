@@ -90,9 +90,14 @@ pub fn csv(results: &Results) -> Result<String, csv::Error> {
 }
 
 /// Bencher Metric Format: benchmark name (the cell id) → measures. `latency`
-/// is nanoseconds per call (median, with its interval); `throughput` is bytes
-/// per second where a payload counts. Cells that are not ok are left out:
+/// is nanoseconds per call (median, with its interval); `bytes-per-second` is
+/// the payload's throughput where a payload counts (a measure of its own:
+/// Bencher's built-in `throughput` is operations per second, so bytes/s
+/// filed there would be labelled wrongly). Cells that are not ok are left out:
 /// BMF has no place for an outcome.
+/// The BMF measure name of payload bytes per second.
+pub const BMF_BYTES_PER_SECOND: &str = "bytes-per-second";
+
 pub fn bmf(results: &Results) -> Value {
     let mut out = Map::new();
     for c in &results.cells {
@@ -109,7 +114,7 @@ pub fn bmf(results: &Results) -> Value {
         if let (Some(t), Some(b)) = (s.throughput_bytes_per_s, c.payload_bytes) {
             let per = |ns: Option<f64>| ns.filter(|n| *n > 0.0).map_or(t, |n| b as f64 / (n / 1e9));
             measures.insert(
-                "throughput".into(),
+                BMF_BYTES_PER_SECOND.into(),
                 json!({"value": t, "lower_value": per(s.ci_high_ns), "upper_value": per(s.ci_low_ns)}),
             );
         }

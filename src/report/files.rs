@@ -4,11 +4,12 @@
 //! named after it), creates missing folders, and writes.
 
 use std::fs;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::report::{export, html, markdown};
+use crate::report::{asciidoc, export, html, markdown};
 use crate::results::{self, Results};
 
 /// The files to write from one results document.
@@ -21,8 +22,10 @@ pub struct Outputs {
     pub csv: Option<PathBuf>,
     /// Bencher Metric Format.
     pub bmf: Option<PathBuf>,
-    /// The results document itself.
+    /// The results document itself; `-` is standard output.
     pub json: Option<PathBuf>,
+    /// The summary tables as AsciiDoc.
+    pub asciidoc: Option<PathBuf>,
 }
 
 impl Outputs {
@@ -32,13 +35,23 @@ impl Outputs {
             && self.csv.is_none()
             && self.bmf.is_none()
             && self.json.is_none()
+            && self.asciidoc.is_none()
+    }
+
+    /// Whether the results document goes to standard output (`--json -`).
+    pub fn json_to_stdout(&self) -> bool {
+        self.json.as_deref() == Some(Path::new("-"))
     }
 }
 
 /// Writes every wanted output; `notes` is the author's reading, added to
 /// Markdown and HTML reports.
 pub fn write(results: &Results, outputs: &Outputs, notes: Option<&str>) -> Result<()> {
-    if let Some(p) = &outputs.json {
+    if outputs.json_to_stdout() {
+        let mut out = std::io::stdout().lock();
+        serde_json::to_writer_pretty(&mut out, results).context("writing the results to standard output")?;
+        writeln!(out)?;
+    } else if let Some(p) = &outputs.json {
         make_parent(p)?;
         results::write_json_atomic(p, results)?;
     }
@@ -51,6 +64,9 @@ pub fn write(results: &Results, outputs: &Outputs, notes: Option<&str>) -> Resul
     }
     if let Some(p) = &outputs.csv {
         write_file(p, &export::csv(results).context("writing CSV")?)?;
+    }
+    if let Some(p) = &outputs.asciidoc {
+        write_file(p, &asciidoc::render(results))?;
     }
     if let Some(p) = &outputs.bmf {
         make_parent(p)?;

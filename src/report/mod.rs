@@ -2,6 +2,7 @@
 //! Reporters only format; they never measure and never compute a statistic.
 //! `files` is the one place that writes reports to disk.
 
+pub mod asciidoc;
 pub mod charts;
 pub mod export;
 pub mod files;

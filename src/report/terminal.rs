@@ -10,6 +10,8 @@ use crate::runner::Events;
 /// Progress on stderr; hidden when stderr is not a terminal or `quiet` is set.
 pub struct Progress {
     bar: ProgressBar,
+    /// The group being measured, shown again once a note (such as generating a payload) is over.
+    group: String,
 }
 
 impl Progress {
@@ -19,10 +21,16 @@ impl Progress {
             bar.set_draw_target(ProgressDrawTarget::hidden());
         }
         bar.set_style(
-            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} runs, ETA {eta} {msg}")
-                .expect("valid template"),
+            // `wide_msg` takes the rest of the line and is cut to the terminal's width.
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:20} {pos}/{len} runs, ETA {eta} {wide_msg}",
+            )
+            .expect("valid template"),
         );
-        Progress { bar }
+        Progress {
+            bar,
+            group: String::new(),
+        }
     }
 
     pub fn finish(&self) {
@@ -35,9 +43,13 @@ impl Events for Progress {
         self.bar.set_length(total_runs);
     }
     fn group_start(&mut self, label: &str) {
+        self.group = label.to_string();
         self.bar.set_message(label.to_string());
     }
     fn run_done(&mut self) {
+        if self.bar.message() != self.group {
+            self.bar.set_message(self.group.clone());
+        }
         self.bar.inc(1);
     }
     fn runs_dropped(&mut self, count: u64) {
@@ -90,8 +102,17 @@ pub fn render_table(t: &Table) -> String {
     out
 }
 
-/// The end-of-run summary printed to stdout.
+/// The end-of-run summary printed to stdout, warnings one line each.
 pub fn summary(results: &Results) -> String {
+    summary_with(results, false, DEFAULT_WIDTH)
+}
+
+/// Columns assumed when the width of the terminal is unknown.
+pub const DEFAULT_WIDTH: usize = 100;
+
+/// The end-of-run summary; `verbose` gives each warning in full with the
+/// cells it names; otherwise a warning is one line of at most `width` columns.
+pub fn summary_with(results: &Results, verbose: bool, columns: usize) -> String {
     let mut out = String::new();
     for (op, ts) in tables::result_tables(results) {
         out.push_str(&format!("== {op} ==\n"));
@@ -111,7 +132,34 @@ pub fn summary(results: &Results) -> String {
         }
     }
     for w in &results.warnings {
-        out.push_str(&format!("warning: {}\n", w.message));
+        if verbose {
+            out.push_str(&format!("warning: {}\n", w.message));
+        } else {
+            out.push_str(&one_line(&format!("warning: {}", w.message), columns));
+            out.push('\n');
+        }
+    }
+    if !verbose && !results.warnings.is_empty() {
+        out.push_str("(--verbose: each warning in full, with the cells it names)\n");
     }
     out
+}
+
+/// `text` cut at a word boundary to fit `width` columns, "…" marking the cut.
+fn one_line(text: &str, columns: usize) -> String {
+    if width(text) <= columns {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for word in text.split(' ') {
+        if width(&out) + 1 + width(word) + 2 > columns {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    let out = out.trim_end_matches([',', ':', ';', '.']);
+    format!("{out} …")
 }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use super::hooks::{self, Hooks};
 use super::inprocess::{self, InProcess};
 use super::inputs::PayloadFile;
 use super::scope::{CellFiles, cell_scope};
@@ -41,6 +42,10 @@ pub(super) struct CellState {
     pub done: bool,
     /// Calls per sample: 1 for processes, the calibrated batch in-process.
     pub batch: u64,
+    /// Untimed commands around the cell and its runs.
+    pub hooks: Hooks,
+    /// Measured runs this cell takes under `Sampling::MinTime`, once its first run has set it.
+    pub target_runs: u32,
 }
 
 impl CellState {
@@ -58,6 +63,8 @@ impl CellState {
             stop_rule: StopRule::Fixed,
             done: false,
             batch: 1,
+            hooks: Hooks::default(),
+            target_runs: 1,
         }
     }
 
@@ -175,7 +182,7 @@ impl Runner<'_> {
         };
         let dir = self.cell_dir(group.operation, imp, &group.params);
         fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let out = dir.join("out");
+        let out = op.stdout_file.clone().unwrap_or_else(|| dir.join("out"));
         let earlier = (0..group.operation)
             .map(|oi| {
                 let name = self.suite.operations[oi].name.clone();
@@ -201,19 +208,27 @@ impl Runner<'_> {
             let st = self.start_worker(ctx, imp, argv, &cwd, &dir, input.as_deref(), events);
             return Ok(Start::Measure(Box::new(st)));
         };
+        let hooks = Hooks::render(implementation, &scope, &cwd, &dir, group.timeout).map_err(anyhow::Error::msg)?;
+        let inherit = op.output == OutputMode::Inherit;
         let req = RunRequest {
             argv: scope.command(command)?,
             cwd: Some(cwd),
             env: implementation.env.clone(),
             stdin: if op.stdin { input.clone() } else { None },
             stdout: (op.output == OutputMode::Stdout).then(|| out.clone()),
-            stderr: Some(dir.join("stderr")),
+            stderr: (!inherit).then(|| dir.join("stderr")),
             timeout: group.timeout,
             memory_limit: implementation.memory_limit,
+            inherit_output: inherit,
             exact_memory: false,
         };
-        let out = (op.output != OutputMode::None).then_some(out);
-        Ok(Start::Measure(Box::new(CellState::new(imp, Mode::Process(req), out))))
+        if let Err(msg) = hooks::run_all(exec, "cell_setup", &hooks.setup) {
+            return Ok(Start::Ended(Box::new(early_cell(self, ctx, imp, Outcome::Failed, msg))));
+        }
+        let out = matches!(op.output, OutputMode::Stdout | OutputMode::File).then_some(out);
+        let mut st = CellState::new(imp, Mode::Process(req), out);
+        st.hooks = hooks;
+        Ok(Start::Measure(Box::new(st)))
     }
 
     /// Starts an in-process worker for a cell and checks its output once.

@@ -33,6 +33,7 @@ mod cell;
 mod checks;
 #[cfg(test)]
 pub(crate) mod fake;
+mod hooks;
 mod inprocess;
 mod inputs;
 mod lifecycle;
@@ -187,6 +188,13 @@ impl<'a> Runner<'a> {
         }
         if self.sample_rounds(&mut states, group, ctx.payload, exec, events) {
             return Ok(vec![]);
+        }
+        for st in &mut states {
+            if let Err(msg) = hooks::run_all(exec, "cell_teardown", &st.hooks.teardown)
+                && st.outcome.is_none()
+            {
+                st.fail(Outcome::Failed, msg);
+            }
         }
         self.close_workers(&mut states, &ctx);
         self.compare_outputs(&mut states, group);

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::cell::{CellState, Mode};
 use super::checks::describe;
 use super::inputs::PayloadFile;
-use super::{Events, Runner, inprocess, policy};
+use super::{Events, Runner, hooks, inprocess, policy};
 use crate::exec::interrupt::interrupted;
 use crate::exec::streams::tail;
 use crate::exec::{Executor, Exit, RunRecord, RunRequest};
@@ -51,6 +51,23 @@ pub fn sampling_limit(measured: u32, elapsed: Duration, max_runs: u32, max_time:
         Some(StopRule::MaxTime)
     } else {
         None
+    }
+}
+
+/// hyperfine's run count: after the first measured round each cell's count
+/// is set to what fits in `min_time` at that run's pace (within `min_runs`
+/// and `max_runs`); a cell that has its count is done.
+fn min_time_targets(states: &mut [CellState], measured: u32, min_runs: u32, min_time: Duration, max_runs: u32) {
+    for st in states.iter_mut().filter(|s| s.outcome.is_none() && !s.done) {
+        let taken = st.samples.wall_ns.len() as u32;
+        if measured == 1 {
+            let first_ns = st.samples.wall_ns.first().copied().unwrap_or(1).max(1);
+            let fit = (min_time.as_nanos() / u128::from(first_ns)).min(u128::from(u32::MAX)) as u32;
+            st.target_runs = fit.max(min_runs).min(max_runs.max(1));
+        }
+        if taken >= st.target_runs {
+            st.done = true;
+        }
     }
 }
 
@@ -140,16 +157,18 @@ impl Runner<'_> {
             }
             at.round += 1;
             measured += 1;
-            let Sampling::Precision {
-                precision,
-                max_runs,
-                max_time,
-            } = group.sampling
-            else {
-                if measured >= group.runs {
-                    return false;
+            let (precision, max_runs, max_time) = match group.sampling {
+                Sampling::Fixed if measured >= group.runs => return false,
+                Sampling::Fixed => continue,
+                Sampling::MinTime { min_time, max_runs } => {
+                    min_time_targets(states, measured, group.runs, min_time, max_runs);
+                    continue;
                 }
-                continue;
+                Sampling::Precision {
+                    precision,
+                    max_runs,
+                    max_time,
+                } => (precision, max_runs, max_time),
             };
             if measured < group.runs {
                 continue;
@@ -194,23 +213,11 @@ impl Runner<'_> {
             if !wants[s] || states[s].outcome.is_some() {
                 continue;
             }
-            if let Mode::Process(req) = &states[s].mode {
-                if let Some(out) = &states[s].out {
-                    let _ = fs::remove_file(out);
-                }
-                // Warm-up runs measure memory exactly (see RunRequest::exact_memory).
-                let record = if warmup {
-                    exec.run(&RunRequest {
-                        exact_memory: true,
-                        ..req.clone()
-                    })
-                } else {
-                    exec.run(req)
-                };
+            if matches!(states[s].mode, Mode::Process(_)) {
+                self.process_run(&mut states[s], warmup, payload, group, exec);
                 if interrupted() {
                     return true;
                 }
-                self.absorb(&mut states[s], record, warmup, payload, group);
             } else {
                 self.sample_worker(&mut states[s], warmup);
                 if interrupted() {
@@ -225,6 +232,44 @@ impl Runner<'_> {
         false
     }
 
+    /// One run of a process cell, with its `prepare` and `conclude` commands around it.
+    fn process_run(
+        &mut self,
+        st: &mut CellState,
+        warmup: bool,
+        payload: Option<&PayloadFile>,
+        group: &Group,
+        exec: &mut dyn Executor,
+    ) {
+        let Mode::Process(req) = &st.mode else { return };
+        if let Some(out) = &st.out {
+            let _ = fs::remove_file(out);
+        }
+        if let Err(msg) = hooks::run_all(exec, "prepare", &st.hooks.prepare) {
+            st.fail(Outcome::Failed, msg);
+            return;
+        }
+        // Warm-up runs measure memory exactly (see RunRequest::exact_memory).
+        let record = if warmup {
+            exec.run(&RunRequest {
+                exact_memory: true,
+                ..req.clone()
+            })
+        } else {
+            exec.run(req)
+        };
+        let concluded = hooks::run_all(exec, "conclude", &st.hooks.conclude);
+        if interrupted() {
+            return;
+        }
+        self.absorb(st, record, warmup, payload, group);
+        if let Err(msg) = concluded
+            && st.outcome.is_none()
+        {
+            st.fail(Outcome::Failed, msg);
+        }
+    }
+
     /// Classifies one process run and records it into its cell.
     pub(super) fn absorb(
         &mut self,
@@ -236,7 +281,8 @@ impl Runner<'_> {
     ) {
         let op = &self.suite.operations[group.operation];
         let Mode::Process(req) = &st.mode else { return };
-        if r.exit != Exit::Code(op.exit_code) {
+        let accepted = r.exit == Exit::Code(op.exit_code) || (op.ignore_failure && matches!(r.exit, Exit::Code(_)));
+        if !accepted {
             let (outcome, mut msg) = describe(&r.exit, op.exit_code);
             if let Some(err) = &req.stderr {
                 // The last lines are where runtimes put the error itself.

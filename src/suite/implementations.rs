@@ -93,6 +93,12 @@ impl Validator<'_> {
                 .map(|c| self.command(&format!("{what}.{key}"), c, None, shell, &impl_allowed))
                 .collect()
         };
+        let cell_allowed = |n: &str| n == "tmp" || n == "impl" || names.is_param(n) || names.is_var(n) || is_own(n);
+        let cell_list = |cmds: &[String], key: &str| -> Result<Vec<CommandTemplate>, SuiteError> {
+            cmds.iter()
+                .map(|c| self.command(&format!("{what}.{key}"), c, None, shell, &cell_allowed))
+                .collect()
+        };
         let version = match &spec.version {
             Some(v) => Some(self.command(&format!("{what}.version"), v, None, shell, &impl_allowed)?),
             None => None,
@@ -121,6 +127,10 @@ impl Validator<'_> {
             version,
             setup: list(&spec.setup, "setup")?,
             teardown: list(&spec.teardown, "teardown")?,
+            cell_setup: cell_list(&spec.cell_setup, "cell_setup")?,
+            cell_teardown: cell_list(&spec.cell_teardown, "cell_teardown")?,
+            prepare: cell_list(&spec.prepare, "prepare")?,
+            conclude: cell_list(&spec.conclude, "conclude")?,
             cwd: spec.cwd.as_ref().map(|c| dir.join(c)),
             env: spec.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
             memory_limit,

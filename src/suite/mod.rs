@@ -67,6 +67,10 @@ pub struct Operation {
     pub stdin: bool,
     pub output: OutputMode,
     pub exit_code: i32,
+    /// Any exit status is accepted (hyperfine's `-i`).
+    pub ignore_failure: bool,
+    /// Where captured stdout goes instead of the cell's own file.
+    pub stdout_file: Option<PathBuf>,
     pub roundtrip: bool,
     pub same_output: bool,
     pub expect_file: Option<Template>,
@@ -92,6 +96,12 @@ pub struct Implementation {
     pub version: Option<CommandTemplate>,
     pub setup: Vec<CommandTemplate>,
     pub teardown: Vec<CommandTemplate>,
+    /// Run around each of this implementation's cells.
+    pub cell_setup: Vec<CommandTemplate>,
+    pub cell_teardown: Vec<CommandTemplate>,
+    /// Run around every run of this implementation.
+    pub prepare: Vec<CommandTemplate>,
+    pub conclude: Vec<CommandTemplate>,
     pub cwd: Option<PathBuf>,
     pub env: Vec<(String, String)>,
     pub memory_limit: Option<Bytes>,

@@ -111,10 +111,17 @@ pub struct OperationSpec {
     #[serde(default)]
     pub stdin: bool,
     /// Where the operation's output goes: "stdout" (captured into `{out}`, the default),
-    /// "file" (the command writes `{out}` itself) or "none" (stdout discarded, nothing checked).
+    /// "file" (the command writes `{out}` itself), "none" (stdout discarded, nothing checked)
+    /// or "inherit" (stdout and stderr shown on versus's own, for debugging; nothing checked).
     pub output: Option<OutputMode>,
+    /// With output = "stdout": the file the output is captured into (and `{out}`), relative
+    /// to the suite file, instead of one per cell; every run rewrites it.
+    pub stdout_file: Option<String>,
     /// Exit status a run must end with (default 0).
     pub exit_code: Option<i32>,
+    /// Accept any exit status (hyperfine's `--ignore-failure`); a run killed by a signal still fails.
+    #[serde(default)]
+    pub ignore_failure: bool,
     /// Output must equal the payload byte for byte (the chain restores its input).
     #[serde(default)]
     pub roundtrip: bool,
@@ -135,6 +142,7 @@ pub enum OutputMode {
     Stdout,
     File,
     None,
+    Inherit,
 }
 
 #[derive(Debug, Deserialize, JsonSchema, Clone, Default)]
@@ -157,6 +165,20 @@ pub struct ImplementationSpec {
     /// Commands run once at the end.
     #[serde(default)]
     pub teardown: Vec<String>,
+    /// Commands run once before each of this implementation's cells (one operation at one
+    /// parameter set), untimed: hyperfine's `--setup`. Parameters and vars are placeholders.
+    #[serde(default)]
+    pub cell_setup: Vec<String>,
+    /// Commands run once after each of this implementation's cells: hyperfine's `--cleanup`.
+    #[serde(default)]
+    pub cell_teardown: Vec<String>,
+    /// Commands run before every run (warm-up and measured) of this implementation,
+    /// untimed: hyperfine's `--prepare` (e.g. dropping caches). A failure ends the cell as `failed`.
+    #[serde(default)]
+    pub prepare: Vec<String>,
+    /// Commands run after every run, untimed: hyperfine's `--conclude`.
+    #[serde(default)]
+    pub conclude: Vec<String>,
     /// Working directory, relative to the suite file.
     pub cwd: Option<String>,
     /// Extra environment variables.

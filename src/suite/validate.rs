@@ -66,6 +66,14 @@ impl Validator<'_> {
         Ok(Some(d))
     }
 
+    /// The suite file's folder, which relative paths in it start from.
+    pub fn dir(&self) -> PathBuf {
+        match self.path.parent().map(Path::to_path_buf) {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => PathBuf::from("."),
+        }
+    }
+
     /// Parses a command and checks its placeholders against `allowed`.
     pub fn command(
         &self,
@@ -95,10 +103,7 @@ impl Validator<'_> {
     }
 
     pub fn validate(&self, file: SuiteFile) -> Result<Suite, SuiteError> {
-        let dir = match self.path.parent().map(Path::to_path_buf) {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => PathBuf::from("."),
-        };
+        let dir = self.dir();
         let shell = file.settings.shell.unwrap_or(false);
         self.check_names(&file)?;
         if file.operations.is_empty() {
@@ -251,8 +256,14 @@ impl Validator<'_> {
     ) -> Result<Operation, SuiteError> {
         let output = spec.output.unwrap_or(OutputMode::Stdout);
         let checks = spec.roundtrip || spec.same_output || spec.expect_file.is_some() || spec.expect_sha256.is_some();
-        if output == OutputMode::None && checks {
-            return Err(self.err(format!("operations.{name}: output = \"none\" leaves nothing to check")));
+        if matches!(output, OutputMode::None | OutputMode::Inherit) && checks {
+            return Err(self.err(format!(
+                "operations.{name}: output = \"{}\" leaves nothing to check",
+                if output == OutputMode::None { "none" } else { "inherit" }
+            )));
+        }
+        if spec.stdout_file.is_some() && output != OutputMode::Stdout {
+            return Err(self.err(format!("operations.{name}.stdout_file: needs output = \"stdout\"")));
         }
         if spec.roundtrip && !has_payload {
             return Err(self.err(format!(
@@ -292,6 +303,8 @@ impl Validator<'_> {
             stdin: spec.stdin,
             output,
             exit_code: spec.exit_code.unwrap_or(0),
+            ignore_failure: spec.ignore_failure,
+            stdout_file: spec.stdout_file.as_ref().map(|f| self.dir().join(f)),
             roundtrip: spec.roundtrip,
             same_output: spec.same_output,
             expect_file,
