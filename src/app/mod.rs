@@ -3,6 +3,7 @@
 //! this is glue.
 
 mod adhoc;
+pub mod history;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -56,7 +57,7 @@ fn selection(common: &Common, only: Vec<String>) -> Result<Selection> {
 /// A folder name from a suite's title: letters, digits, '.', '_' and '-'
 /// kept, every other run of characters one '-' ("Quickstart: gzip vs xz" →
 /// "Quickstart-gzip-vs-xz").
-fn folder_name(title: &str) -> String {
+pub(crate) fn folder_name(title: &str) -> String {
     let mut out = String::new();
     for c in title.chars() {
         if c.is_alphanumeric() || matches!(c, '.' | '_' | '-') {
@@ -109,7 +110,9 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         }),
         noise: args.common.noise,
     };
-    let (results, end) = run_session(session, args.common.quiet)?;
+    let (mut results, end) = run_session(session, args.common.quiet)?;
+    let suite_text = fs::read(&args.suite).unwrap_or_default();
+    let recording = history::start(&args.record, &suite.dir, &mut results, &suite_text, "run");
     let report = out_dir.join("report.md");
     let outputs = Outputs {
         json: Some(results_path.clone()),
@@ -128,7 +131,12 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
             out_dir.display()
         );
     }
-    Ok(exit::of_run(&results, &end))
+    // The results are on disk: only now may the store fail the run.
+    let status = exit::status_of_run(&results, &end);
+    let document =
+        fs::read_to_string(&results_path).with_context(|| format!("cannot read {}", results_path.display()))?;
+    history::finish(recording, &results, &document, status)?;
+    Ok(ExitCode::from(status))
 }
 
 /// The run's folder (absolute: commands run in the suite's folder) and the
@@ -164,7 +172,15 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         checkpoint: None,
         noise: args.common.noise,
     };
-    let (results, end) = run_session(session, args.common.quiet)?;
+    let (mut results, end) = run_session(session, args.common.quiet)?;
+    let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    let recording = history::start(
+        &args.record,
+        &cwd,
+        &mut results,
+        args.commands.join("\0").as_bytes(),
+        "exec",
+    );
     let outputs = Outputs {
         json: args.json.clone(),
         markdown: args.markdown.iter().cloned().collect(),
@@ -172,7 +188,9 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
     };
     files::write(&results, &outputs, None)?;
     print!("{}", terminal::summary(&results));
-    Ok(exit::of_run(&results, &end))
+    let status = exit::status_of_run(&results, &end);
+    history::finish(recording, &results, &results::to_json_text(&results)?, status)?;
+    Ok(ExitCode::from(status))
 }
 
 pub fn report(args: crate::cli::ReportArgs) -> Result<ExitCode> {
@@ -196,14 +214,14 @@ pub fn report(args: crate::cli::ReportArgs) -> Result<ExitCode> {
 }
 
 pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
-    let mut old = results::read(&args.old)?;
-    let mut new = results::read(&args.new)?;
+    let mut old = history::load(&args.old, &args.store)?;
+    let mut new = history::load(&args.new, &args.store)?;
     let machines = crate::diff::machine_differences(&old, &new);
     if !machines.is_empty() && !args.allow_different_machines {
         bail!(
             "{} and {} were measured on different machines ({}); timings do not compare. Pass --allow-different-machines to compare anyway",
-            args.old.display(),
-            args.new.display(),
+            args.old,
+            args.new,
             machines.join("; ")
         );
     }
@@ -214,8 +232,8 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
     if d.rows.is_empty() {
         bail!(
             "{} and {} have no cell in common (cells are matched by id: operation/implementation/parameters)",
-            args.old.display(),
-            args.new.display()
+            args.old,
+            args.new
         );
     }
     let table = crate::report::tables::diff_table(&d);
@@ -231,10 +249,10 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
         ));
     }
     if !d.only_old.is_empty() {
-        notes.push(format!("only in {}: {}", args.old.display(), d.only_old.join(", ")));
+        notes.push(format!("only in {}: {}", args.old, d.only_old.join(", ")));
     }
     if !d.only_new.is_empty() {
-        notes.push(format!("only in {}: {}", args.new.display(), d.only_new.join(", ")));
+        notes.push(format!("only in {}: {}", args.new, d.only_new.join(", ")));
     }
     for n in &notes {
         eprintln!("{n}");
