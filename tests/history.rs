@@ -136,7 +136,7 @@ fn every_run_is_recorded_and_the_next_report_shows_the_change() {
         .args(["history", "prune", "--keep", "1"])
         .assert()
         .success()
-        .stdout(contains("deleted 2 run(s)"));
+        .stdout(contains("deleted 1 run(s)").and(contains("kept run(s) 1 because a baseline names them")));
 }
 
 #[test]

@@ -149,7 +149,9 @@ fn concurrent_first_opens_migrate_once(fresh: &Fresh) {
     std::thread::scope(|scope| {
         for _ in 0..4 {
             let loc = loc.clone();
-            scope.spawn(move || open(&loc).unwrap());
+            scope.spawn(move || {
+                open(&loc).unwrap();
+            });
         }
     });
     assert_eq!(open(&loc).unwrap().schema_version().unwrap(), schema::VERSION);
@@ -162,7 +164,10 @@ fn raw(loc: &Location) -> Box<dyn Backend> {
     }
 }
 
-const CASES: &[(&str, fn(&Fresh))] = &[
+/// A test case run against each backend.
+type Case = fn(&Fresh);
+
+const CASES: &[(&str, Case)] = &[
     ("records_and_reads_back", records_and_reads_back),
     ("migrates_from_the_previous_schema", migrates_from_the_previous_schema),
     ("refuses_a_newer_schema", refuses_a_newer_schema),

@@ -201,7 +201,7 @@ fn chart(c: &CellTrend) -> String {
             html(p.version.as_deref().unwrap_or("")),
             html(&format_nanos(p.median_ns))
         );
-        if i % every == 0 || i + 1 == n {
+        if i.is_multiple_of(every) || i + 1 == n {
             let _ = write!(
                 s,
                 "<text x=\"{:.1}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",

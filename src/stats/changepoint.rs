@@ -7,9 +7,9 @@
 //! normal change-in-mean cost, on the logarithm of the medians (a slowdown
 //! is a ratio, so steps of equal ratio weigh the same at any speed):
 //!
-//! - The noise σ is learned from the cell's own history: 1.4826 × the median
-//!   absolute deviation of successive differences, divided by √2. Differences
-//!   cancel the level, so a step costs one large difference, not a biased σ.
+//! - The noise σ is learned from the cell's own history, from successive
+//!   differences (which cancel the level): the larger of 1.4826 × their
+//!   median absolute deviation and their standard deviation, divided by √2.
 //! - The cost of a segment is Σ (y − ȳ)² / σ², each change point costs the
 //!   penalty β = `penalty_factor` × ln n (3 ln n by default, a little above
 //!   the BIC's 2 ln n, which called too many changes in pure noise in
@@ -18,10 +18,12 @@
 //! - A change is kept only when its step exceeds the cell's noise threshold:
 //!   `effect_sigmas` × σ, and never less than `min_effect` (1%, the verdicts'
 //!   noise floor). Steps under it are merged away, smallest first.
-//! - The newest run may start a change on its own: it does when splitting it
-//!   off the last segment pays PELT's own penalty, i.e. when
-//!   z² · m/(m+1) > β with z its distance from the segment's mean in σ and
-//!   m the segment's length, and its step exceeds the noise threshold.
+//! - The newest run may start a change on its own: the history before it is
+//!   segmented, and the newest run starts a change when splitting it off the
+//!   last segment pays PELT's own penalty, i.e. when z² · m/(m+1) > β with z
+//!   its distance from the segment's mean in σ and m the segment's length,
+//!   and its step exceeds the noise threshold. Otherwise the whole series is
+//!   segmented with the newest run in it.
 
 /// Tuning of `detect`; `Default` is what `versus trend` uses.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -90,15 +92,22 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-/// Robust noise of a series (same units as `y`): 1.4826·MAD of successive differences / √2.
+/// Noise of a series (same units as `y`), from its successive differences
+/// (which cancel the level): the larger of the robust estimate
+/// 1.4826·MAD/√2 and the classical sd/√2. The robust one alone is often
+/// far too small in short series, and an underestimated σ calls noise a
+/// change; the classical one grows a little with real steps, which only
+/// makes detection more cautious.
 pub fn noise_sigma(y: &[f64]) -> f64 {
     if y.len() < 3 {
         return 0.0;
     }
     let mut d: Vec<f64> = y.windows(2).map(|w| w[1] - w[0]).collect();
+    let mean = d.iter().sum::<f64>() / d.len() as f64;
+    let classical = (d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (d.len() - 1) as f64).sqrt();
     let m = median(&mut d);
     let mut dev: Vec<f64> = d.iter().map(|x| (x - m).abs()).collect();
-    1.4826 * median(&mut dev) / std::f64::consts::SQRT_2
+    (1.4826 * median(&mut dev)).max(classical) / std::f64::consts::SQRT_2
 }
 
 /// Prefix sums for O(1) segment costs.
@@ -204,19 +213,23 @@ pub fn detect(values: &[f64], opts: &Options) -> Detection {
         };
     }
     let penalty = opts.penalty_factor * (y.len() as f64).ln();
-    let scaled: Vec<f64> = y.iter().map(|v| v / sigma).collect();
-    let mut cps = merge_small(&y, pelt(&scaled, penalty, opts.min_segment), threshold_log);
-    // The newest run on its own: PELT's penalty for a one-run final segment.
+    let segment = |y: &[f64]| {
+        let scaled: Vec<f64> = y.iter().map(|v| v / sigma).collect();
+        merge_small(y, pelt(&scaled, penalty, opts.min_segment), threshold_log)
+    };
+    // The history before the newest run, then the newest run on its own:
+    // PELT's penalty for a one-run final segment. Without that change, the
+    // newest run is segmented with the rest.
     let n = y.len();
+    let mut cps = segment(&y[..n - 1]);
     let start = cps.last().copied().unwrap_or(0);
-    let seg = n - 1 - start;
-    if seg >= 1 {
-        let mean = Costs::new(&y).mean(start, n - 1);
-        let z = (y[n - 1] - mean) / sigma;
-        let m = seg as f64;
-        if z * z * m / (m + 1.0) > penalty && (y[n - 1] - mean).abs() >= threshold_log {
-            cps.push(n - 1);
-        }
+    let m = (n - 1 - start) as f64;
+    let mean = Costs::new(&y).mean(start, n - 1);
+    let z = (y[n - 1] - mean) / sigma;
+    if z * z * m / (m + 1.0) > penalty && (y[n - 1] - mean).abs() >= threshold_log {
+        cps.push(n - 1);
+    } else {
+        cps = segment(&y);
     }
     let c = Costs::new(&y);
     let bounds: Vec<usize> = std::iter::once(0).chain(cps.iter().copied()).chain([n]).collect();

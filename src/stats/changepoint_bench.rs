@@ -75,7 +75,7 @@ fn scenario(seed: u64, trials: usize, n: usize, noise: f64, ratio: f64, steps: u
 #[ignore = "benchmark: run by bench/trend.sh"]
 fn changepoint_bench() {
     println!(
-        "| series | noise σ | step | steps per series | found (±2 runs) | false changes per series | mean location error (runs) |"
+        "\n| series | noise σ | step | steps per series | found (±2 runs) | false changes per series | mean location error (runs) |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|");
     let cases: &[(&str, usize, f64, f64, usize, bool)] = &[
