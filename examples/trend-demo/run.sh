@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The trend demo: ten synthetic versions of `app` (the sixth adds a 1 ms
+# The trend demo: ten synthetic versions of `app` (the sixth adds a 25 ms
 # delay) run one after another into a fresh history store, then
 # `versus trend` on it. Writes docs/results/trend-demo.md and .html.
 #
@@ -11,6 +11,7 @@ versus=${VERSUS:-target/release/versus}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 store="$work/history.db"
+load=$(cut -d' ' -f1-3 /proc/loadavg)
 log="$work/log.md"
 suite="Trend demo: gzip vs app versions"
 echo "| version | \`versus trend\` exit status after this run |" > "$log"
@@ -31,6 +32,8 @@ done
   echo "\`VERSUS_DEMO_VERSION=\$v versus run examples/trend-demo/trend-demo.toml --store STORE\`,"
   echo "then \`versus trend --store STORE --suite '$suite'\` after each run (exit status 4"
   echo "when the newest run starts a regression) and once at the end for this report."
+  echo "Load average when the runs started: $load (on $(nproc) cores); the cells' noise above"
+  echo "is that machine's, and each cell's threshold is learned from it."
   echo
   cat "$log"
 } >> docs/results/trend-demo.md

@@ -66,7 +66,7 @@ const HEADER: [&str; 6] = ["cell", "runs", "newest median", "noise", "changes", 
 const METHOD: &str = "Change points: PELT (Killick, Fearnhead & Eckley 2012) on the log of each run's median, \
 with the cell's noise σ learned from its own history (robust spread of successive differences), penalty 3·ln n, \
 segments of at least 2 runs, and steps under max(2σ, 1%) merged away; the newest run alone starts a change when \
-splitting it off pays the same penalty. See docs/history.md.";
+splitting it off pays the same penalty; nothing is called before a cell has 6 runs. See docs/history.md.";
 
 /// The Markdown page.
 pub fn markdown(t: &Trend) -> String {

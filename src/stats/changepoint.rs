@@ -24,6 +24,8 @@
 //!   its distance from the segment's mean in σ and m the segment's length,
 //!   and its step exceeds the noise threshold. Otherwise the whole series is
 //!   segmented with the newest run in it.
+//! - Nothing is called a change before the cell has `min_runs` (6) runs: its
+//!   noise has to be learned first.
 
 /// Tuning of `detect`; `Default` is what `versus trend` uses.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -39,6 +41,8 @@ pub struct Options {
     /// σ is never taken below this (log units), so a perfectly flat history
     /// does not call every wobble a change.
     pub sigma_floor: f64,
+    /// Fewest runs before any change is called: the noise must be learned first.
+    pub min_runs: usize,
 }
 
 impl Default for Options {
@@ -49,6 +53,7 @@ impl Default for Options {
             min_effect: 0.01,
             effect_sigmas: 2.0,
             sigma_floor: 0.002,
+            min_runs: 6,
         }
     }
 }
@@ -94,7 +99,8 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// Noise of a series (same units as `y`), from its successive differences
 /// (which cancel the level): the larger of the robust estimate
-/// 1.4826·MAD/√2 and the classical sd/√2. The robust one alone is often
+/// 1.4826·MAD/√2 and the root mean square deviation (from their median,
+/// the largest left out)/√2. The robust one alone is often
 /// far too small in short series, and an underestimated σ calls noise a
 /// change; the classical one grows a little with real steps, which only
 /// makes detection more cautious.
@@ -103,11 +109,19 @@ pub fn noise_sigma(y: &[f64]) -> f64 {
         return 0.0;
     }
     let mut d: Vec<f64> = y.windows(2).map(|w| w[1] - w[0]).collect();
-    let mean = d.iter().sum::<f64>() / d.len() as f64;
-    let classical = (d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (d.len() - 1) as f64).sqrt();
     let m = median(&mut d);
     let mut dev: Vec<f64> = d.iter().map(|x| (x - m).abs()).collect();
-    (1.4826 * median(&mut dev)).max(classical) / std::f64::consts::SQRT_2
+    let robust = 1.4826 * median(&mut dev);
+    // The classical estimate without the largest difference: one step is one
+    // large difference, which would otherwise dominate a short series.
+    dev.sort_by(f64::total_cmp);
+    dev.pop();
+    let classical = if dev.len() >= 2 {
+        (dev.iter().map(|x| x * x).sum::<f64>() / (dev.len() - 1) as f64).sqrt()
+    } else {
+        0.0
+    };
+    robust.max(classical) / std::f64::consts::SQRT_2
 }
 
 /// Prefix sums for O(1) segment costs.
@@ -199,13 +213,48 @@ fn merge_small(y: &[f64], mut cps: Vec<usize>, threshold: f64) -> Vec<usize> {
     }
 }
 
+/// Change points of `y` where its newest value may start a change on its
+/// own: the history before it is segmented (`depth` more levels of this
+/// rule, then `segment`), and the newest value starts a change when
+/// splitting it off that history's last segment (of at least 2 runs) pays
+/// PELT's penalty for a one-run final segment and exceeds the threshold.
+/// Otherwise the whole series is segmented with the newest value in it.
+fn with_newest(
+    y: &[f64],
+    depth: usize,
+    segment: &dyn Fn(&[f64]) -> Vec<usize>,
+    sigma: f64,
+    penalty: f64,
+    threshold_log: f64,
+) -> Vec<usize> {
+    let n = y.len();
+    if n < 4 {
+        return segment(y);
+    }
+    let mut cps = match depth {
+        0 => segment(&y[..n - 1]),
+        _ => with_newest(&y[..n - 1], depth - 1, segment, sigma, penalty, threshold_log),
+    };
+    let start = cps.last().copied().unwrap_or(0);
+    if n - 1 - start >= 2 {
+        let m = (n - 1 - start) as f64;
+        let mean = Costs::new(y).mean(start, n - 1);
+        let z = (y[n - 1] - mean) / sigma;
+        if z * z * m / (m + 1.0) > penalty && (y[n - 1] - mean).abs() >= threshold_log {
+            cps.push(n - 1);
+            return cps;
+        }
+    }
+    segment(y)
+}
+
 /// Change points of a series of positive values (per-run medians, oldest first).
 pub fn detect(values: &[f64], opts: &Options) -> Detection {
     let y: Vec<f64> = values.iter().map(|v| v.max(f64::MIN_POSITIVE).ln()).collect();
     let sigma = noise_sigma(&y).max(opts.sigma_floor);
     let threshold_log = (opts.effect_sigmas * sigma).max((1.0 + opts.min_effect).ln());
     let threshold = threshold_log.exp() - 1.0;
-    if y.len() < 3 {
+    if y.len() < opts.min_runs.max(3) {
         return Detection {
             changes: vec![],
             sigma,
@@ -217,20 +266,8 @@ pub fn detect(values: &[f64], opts: &Options) -> Detection {
         let scaled: Vec<f64> = y.iter().map(|v| v / sigma).collect();
         merge_small(y, pelt(&scaled, penalty, opts.min_segment), threshold_log)
     };
-    // The history before the newest run, then the newest run on its own:
-    // PELT's penalty for a one-run final segment. Without that change, the
-    // newest run is segmented with the rest.
+    let cps = with_newest(&y, 1, &|y: &[f64]| segment(y), sigma, penalty, threshold_log);
     let n = y.len();
-    let mut cps = segment(&y[..n - 1]);
-    let start = cps.last().copied().unwrap_or(0);
-    let m = (n - 1 - start) as f64;
-    let mean = Costs::new(&y).mean(start, n - 1);
-    let z = (y[n - 1] - mean) / sigma;
-    if z * z * m / (m + 1.0) > penalty && (y[n - 1] - mean).abs() >= threshold_log {
-        cps.push(n - 1);
-    } else {
-        cps = segment(&y);
-    }
     let c = Costs::new(&y);
     let bounds: Vec<usize> = std::iter::once(0).chain(cps.iter().copied()).chain([n]).collect();
     let changes = (0..cps.len())
