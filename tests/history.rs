@@ -252,3 +252,45 @@ fn trend_exits_4_when_the_newest_run_starts_a_regression() {
     );
     assert!(fs::read_to_string(dir.path().join("t.html")).unwrap().contains("<svg"));
 }
+
+#[test]
+fn a_postgres_store_records_runs_from_the_binary() {
+    let Ok(url) = std::env::var("VERSUS_TEST_POSTGRES_URL") else {
+        eprintln!("skipped: VERSUS_TEST_POSTGRES_URL is not set (scripts/ci/postgres.sh starts a server)");
+        return;
+    };
+    // A database of its own, so other tests' runs are not "the last run".
+    let name = format!("versus_cli_{}", std::process::id());
+    let status = std::process::Command::new("psql")
+        .args([
+            url.as_str(),
+            "-qc",
+            &format!("DROP DATABASE IF EXISTS {name}; CREATE DATABASE {name}"),
+        ])
+        .status();
+    if !status.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: psql could not create a database on {url}");
+        return;
+    }
+    let root = url.rsplit_once('/').map_or(url.as_str(), |(r, _)| r);
+    let store = format!("{root}/{name}");
+    let dir = tempfile::tempdir().unwrap();
+    let s = suite(dir.path());
+    for expect in ["History: run 1 recorded", "Change since the last run (run 1"] {
+        versus(dir.path())
+            .env("VERSUS_STORE", &store)
+            .args(["run", "-q", s.to_str().unwrap(), "--out", "out"])
+            .assert()
+            .success()
+            .stdout(contains(expect));
+    }
+    versus(dir.path())
+        .args(["history", "list", "--store", &store])
+        .assert()
+        .success()
+        .stdout(contains("history test"));
+    assert!(
+        !dir.path().join(".versus").exists(),
+        "nothing went to the default SQLite store"
+    );
+}
