@@ -18,6 +18,11 @@ cargo fmt --check
 step "lint"
 cargo clippy --locked --all-targets -- -D warnings
 
+step "PostgreSQL server for the history store's tests"
+# Stopped on any exit; the store's PostgreSQL tests skip (saying why) without it.
+trap 'bash scripts/ci/postgres.sh stop' EXIT
+source scripts/ci/postgres.sh start
+
 step "core tests"
 cargo test --locked
 

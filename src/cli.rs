@@ -28,10 +28,18 @@ pub enum Command {
     Exec(Box<ExecArgs>),
     /// Re-render saved results (results.json) as HTML, Markdown, CSV or Bencher Metric Format.
     Report(ReportArgs),
-    /// Compare two results files cell by cell (benchstat-style); gate CI with --fail-above.
+    /// Compare two results (files, run ids or baseline names) cell by cell (benchstat-style); gate CI with --fail-above.
     #[command(after_help = "Exit status: 0 compared; 1 bad input (unreadable files, other schema \
 versions, different machines); 4 some cell is slower by more than --fail-above, with a `slower` verdict.")]
     Diff(DiffArgs),
+    /// The history store: list, show, export, import and prune recorded runs.
+    History(HistoryArgs),
+    /// A suite's trend on this machine: each cell's median over the recorded runs and where it changed.
+    #[command(
+        after_help = "Exit status: 0 written; 1 bad input (no such suite, unreadable store); \
+4 the newest run starts a regression in some cell (CI can gate on it)."
+    )]
+    Trend(TrendArgs),
     /// Check a worker against the protocol's conformance scenarios.
     #[command(after_help = "Example: versus conformance -- python3 workers/python/conformance_worker.py")]
     Conformance(ConformanceArgs),
@@ -151,6 +159,119 @@ pub struct RunArgs {
     pub resume: Option<PathBuf>,
     #[command(flatten)]
     pub common: Common,
+    #[command(flatten)]
+    pub record: Record,
+}
+
+/// Recording a run in the history store (`run` and `exec`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct Record {
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// Do not record this run in the history store, and show no change since an earlier run.
+    #[arg(long, conflicts_with_all = ["compare_to", "save_baseline"])]
+    pub no_history: bool,
+    /// Show the change since this baseline name or run id [default: the last run of the suite on this machine].
+    #[arg(long, value_name = "NAME|RUN")]
+    pub compare_to: Option<String>,
+    /// Save this run as baseline NAME of its suite on this machine (for --compare-to NAME, versus diff NAME).
+    #[arg(long, value_name = "NAME")]
+    pub save_baseline: Option<String>,
+}
+
+/// Which history store to use.
+#[derive(Args, Debug, Clone, Default)]
+pub struct StoreArg {
+    /// The history store: an SQLite file PATH, or a postgres://USER@HOST:PORT/DB URL for a shared one
+    /// [default: .versus/history.db at the root of the git work tree holding the suite (or the current
+    /// folder), else beside it].
+    #[arg(long, value_name = "PATH|URL", env = "VERSUS_STORE")]
+    pub store: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct HistoryArgs {
+    #[command(subcommand)]
+    pub action: HistoryAction,
+    #[command(flatten)]
+    pub store: StoreArg,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum HistoryAction {
+    /// Recorded runs, newest first.
+    List {
+        /// Only runs of this suite (its name).
+        #[arg(long, value_name = "NAME")]
+        suite: Option<String>,
+        /// Only runs on this machine (its id, or its host name).
+        #[arg(long, value_name = "ID|HOST")]
+        machine: Option<String>,
+        /// Only runs made on this git branch.
+        #[arg(long, value_name = "BRANCH")]
+        branch: Option<String>,
+        /// Only runs started at or after this time (RFC 3339, or a date such as 2026-05-01).
+        #[arg(long, value_name = "TIME")]
+        since: Option<String>,
+        /// At most this many runs.
+        #[arg(long, value_name = "N", default_value_t = 50)]
+        limit: usize,
+    },
+    /// One run: its suite, machine, git state and cells.
+    Show {
+        /// The run's id (from `versus history list`).
+        run: i64,
+    },
+    /// Write a run back to a results.json, exactly as it was recorded.
+    Export {
+        /// The run's id.
+        run: i64,
+        /// Where to write it.
+        #[arg(long, value_name = "PATH")]
+        out: PathBuf,
+    },
+    /// Record results.json files (from `versus run`, `versus exec --json` or docs/results/) in the store.
+    Import {
+        /// The results files.
+        #[arg(required = true, value_name = "RESULTS_JSON")]
+        files: Vec<PathBuf>,
+        /// Record them as measured on this machine (older files carry no machine identity).
+        #[arg(long)]
+        as_this_machine: bool,
+    },
+    /// Delete runs (a run a baseline names is kept).
+    Prune {
+        /// Keep the newest N runs of each suite on each machine, delete the older ones.
+        #[arg(long, value_name = "N")]
+        keep: Option<usize>,
+        /// Delete runs started before this time (RFC 3339, or a date).
+        #[arg(long, value_name = "TIME")]
+        before: Option<String>,
+        /// Delete these runs (repeat, or separate with commas).
+        #[arg(long, value_name = "ID", value_delimiter = ',')]
+        run: Vec<i64>,
+        /// Only runs of this suite.
+        #[arg(long, value_name = "NAME")]
+        suite: Option<String>,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct TrendArgs {
+    /// The suite (its name) [default: the suite most recently run on this machine].
+    #[arg(long, value_name = "NAME")]
+    pub suite: Option<String>,
+    /// The machine (its id or host name) [default: this one].
+    #[arg(long, value_name = "ID|HOST")]
+    pub machine: Option<String>,
+    /// Write the HTML report here [default: versus-results/<suite>/trend.html unless --markdown is given].
+    #[arg(long, value_name = "PATH")]
+    pub html: Option<PathBuf>,
+    /// Write the Markdown report here [default: versus-results/<suite>/trend.md unless --html is given].
+    #[arg(long, value_name = "PATH")]
+    pub markdown: Option<PathBuf>,
+    #[command(flatten)]
+    pub store: StoreArg,
 }
 
 #[derive(Args, Debug)]
@@ -177,10 +298,12 @@ pub struct ReportArgs {
 
 #[derive(Args, Debug)]
 pub struct DiffArgs {
-    /// The earlier results.json.
-    pub old: PathBuf,
-    /// The later results.json.
-    pub new: PathBuf,
+    /// The earlier results: a results.json, a run id of the history store, or a baseline name.
+    pub old: String,
+    /// The later results: a results.json, a run id, or a baseline name.
+    pub new: String,
+    #[command(flatten)]
+    pub store: StoreArg,
     /// Exit with status 4 when a cell got slower by more than this (e.g. 5%) with a `slower` verdict.
     #[arg(long, value_name = "PERCENT", value_parser = parse_percent, allow_negative_numbers = true)]
     pub fail_above: Option<f64>,
@@ -296,6 +419,8 @@ pub struct ExecArgs {
     pub style: Style,
     #[command(flatten)]
     pub common: Common,
+    #[command(flatten)]
+    pub record: Record,
 }
 
 /// Notes at the end of `versus exec --help`.

@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 
 use crate::analysis;
 use crate::outcome::Outcome;
-use crate::results::{Cell, Comparison, Results, Verdict};
+use crate::results::{Cell, Change, Comparison, Results, Since, Verdict};
 
 /// One row: a cell of both files.
 #[derive(Debug, Clone, PartialEq)]
@@ -126,6 +126,32 @@ pub fn diff(old: &Results, new: &Results) -> Diff {
     }
 }
 
+/// Each cell of `new` against `old` as the "change since" of a report.
+/// Both must be analysed; `run_id`, `label` and `warning` say what `old` is.
+pub fn since(old: &Results, new: &Results, run_id: i64, label: &str, warning: Option<String>) -> Since {
+    let d = diff(old, new);
+    Since {
+        run_id,
+        label: label.to_string(),
+        started_at: old.started_at.clone(),
+        warning,
+        changes: d
+            .rows
+            .into_iter()
+            .map(|r| Change {
+                id: r.id,
+                old_median_ns: r.old,
+                new_median_ns: r.new,
+                ratio: r.change.as_ref().map(|c| c.ratio),
+                ci_low: r.change.as_ref().and_then(|c| c.ci_low),
+                ci_high: r.change.as_ref().and_then(|c| c.ci_high),
+                verdict: r.change.as_ref().map(|c| c.verdict),
+                note: r.note,
+            })
+            .collect(),
+    }
+}
+
 /// Rows that are slower (with a `slower` verdict) by more than `threshold` (0.05 = 5%).
 pub fn regressions(d: &Diff, threshold: f64) -> Vec<&Row> {
     d.rows
@@ -179,6 +205,7 @@ mod tests {
                 .collect(),
             comparisons: vec![],
             warnings: vec![],
+            since: None,
         };
         analysis::analyze(&mut r, &[]);
         r

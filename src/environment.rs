@@ -53,8 +53,42 @@ fn kernel() -> String {
     format!("{} {} {}", field(&u.sysname), field(&u.release), field(&u.machine))
 }
 
+/// The host name, from uname.
+fn hostname() -> Option<String> {
+    // SAFETY: uname fills a zeroed struct of fixed-size C strings.
+    let mut u: libc::utsname = unsafe { std::mem::zeroed() };
+    if unsafe { libc::uname(&mut u) } != 0 {
+        return None;
+    }
+    let bytes: Vec<u8> = u.nodename.iter().take_while(|c| **c != 0).map(|c| *c as u8).collect();
+    Some(String::from_utf8_lossy(&bytes).into_owned()).filter(|h| !h.is_empty())
+}
+
+/// A stable identity of the machine: 16 hex digits of SHA-256 over the OS's
+/// machine id (`/etc/machine-id`, else the host name), the CPU model and the
+/// core count. It survives reboots and renames of the suite, and changes when
+/// the hardware does, which is when timings stop comparing.
+pub fn machine_id(os_machine_id: Option<&str>, hostname: Option<&str>, cpu_model: &str, cores: usize) -> String {
+    use sha2::{Digest, Sha256};
+    let base = os_machine_id.or(hostname).unwrap_or("unknown");
+    let digest = Sha256::digest(format!("versus machine\n{base}\n{cpu_model}\n{cores}").as_bytes());
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
 /// Reads the machine's description. `memory_limit_mechanism` comes from the executor.
 pub fn collect(memory_limit_mechanism: &str) -> Environment {
+    let mut env = describe(memory_limit_mechanism);
+    let os_id = read("/etc/machine-id").or_else(|| read("/var/lib/dbus/machine-id"));
+    env.machine_id = Some(machine_id(
+        os_id.as_deref().map(str::trim).filter(|s| !s.is_empty()),
+        env.hostname.as_deref(),
+        &env.cpu_model,
+        env.cores,
+    ));
+    env
+}
+
+fn describe(memory_limit_mechanism: &str) -> Environment {
     Environment {
         versus_version: env!("CARGO_PKG_VERSION").to_string(),
         cpu_model: cpu_model(),
@@ -66,6 +100,8 @@ pub fn collect(memory_limit_mechanism: &str) -> Environment {
         cpu_governor: read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor").map(|g| g.trim().to_string()),
         memory_limit_mechanism: memory_limit_mechanism.to_string(),
         implementations: Default::default(),
+        hostname: hostname(),
+        machine_id: None,
     }
 }
 

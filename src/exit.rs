@@ -14,7 +14,8 @@ pub const ERROR: u8 = 1;
 pub const USAGE: u8 = 2;
 /// Finished, but some cells failed, timed out, ran out of memory or gave wrong output.
 pub const NOT_OK: u8 = 3;
-/// `versus diff --fail-above`: a cell got slower by more than the threshold.
+/// `versus diff --fail-above`: a cell got slower by more than the threshold;
+/// `versus trend`: the newest run starts a regression.
 pub const REGRESSION: u8 = 4;
 /// Interrupted by Ctrl-C (SIGINT); results of the finished cells are written.
 /// TERM and HUP are handled alike and exit with 128 + their number (143, 129).
@@ -27,18 +28,23 @@ Exit status:
   1    bad input (suite file, flag value, missing program) or a harness error
   2    usage error (unknown flag, missing argument)
   3    finished, but some cells failed, timed out, ran out of memory or gave wrong output
-  4    versus diff --fail-above: a cell got slower by more than the threshold
+  4    versus diff --fail-above: a cell got slower by more than the threshold;
+       versus trend: the newest run starts a regression
   130  interrupted by Ctrl-C; 143 by TERM, 129 by HUP; the results of finished cells are written";
 
 /// The status of a finished (or interrupted) run.
 pub fn of_run(results: &Results, end: &End) -> ExitCode {
+    ExitCode::from(status_of_run(results, end))
+}
+
+/// The status of a run as a number (the history store records it).
+pub fn status_of_run(results: &Results, end: &End) -> u8 {
     if *end == End::Interrupted {
-        let code = crate::exec::interrupt::signal().map_or(INTERRUPTED, |s| 128 + s as u8);
-        return ExitCode::from(code);
+        return crate::exec::interrupt::signal().map_or(INTERRUPTED, |s| 128 + s as u8);
     }
     if results.cells.iter().any(|c| c.outcome.is_failure()) {
-        ExitCode::from(NOT_OK)
+        NOT_OK
     } else {
-        ExitCode::from(OK)
+        OK
     }
 }

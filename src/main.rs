@@ -15,6 +15,8 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Conformance(args) => app::conformance(args),
         Command::Diff(args) => app::diff(args),
         Command::Report(args) => app::report(args),
+        Command::History(args) => app::history::history(args),
+        Command::Trend(args) => app::history::trend(args),
         Command::Schema => app::schema(),
         Command::Completions { shell } => app::completions(shell),
         Command::Man => app::man(),

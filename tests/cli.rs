@@ -510,7 +510,7 @@ fn diff_gates_on_a_real_slowdown_and_refuses_bad_input() {
         p
     };
     let old = run("sleep 0.01", "old.json");
-    let new = run("sleep 0.04", "new.json");
+    let new = run("sleep 0.1", "new.json");
     versus().arg("diff").arg(&old).arg(&old).assert().code(0);
     versus().arg("diff").arg(&old).arg(&new).assert().code(0);
     let md = dir.path().join("diff.md");

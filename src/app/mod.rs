@@ -3,6 +3,7 @@
 //! this is glue.
 
 mod adhoc;
+pub mod history;
 mod params;
 
 use std::fs;
@@ -75,7 +76,7 @@ fn selection(common: &Common, only: Vec<String>) -> Result<Selection> {
 /// A folder name from a suite's title: letters, digits, '.', '_' and '-'
 /// kept, every other run of characters one '-' ("Quickstart: gzip vs xz" →
 /// "Quickstart-gzip-vs-xz").
-fn folder_name(title: &str) -> String {
+pub(crate) fn folder_name(title: &str) -> String {
     let mut out = String::new();
     for c in title.chars() {
         if c.is_alphanumeric() || matches!(c, '.' | '_' | '-') {
@@ -112,18 +113,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     preflight::check_programs(&suite)?;
     let plan = plan::build(&suite, &selection(&args.common, args.only.clone())?)?;
     let (out_dir, recovered) = output_folder(&args, &suite.name)?;
-    let warnings = recovered.set_aside.iter().map(|(torn, bytes)| {
-        let message = format!(
-            "the journal's last {bytes} bytes could not be read (a write cut short) and were set aside in {}; the groups they held are measured again",
-            torn.display()
-        );
-        eprintln!("warning: {message}");
-        Warning {
-            kind: "journal_repaired".into(),
-            message,
-        }
-    });
-    let warnings = warnings.collect();
+    let warnings = journal_warnings(&recovered);
     let journal_path = out_dir.join("cells.jsonl");
     if args.resume.is_none() {
         let _ = fs::remove_file(&journal_path);
@@ -141,7 +131,9 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         }),
         noise: args.common.noise,
     };
-    let (results, end) = run_session(session, args.common.quiet)?;
+    let (mut results, end) = run_session(session, args.common.quiet)?;
+    let suite_text = fs::read(&args.suite).unwrap_or_default();
+    let recording = history::start(&args.record, &suite.dir, &mut results, &suite_text, "run");
     let report = out_dir.join("report.md");
     let outputs = Outputs {
         json: Some(results_path.clone()),
@@ -164,7 +156,28 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
             out_dir.display()
         );
     }
-    Ok(exit::of_run(&results, &end))
+    // The results are on disk: only now may the store fail the run.
+    let status = exit::status_of_run(&results, &end);
+    let document =
+        fs::read_to_string(&results_path).with_context(|| format!("cannot read {}", results_path.display()))?;
+    history::finish(recording, &results, &document, status)?;
+    Ok(ExitCode::from(status))
+}
+
+/// A journal repaired on `--resume` is said at once and kept in the report.
+fn journal_warnings(recovered: &Recovered) -> Vec<Warning> {
+    let Some((torn, bytes)) = &recovered.set_aside else {
+        return vec![];
+    };
+    let message = format!(
+        "the journal's last {bytes} bytes could not be read (a write cut short) and were set aside in {}; the groups they held are measured again",
+        torn.display()
+    );
+    eprintln!("warning: {message}");
+    vec![Warning {
+        kind: "journal_repaired".into(),
+        message,
+    }]
 }
 
 /// The run's folder (absolute: commands run in the suite's folder) and the
@@ -218,6 +231,14 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
     };
     let quiet = args.common.quiet || matches!(args.style, Style::Basic | Style::Color | Style::None);
     let (mut results, end) = run_session(session, quiet)?;
+    let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    let recording = history::start(
+        &args.record,
+        &cwd,
+        &mut results,
+        args.commands.join("\0").as_bytes(),
+        "exec",
+    );
     files::write(
         &results,
         &Outputs {
@@ -226,6 +247,8 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         },
         None,
     )?;
+    // Recorded in the order measured; sorting is for display.
+    let document = results::to_json_text(&results)?;
     if args.sort == SortOrder::MeanTime {
         sort_by_time(&mut results);
     }
@@ -245,7 +268,9 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
             say(&summary);
         }
     }
-    Ok(exit::of_run(&results, &end))
+    let status = exit::status_of_run(&results, &end);
+    history::finish(recording, &results, &document, status)?;
+    Ok(ExitCode::from(status))
 }
 
 /// The end-of-run summary at the terminal's width (stdout's, else 100 columns).
@@ -323,14 +348,14 @@ pub fn report(args: crate::cli::ReportArgs) -> Result<ExitCode> {
 }
 
 pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
-    let mut old = results::read(&args.old)?;
-    let mut new = results::read(&args.new)?;
+    let mut old = history::load(&args.old, &args.store)?;
+    let mut new = history::load(&args.new, &args.store)?;
     let machines = crate::diff::machine_differences(&old, &new);
     if !machines.is_empty() && !args.allow_different_machines {
         bail!(
             "{} and {} were measured on different machines ({}); timings do not compare. Pass --allow-different-machines to compare anyway",
-            args.old.display(),
-            args.new.display(),
+            args.old,
+            args.new,
             machines.join("; ")
         );
     }
@@ -341,8 +366,8 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
     if d.rows.is_empty() {
         bail!(
             "{} and {} have no cell in common (cells are matched by id: operation/implementation/parameters)",
-            args.old.display(),
-            args.new.display()
+            args.old,
+            args.new
         );
     }
     let table = crate::report::tables::diff_table(&d);
@@ -358,10 +383,10 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
         ));
     }
     if !d.only_old.is_empty() {
-        notes.push(format!("only in {}: {}", args.old.display(), d.only_old.join(", ")));
+        notes.push(format!("only in {}: {}", args.old, d.only_old.join(", ")));
     }
     if !d.only_new.is_empty() {
-        notes.push(format!("only in {}: {}", args.new.display(), d.only_new.join(", ")));
+        notes.push(format!("only in {}: {}", args.new, d.only_new.join(", ")));
     }
     for n in &notes {
         eprintln!("{n}");

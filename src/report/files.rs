@@ -75,6 +75,22 @@ pub fn write(results: &Results, outputs: &Outputs, notes: Option<&str>) -> Resul
     Ok(())
 }
 
+/// Writes a suite's trend (`versus trend`) as HTML and/or Markdown.
+pub fn write_trend(trend: &crate::trend::Trend, html_path: Option<&Path>, markdown_path: Option<&Path>) -> Result<()> {
+    if let Some(p) = html_path {
+        write_file(p, &crate::report::trend::html_page(trend))?;
+    }
+    if let Some(p) = markdown_path {
+        write_file(p, &crate::report::trend::markdown(trend))?;
+    }
+    Ok(())
+}
+
+/// Writes a results document exported from the history store, exactly as recorded.
+pub fn write_document(path: &Path, document: &str) -> Result<()> {
+    write_file(path, document)
+}
+
 /// Writes the Markdown report to `path` with its SVG charts beside it.
 fn write_markdown(results: &Results, path: &Path, notes: Option<&str>) -> Result<()> {
     let dir = make_parent(path)?;

@@ -161,6 +161,12 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
         command => results.suite.command.clone(),
         method => tables::method_sentence(results),
         summary => ser(&summary),
+        since => ser(crate::report::since::table(results).map(|t| TableView {
+            title: t.title,
+            header: t.header,
+            rows: t.rows,
+        })),
+        since_warning => results.since.as_ref().and_then(|s| s.warning.clone()),
         verdict_note => tables::verdict_note(results),
         notes => notes.map(|n| safe(crate::report::notes::to_html(n))),
         problems => ser(&problems),

@@ -103,6 +103,13 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
         table(&mut out, &grid.table(), "###");
         let _ = writeln!(out, "{}\n", escape(&tables::verdict_note(results)));
     }
+    if let Some(t) = crate::report::since::table(results) {
+        let _ = writeln!(out, "## Change since an earlier run\n");
+        if let Some(w) = results.since.as_ref().and_then(|s| s.warning.as_ref()) {
+            let _ = writeln!(out, "**WARNING: {}**\n", escape(w));
+        }
+        table(&mut out, &t, "###");
+    }
     if let Some(n) = notes {
         let _ = writeln!(out, "## Notes\n\n{}\n", escape_prose(n.trim()));
     }

@@ -9,5 +9,7 @@ pub mod files;
 pub mod html;
 pub mod markdown;
 pub mod notes;
+pub mod since;
 pub mod tables;
 pub mod terminal;
+pub mod trend;

@@ -124,6 +124,13 @@ pub fn summary_with(results: &Results, verbose: bool, columns: usize) -> String 
         }
         out.push('\n');
     }
+    if let Some(t) = crate::report::since::table(results) {
+        if let Some(w) = results.since.as_ref().and_then(|s| s.warning.as_ref()) {
+            out.push_str(&format!("WARNING: {w}\n"));
+        }
+        out.push_str(&render_table(&t));
+        out.push('\n');
+    }
     let problems = tables::outcome_rows(results);
     if !problems.is_empty() {
         out.push_str("Not ok:\n");

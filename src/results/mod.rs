@@ -304,6 +304,13 @@ pub struct Environment {
     /// "cgroup v2", "cgroup v1" or "RLIMIT_AS".
     pub memory_limit_mechanism: String,
     pub implementations: IndexMap<String, ImplementationInfo>,
+    /// The machine's host name (absent in files written before the history store).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hostname: Option<String>,
+    /// A stable identity of the machine, the same across runs and reboots
+    /// (see `history::machine`); absent in older files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_id: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
@@ -343,6 +350,43 @@ pub struct Results {
     pub cells: Vec<Cell>,
     pub comparisons: Vec<Comparison>,
     pub warnings: Vec<Warning>,
+    /// Each cell against an earlier run of the same suite from the history
+    /// store ("change since"); absent when there was none or history was off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<Since>,
+}
+
+/// The run a results document is compared with, and each cell's change since it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Since {
+    /// The earlier run's id in the history store.
+    pub run_id: i64,
+    /// How it was chosen: "last run", "baseline NAME" or "run N".
+    pub label: String,
+    /// When the earlier run started (RFC 3339).
+    pub started_at: String,
+    /// Set when the earlier run was measured on another machine: its ratios mislead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
+    /// One per cell present in both runs, in this run's cell order.
+    pub changes: Vec<Change>,
+}
+
+/// One cell's change since an earlier run (unpaired, as `versus diff` computes it).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Change {
+    pub id: String,
+    /// Median time per call before and now; null when that side is not ok.
+    pub old_median_ns: Option<f64>,
+    pub new_median_ns: Option<f64>,
+    /// now / before, above 1 is slower, with its 95% interval; null when not comparable.
+    pub ratio: Option<f64>,
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+    pub verdict: Option<Verdict>,
+    /// Why there is no ratio.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 pub fn now_rfc3339() -> String {
@@ -352,6 +396,11 @@ pub fn now_rfc3339() -> String {
 /// With milliseconds: distinguishes groups that start within the same second.
 pub fn now_rfc3339_millis() -> String {
     humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string()
+}
+
+/// The exact text `write_json_atomic` writes for `value`.
+pub fn to_json_text<T: Serialize>(value: &T) -> Result<String> {
+    Ok(serde_json::to_string_pretty(value)? + "\n")
 }
 
 /// Writes `value` as pretty JSON to `path` atomically (temp file + rename), so a

@@ -39,6 +39,7 @@ pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
         cells: vec![],
         comparisons: vec![],
         warnings: vec![],
+        since: None,
     }
 }
 

@@ -3,6 +3,7 @@
 //! type or a doc comment.
 //!
 //! - `summary`: mean, median, standard deviation, min, max.
+//! - `changepoint`: where a series of per-run medians moved (PELT).
 //! - `bootstrap`: seeded percentile-bootstrap intervals, including the ratio
 //!   of medians over *paired* runs.
 //! - `hypothesis`: Wilcoxon signed-rank (paired) and Mann-Whitney U (unpaired).
@@ -10,6 +11,7 @@
 //! - `steady`: where warm-up ends in a series of samples.
 
 pub mod bootstrap;
+pub mod changepoint;
 pub mod hypothesis;
 pub mod robust;
 pub mod steady;
