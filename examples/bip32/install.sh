@@ -86,7 +86,7 @@ echo "== python: .venv with bip32 (python/requirements.txt) and versus-worker ==
 NODE_DIR="$HERE/node"
 # npm ci wipes and reinstalls node_modules: skip it when the lock file is
 # unchanged since the last install (npm keeps a copy in node_modules).
-if [[ -f "$NODE_DIR/node_modules/.package-lock.json" \
+if [[ -f "$NODE_DIR/node_modules/.package-lock.json" && -x "$NODE_DIR/node_modules/.bin/wasm-opt" \
       && ! "$NODE_DIR/package-lock.json" -nt "$NODE_DIR/node_modules/.package-lock.json" ]]; then
   echo "== node: node_modules up to date =="
 else
@@ -124,13 +124,13 @@ else
   echo "== wasm-bindgen-cli $WASM_BINDGEN_VERSION: cargo install (compiles, a few minutes) =="
   cargo install --quiet wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --root "$TOOLS/wasm-bindgen-cli" --force
 fi
-echo "== rust: bip32_bindgen.wasm, profile wasm-size, wasm-bindgen --target nodejs, wasm-opt -O4 =="
+echo "== rust: bip32_bindgen.wasm, profile wasm-bindgen, wasm-bindgen --target nodejs, wasm-opt -O4 =="
 (cd "$HERE/rust" && env RUSTC="$DEB_RUSTC" RUSTDOC="$DEB_RUSTDOC" RUSTC_BOOTSTRAP=1 \
-  "$DEB_CARGO" build --quiet --locked --profile wasm-size --target wasm32-unknown-unknown \
+  "$DEB_CARGO" build --quiet --locked --profile wasm-bindgen --target wasm32-unknown-unknown \
   -Zbuild-std=std,panic_abort -p bip32-bindgen --target-dir "$HERE/rust/target/wasm-build")
 rm -rf "$TOOLS/bindgen"
 "$WBG" --target nodejs --out-dir "$TOOLS/bindgen" \
-  "$HERE/rust/target/wasm-build/wasm32-unknown-unknown/wasm-size/bip32_bindgen.wasm"
+  "$HERE/rust/target/wasm-build/wasm32-unknown-unknown/wasm-bindgen/bip32_bindgen.wasm"
 "$NODE_DIR/node_modules/.bin/wasm-opt" -O4 \
   "$TOOLS/bindgen/bip32_bindgen_bg.wasm" -o "$TOOLS/bindgen/bip32_bindgen_bg.wasm"
 
