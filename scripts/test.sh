@@ -25,6 +25,12 @@ step "versus binary for the worker conformance runs"
 cargo build --locked --quiet
 export VERSUS="$root/target/debug/versus"
 
+step "scheduler recipes against their schemas"
+bash scripts/ci/recipes.sh
+
+step "Slurm job array: 3 pieces of the quickstart on a one-node cluster, merged"
+bash tests/slurm/run.sh
+
 step "HTML report in headless Chromium"
 bash tests/browser/run.sh
 

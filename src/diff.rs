@@ -174,11 +174,14 @@ mod tests {
                     started_at: None,
                     stop_rule: Default::default(),
                     worker: None,
+                    machine: None,
                     stats: None,
                 })
                 .collect(),
             comparisons: vec![],
             warnings: vec![],
+            shard: None,
+            merge: None,
         };
         analysis::analyze(&mut r, &[]);
         r

@@ -4,7 +4,9 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::results::Environment;
+use sha2::{Digest, Sha256};
+
+use crate::results::{Environment, Machine};
 
 fn read(path: &str) -> Option<String> {
     fs::read_to_string(path).ok()
@@ -66,7 +68,45 @@ pub fn collect(memory_limit_mechanism: &str) -> Environment {
         cpu_governor: read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor").map(|g| g.trim().to_string()),
         memory_limit_mechanism: memory_limit_mechanism.to_string(),
         implementations: Default::default(),
+        machine: Some(machine()),
     }
+}
+
+fn hostname() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: gethostname writes at most buf.len() bytes into buf.
+    if unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } != 0 {
+        return "unknown".into();
+    }
+    let end = buf.iter().position(|b| *b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).into_owned()
+}
+
+/// This machine's identity: a hash of systemd's machine id (the dbus copy
+/// where systemd left none), else of the hostname. The raw id is never
+/// written: systemd asks that it stay private to the machine.
+pub fn machine() -> Machine {
+    let hostname = hostname();
+    let source = ["/etc/machine-id", "/var/lib/dbus/machine-id"]
+        .iter()
+        .find_map(|p| read(p).map(|t| t.trim().to_string()).filter(|t| !t.is_empty()))
+        .unwrap_or_else(|| format!("hostname:{hostname}"));
+    Machine {
+        id: short_sha256(source.as_bytes()),
+        hostname,
+    }
+}
+
+/// The first 16 hex digits of SHA-256: enough to tell machines apart.
+fn short_sha256(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+/// SHA-256 of a file's bytes, in hex; None when it cannot be read.
+pub fn file_sha256(path: &Path) -> Option<String> {
+    let bytes = fs::read(path).ok()?;
+    Some(Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Runs a version command and returns the first non-empty line of its output

@@ -16,6 +16,8 @@ pub const USAGE: u8 = 2;
 pub const NOT_OK: u8 = 3;
 /// `versus diff --fail-above`: a cell got slower by more than the threshold.
 pub const REGRESSION: u8 = 4;
+/// `versus merge --partial`: merged, but some groups of the plan are missing.
+pub const PARTIAL: u8 = 5;
 /// Interrupted (Ctrl-C); results of the finished cells are written.
 pub const INTERRUPTED: u8 = 130;
 
@@ -27,7 +29,14 @@ Exit status:
   2    usage error (unknown flag, missing argument)
   3    finished, but some cells failed, timed out, ran out of memory or gave wrong output
   4    versus diff --fail-above: a cell got slower by more than the threshold
+  5    versus merge --partial: merged, but some groups of the plan are missing
   130  interrupted (Ctrl-C); the results of finished cells are written";
+
+/// `versus merge`'s own statuses, for its `--help`.
+pub const MERGE_HELP: &str = "\
+Exit status: 0 merged, every cell ok; 1 refused (unreadable pieces, pieces of another suite \
+or plan, a group held by two pieces, groups missing without --partial); 3 merged, but some \
+cells are not ok; 5 merged with --partial and some groups are missing.";
 
 /// The status of a finished (or interrupted) run.
 pub fn of_run(results: &Results, end: &End) -> ExitCode {

@@ -16,6 +16,7 @@ pub mod diff;
 pub mod environment;
 pub mod exec;
 pub mod exit;
+pub mod merge;
 pub mod outcome;
 pub mod payload;
 pub mod placeholder;

@@ -11,6 +11,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Run(args) => app::run_suite(args),
         Command::Exec(args) => app::exec(args),
         Command::Conformance(args) => app::conformance(args),
+        Command::Merge(args) => app::merge(args),
         Command::Diff(args) => app::diff(args),
         Command::Report(args) => app::report(args),
         Command::Schema => app::schema(),

@@ -3,6 +3,9 @@
 //! this is glue.
 
 mod adhoc;
+mod shards;
+
+pub use shards::merge;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -92,7 +95,14 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     }
     preflight::check_programs(&suite)?;
     let plan = plan::build(&suite, &selection(&args.common, args.only.clone())?)?;
-    let (out_dir, resume) = output_folder(&args, &suite.name)?;
+    let (plan, shard) = match &args.shard {
+        Some(spec) => {
+            let (plan, info) = shards::narrow(&suite, &plan, spec, args.shard_history.as_deref())?;
+            (plan, Some(info))
+        }
+        None => (plan, None),
+    };
+    let (out_dir, resume) = output_folder(&args, &suite.name, shard.as_ref())?;
     let journal_path = out_dir.join("cells.jsonl");
     if args.resume.is_none() {
         let _ = fs::remove_file(&journal_path);
@@ -108,6 +118,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
             results_path: results_path.clone(),
         }),
         noise: args.common.noise,
+        shard,
     };
     let (results, end) = run_session(session, args.common.quiet)?;
     let report = out_dir.join("report.md");
@@ -133,7 +144,11 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
 
 /// The run's folder (absolute: commands run in the suite's folder) and the
 /// cells an earlier run finished there, for `--resume`.
-fn output_folder(args: &RunArgs, suite_name: &str) -> Result<(PathBuf, IndexMap<String, results::Cell>)> {
+fn output_folder(
+    args: &RunArgs,
+    suite_name: &str,
+    shard: Option<&results::ShardInfo>,
+) -> Result<(PathBuf, IndexMap<String, results::Cell>)> {
     let (dir, resume) = match &args.resume {
         Some(dir) => {
             let journal = dir.join("cells.jsonl");
@@ -143,7 +158,10 @@ fn output_folder(args: &RunArgs, suite_name: &str) -> Result<(PathBuf, IndexMap<
             (dir.clone(), Journal::read(&journal)?)
         }
         None => {
-            let default = PathBuf::from("versus-results").join(folder_name(suite_name));
+            let mut default = PathBuf::from("versus-results").join(folder_name(suite_name));
+            if let Some(info) = shard {
+                default = shards::default_folder(default, info);
+            }
             (args.out.clone().unwrap_or(default), IndexMap::new())
         }
     };
@@ -163,6 +181,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         resume: IndexMap::new(),
         checkpoint: None,
         noise: args.common.noise,
+        shard: None,
     };
     let (results, end) = run_session(session, args.common.quiet)?;
     let outputs = Outputs {

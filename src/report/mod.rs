@@ -8,5 +8,6 @@ pub mod files;
 pub mod html;
 pub mod markdown;
 pub mod notes;
+pub mod pieces;
 pub mod tables;
 pub mod terminal;

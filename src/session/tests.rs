@@ -45,6 +45,7 @@ fn session_run(dir: &Path, checkpoint: bool) -> (Results, End) {
         resume: IndexMap::new(),
         checkpoint,
         noise: 0.01,
+        shard: None,
     };
     session.run(&mut Fake::new(), &mut NoEvents).unwrap()
 }
