@@ -93,8 +93,8 @@ pub fn narrow(suite: &Suite, plan: &Plan, spec: &ShardSpec, history_file: Option
         groups: mine.iter().map(|&gi| key(gi)).collect(),
         plan: (0..plan.groups.len()).map(key).collect(),
     };
-    let points: Vec<String> = mine.iter().map(|&gi| params_key(&plan.groups[gi].params)).collect();
-    let mut points = points;
+    // A point's groups are adjacent in plan order, so dedup leaves each point once.
+    let mut points: Vec<String> = mine.iter().map(|&gi| params_key(&plan.groups[gi].params)).collect();
     points.dedup();
     eprintln!(
         "shard {}/{}: {} of {} groups ({:.0}% of the estimated cost, by {}): {}",

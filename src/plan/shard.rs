@@ -258,6 +258,56 @@ mod tests {
         }
     }
 
+    fn suite(extra: &str) -> Suite {
+        let text = format!(
+            r#"
+            [settings]
+            runs = 4
+            warmup = 1
+            [matrix]
+            size = ["1KB", "1MB", "10MB"]
+            [operations.enc]
+            [operations.dec]
+            input = "enc"
+            [implementations.a]
+            run = {{ enc = "a e", dec = "a d" }}
+            [implementations.b]
+            run = {{ enc = "b e", dec = "b d" }}
+            {extra}
+            "#
+        );
+        crate::suite::parse(std::path::Path::new("t.toml"), &text).unwrap()
+    }
+
+    #[test]
+    fn a_point_keeps_its_operations_together_and_costs_follow_the_basis() {
+        let s = suite("");
+        let plan = super::super::build(&s, &Default::default()).unwrap();
+        let split = split(&s, &plan, 2, &HashMap::new());
+        // enc and dec of one size (a producer and its consumer) are one point.
+        assert_eq!(split.points, [vec![0, 1], vec![2, 3], vec![4, 5]]);
+        assert_eq!(split.basis, Basis::Runs);
+        assert_eq!(split.costs, [20, 20, 20]);
+        let mine: Vec<usize> = split.groups_of(0).into_iter().chain(split.groups_of(1)).collect();
+        assert_eq!(mine.len(), 6);
+
+        let s = suite("[[override]]\nwhen = { size = \"10MB\" }\nweight = 50");
+        let split = super::split(&s, &plan, 2, &HashMap::new());
+        assert_eq!(split.basis, Basis::Weight);
+        assert_eq!(split.costs, [20_000, 20_000, 1_000_000]);
+        assert_eq!(split.piece, [1, 1, 0]);
+
+        // History: known cells at their time, unknown ones at the average per run.
+        let history: HashMap<String, u64> = [("enc/a/size=1KB", 500), ("enc/b/size=1KB", 500)]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        let split = super::split(&s, &plan, 2, &history);
+        assert_eq!(split.basis, Basis::History);
+        // 1000 ns over 10 planned runs: 100 ns a run, 500 per unknown cell.
+        assert_eq!(split.costs, [2000, 2000, 2000]);
+    }
+
     #[test]
     fn equal_costs_deal_out_round_robin_in_plan_order() {
         assert_eq!(assign(&[1; 7], 3), [0, 1, 2, 0, 1, 2, 0]);
