@@ -36,6 +36,12 @@ bash scripts/ci/hyperfine.sh
 step "progress in an 80-column terminal (tmux)"
 bash scripts/ci/terminal.sh
 
+step "scheduler recipes against their schemas"
+bash scripts/ci/recipes.sh
+
+step "Slurm job array: 3 pieces of the quickstart on a one-node cluster, merged"
+bash tests/slurm/run.sh
+
 step "HTML report in headless Chromium"
 bash tests/browser/run.sh
 

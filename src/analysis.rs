@@ -216,6 +216,10 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
             continue;
         };
         for c in cells {
+            // Merged pieces: a ratio is only ever made within one machine.
+            if c.machine != base.machine {
+                continue;
+            }
             // Cells of one group were interleaved, unless one came from an earlier run (--resume).
             let paired = c.started_at == base.started_at;
             let Some(comparison) = compare(c, base, paired, &settings) else {
@@ -371,6 +375,7 @@ mod tests {
                 ..Default::default()
             },
             worker: None,
+            machine: None,
             started_at: Some("t".into()),
             stop_rule: Default::default(),
             stats: None,

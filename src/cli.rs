@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::exit::HELP as EXIT_CODES;
+use crate::exit::{HELP as EXIT_CODES, MERGE_HELP};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -22,12 +22,15 @@ pub struct Cli {
 pub enum Command {
     /// Run a suite file: its parameter matrix, implementations, checks and reports.
     #[command(after_help = EXIT_CODES)]
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Benchmark two or more commands against each other (hyperfine-style).
     #[command(after_help = EXIT_CODES)]
     Exec(Box<ExecArgs>),
     /// Re-render saved results (results.json) as HTML, Markdown, CSV or Bencher Metric Format.
     Report(ReportArgs),
+    /// Put the pieces of a sharded run (`run --shard`) back together: one results.json and report.
+    #[command(after_help = MERGE_HELP)]
+    Merge(MergeArgs),
     /// Compare two results (files, run ids or baseline names) cell by cell (benchstat-style); gate CI with --fail-above.
     #[command(after_help = "Exit status: 0 compared; 1 bad input (unreadable files, other schema \
 versions, different machines); 4 some cell is slower by more than --fail-above, with a `slower` verdict.")]
@@ -157,6 +160,19 @@ pub struct RunArgs {
     /// Continue an earlier run in DIR: cells it finished are kept, not run again.
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     pub resume: Option<PathBuf>,
+    /// Run only piece K (0-based) of N of the suite, for a scheduler to run the pieces on
+    /// several machines and `versus merge` to join them. Each parameter point (every
+    /// operation and implementation at one parameter set) stays in one piece. K/N, or
+    /// `slurm` (SLURM_ARRAY_TASK_ID, _MIN and _COUNT of a job array), or VAR/N to read K
+    /// from the environment variable VAR (JOB_COMPLETION_INDEX/4 for a Kubernetes Indexed
+    /// Job). [default --out: versus-results/<suite name>/shard-K-of-N]
+    #[arg(long, value_name = "K/N|slurm|VAR/N", value_parser = parse_shard)]
+    pub shard: Option<ShardSpec>,
+    /// With --shard: balance the pieces by the time each cell took in this earlier
+    /// results.json (give every piece the same file). Without it, the suite's override
+    /// `weight`s, else planned runs.
+    #[arg(long, value_name = "RESULTS", requires = "shard")]
+    pub shard_history: Option<PathBuf>,
     #[command(flatten)]
     pub common: Common,
     #[command(flatten)]
@@ -272,6 +288,94 @@ pub struct TrendArgs {
     pub markdown: Option<PathBuf>,
     #[command(flatten)]
     pub store: StoreArg,
+}
+
+/// `--shard`: which piece, given outright or read from a scheduler's environment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShardSpec {
+    Fixed {
+        index: u32,
+        count: u32,
+    },
+    /// SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN of SLURM_ARRAY_TASK_COUNT.
+    Slurm,
+    /// The index from an environment variable, the count given.
+    Env {
+        var: String,
+        count: u32,
+    },
+}
+
+fn parse_shard(s: &str) -> Result<ShardSpec, String> {
+    if s == "slurm" {
+        return Ok(ShardSpec::Slurm);
+    }
+    let usage = || format!("'{s}' is not K/N (e.g. 0/4), `slurm`, or VAR/N (e.g. JOB_COMPLETION_INDEX/4)");
+    let (k, n) = s.split_once('/').ok_or_else(usage)?;
+    let count: u32 = n.trim().parse().map_err(|_| usage())?;
+    if count == 0 {
+        return Err(format!("'{s}': the number of pieces must be at least 1"));
+    }
+    let k = k.trim();
+    if let Ok(index) = k.parse::<u32>() {
+        if index >= count {
+            return Err(format!("'{s}': K counts from 0, so it must be below N ({count})"));
+        }
+        return Ok(ShardSpec::Fixed { index, count });
+    }
+    let is_var = !k.is_empty()
+        && !k.starts_with(|c: char| c.is_ascii_digit())
+        && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if is_var {
+        Ok(ShardSpec::Env {
+            var: k.to_string(),
+            count,
+        })
+    } else {
+        Err(usage())
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The pieces: results.json files written by `versus run --shard`, or their folders.
+    #[arg(required = true, value_name = "PIECE")]
+    pub pieces: Vec<PathBuf>,
+    /// Folder for the merged results.json, report.md and report.html.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Merge even when groups of the plan are missing (a piece failed or was not run);
+    /// the report names them, and the exit status is 5.
+    #[arg(long)]
+    pub partial: bool,
+    /// Also write the Markdown report to PATH (it is always written to DIR/report.md),
+    /// e.g. $GITHUB_STEP_SUMMARY.
+    #[arg(long, value_name = "PATH")]
+    pub markdown: Option<PathBuf>,
+    /// Also write the HTML report to PATH (it is always written to DIR/report.html).
+    #[arg(long, value_name = "PATH")]
+    pub html: Option<PathBuf>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_specs() {
+        assert_eq!(parse_shard("1/4"), Ok(ShardSpec::Fixed { index: 1, count: 4 }));
+        assert_eq!(parse_shard("slurm"), Ok(ShardSpec::Slurm));
+        assert_eq!(
+            parse_shard("JOB_COMPLETION_INDEX/3"),
+            Ok(ShardSpec::Env {
+                var: "JOB_COMPLETION_INDEX".into(),
+                count: 3
+            })
+        );
+        for bad in ["4/4", "1/0", "1", "a-b/2", "/2", "1/x", "-1/3"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+    }
 }
 
 #[derive(Args, Debug)]

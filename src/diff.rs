@@ -200,12 +200,15 @@ mod tests {
                     started_at: None,
                     stop_rule: Default::default(),
                     worker: None,
+                    machine: None,
                     stats: None,
                 })
                 .collect(),
             comparisons: vec![],
             warnings: vec![],
             since: None,
+            shard: None,
+            merge: None,
         };
         analysis::analyze(&mut r, &[]);
         r

@@ -4,7 +4,9 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::results::Environment;
+use sha2::{Digest, Sha256};
+
+use crate::results::{Environment, Machine};
 
 fn read(path: &str) -> Option<String> {
     fs::read_to_string(path).ok()
@@ -53,38 +55,10 @@ fn kernel() -> String {
     format!("{} {} {}", field(&u.sysname), field(&u.release), field(&u.machine))
 }
 
-/// The host name, from uname.
-fn hostname() -> Option<String> {
-    // SAFETY: uname fills a zeroed struct of fixed-size C strings.
-    let mut u: libc::utsname = unsafe { std::mem::zeroed() };
-    if unsafe { libc::uname(&mut u) } != 0 {
-        return None;
-    }
-    let bytes: Vec<u8> = u.nodename.iter().take_while(|c| **c != 0).map(|c| *c as u8).collect();
-    Some(String::from_utf8_lossy(&bytes).into_owned()).filter(|h| !h.is_empty())
-}
-
-/// A stable identity of the machine: 16 hex digits of SHA-256 over the OS's
-/// machine id (`/etc/machine-id`, else the host name), the CPU model and the
-/// core count. It survives reboots and renames of the suite, and changes when
-/// the hardware does, which is when timings stop comparing.
-pub fn machine_id(os_machine_id: Option<&str>, hostname: Option<&str>, cpu_model: &str, cores: usize) -> String {
-    use sha2::{Digest, Sha256};
-    let base = os_machine_id.or(hostname).unwrap_or("unknown");
-    let digest = Sha256::digest(format!("versus machine\n{base}\n{cpu_model}\n{cores}").as_bytes());
-    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
-}
-
 /// Reads the machine's description. `memory_limit_mechanism` comes from the executor.
 pub fn collect(memory_limit_mechanism: &str) -> Environment {
     let mut env = describe(memory_limit_mechanism);
-    let os_id = read("/etc/machine-id").or_else(|| read("/var/lib/dbus/machine-id"));
-    env.machine_id = Some(machine_id(
-        os_id.as_deref().map(str::trim).filter(|s| !s.is_empty()),
-        env.hostname.as_deref(),
-        &env.cpu_model,
-        env.cores,
-    ));
+    env.machine = Some(machine(&env.cpu_model, env.cores));
     env
 }
 
@@ -100,9 +74,47 @@ fn describe(memory_limit_mechanism: &str) -> Environment {
         cpu_governor: read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor").map(|g| g.trim().to_string()),
         memory_limit_mechanism: memory_limit_mechanism.to_string(),
         implementations: Default::default(),
-        hostname: hostname(),
-        machine_id: None,
+        machine: None,
     }
+}
+
+fn hostname() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: gethostname writes at most buf.len() bytes into buf.
+    if unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } != 0 {
+        return "unknown".into();
+    }
+    let end = buf.iter().position(|b| *b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).into_owned()
+}
+
+/// This machine's identity (see `machine_id`) and host name.
+pub fn machine(cpu_model: &str, cores: usize) -> Machine {
+    let hostname = hostname();
+    let os_id = ["/etc/machine-id", "/var/lib/dbus/machine-id"]
+        .iter()
+        .find_map(|p| read(p).map(|t| t.trim().to_string()).filter(|t| !t.is_empty()));
+    Machine {
+        id: machine_id(os_id.as_deref(), Some(&hostname), cpu_model, cores),
+        hostname,
+    }
+}
+
+/// A stable identity of a machine: 16 hex digits of SHA-256 over the OS's
+/// machine id (`/etc/machine-id`, else the host name), the CPU model and the
+/// core count. It survives reboots and renames of the suite, and changes when
+/// the hardware does, which is when timings stop comparing. The raw machine
+/// id is never written: systemd asks that it stay private to the machine.
+pub fn machine_id(os_machine_id: Option<&str>, hostname: Option<&str>, cpu_model: &str, cores: usize) -> String {
+    let base = os_machine_id.or(hostname).unwrap_or("unknown");
+    let digest = Sha256::digest(format!("versus machine\n{base}\n{cpu_model}\n{cores}").as_bytes());
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+/// SHA-256 of a file's bytes, in hex; None when it cannot be read.
+pub fn file_sha256(path: &Path) -> Option<String> {
+    let bytes = fs::read(path).ok()?;
+    Some(Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Runs a version command and returns the first non-empty line of its output

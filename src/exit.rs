@@ -17,6 +17,8 @@ pub const NOT_OK: u8 = 3;
 /// `versus diff --fail-above`: a cell got slower by more than the threshold;
 /// `versus trend`: the newest run starts a regression.
 pub const REGRESSION: u8 = 4;
+/// `versus merge --partial`: merged, but some groups of the plan are missing.
+pub const PARTIAL: u8 = 5;
 /// Interrupted by Ctrl-C (SIGINT); results of the finished cells are written.
 /// TERM and HUP are handled alike and exit with 128 + their number (143, 129).
 pub const INTERRUPTED: u8 = 130;
@@ -30,7 +32,14 @@ Exit status:
   3    finished, but some cells failed, timed out, ran out of memory or gave wrong output
   4    versus diff --fail-above: a cell got slower by more than the threshold;
        versus trend: the newest run starts a regression
+  5    versus merge --partial: merged, but some groups of the plan are missing
   130  interrupted by Ctrl-C; 143 by TERM, 129 by HUP; the results of finished cells are written";
+
+/// `versus merge`'s own statuses, for its `--help`.
+pub const MERGE_HELP: &str = "\
+Exit status: 0 merged, every cell ok; 1 refused (unreadable pieces, pieces of another suite \
+or plan, a group held by two pieces, groups missing without --partial); 3 merged, but some \
+cells are not ok; 5 merged with --partial and some groups are missing.";
 
 /// The status of a finished (or interrupted) run.
 pub fn of_run(results: &Results, end: &End) -> ExitCode {

@@ -24,6 +24,7 @@ pub mod environment;
 pub mod exec;
 pub mod exit;
 pub mod history;
+pub mod merge;
 pub mod outcome;
 pub mod payload;
 pub mod placeholder;

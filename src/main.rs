@@ -10,9 +10,10 @@ use versus::exit;
 
 fn run() -> anyhow::Result<ExitCode> {
     match Cli::parse().command {
-        Command::Run(args) => app::run_suite(args),
+        Command::Run(args) => app::run_suite(*args),
         Command::Exec(args) => app::exec(*args),
         Command::Conformance(args) => app::conformance(args),
+        Command::Merge(args) => app::merge(args),
         Command::Diff(args) => app::diff(args),
         Command::Report(args) => app::report(args),
         Command::History(args) => app::history::history(args),

@@ -2,6 +2,8 @@
 //! one operation at one parameter set; its cells (one per implementation) are
 //! measured together, interleaved, so machine drift hits all of them alike.
 
+pub mod shard;
+
 use std::time::Duration;
 
 use indexmap::IndexMap;

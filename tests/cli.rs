@@ -846,3 +846,135 @@ fn warm_up_runs_measure_a_child_smaller_than_versus() {
     assert_eq!(stats["max_rss_at_most"], false);
     assert_eq!(stats["max_rss_bytes"].as_u64(), warm.iter().max().copied());
 }
+
+/// Runs piece `shard` of the quickstart (2 runs, gzip and xz only) into `out`.
+fn quickstart_piece(root: &Path, out: &Path, shard: &str, env: &[(&str, &str)]) -> assert_cmd::assert::Assert {
+    let mut c = versus();
+    c.current_dir(root)
+        .args(["run", "-q", "examples/quickstart.toml", "--runs", "2", "--warmup", "0"])
+        .args(["--only", "gzip,xz", "--shard", shard, "--out"])
+        .arg(out);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.assert()
+}
+
+#[test]
+fn shards_of_a_suite_merge_into_the_cells_of_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let p = |n: &str| dir.path().join(n);
+    // The index from the scheduler's environment: Slurm's, and any variable's.
+    quickstart_piece(
+        root,
+        &p("a"),
+        "slurm",
+        &[
+            ("SLURM_ARRAY_TASK_ID", "5"),
+            ("SLURM_ARRAY_TASK_MIN", "5"),
+            ("SLURM_ARRAY_TASK_COUNT", "2"),
+        ],
+    )
+    .code(0);
+    quickstart_piece(
+        root,
+        &p("b"),
+        "JOB_COMPLETION_INDEX/2",
+        &[("JOB_COMPLETION_INDEX", "1")],
+    )
+    .code(0);
+    let (a, b) = (results(&p("a")), results(&p("b")));
+    assert_eq!(
+        (a["shard"]["index"].as_u64(), b["shard"]["index"].as_u64()),
+        (Some(0), Some(1))
+    );
+    assert!(a["suite"]["hash"].as_str().unwrap().len() == 64);
+    assert!(a["environment"]["machine"]["id"].is_string());
+
+    // A missing piece is named, and allowed only with --partial (status 5).
+    versus()
+        .args(["merge", "--out"])
+        .arg(p("m"))
+        .arg(p("a"))
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("no piece given for shard 1/2"));
+    versus()
+        .args(["merge", "--partial", "--out"])
+        .arg(p("m"))
+        .arg(p("a"))
+        .assert()
+        .code(5);
+    // The same piece twice is refused.
+    versus()
+        .args(["merge", "--out"])
+        .arg(p("m"))
+        .args([p("a"), p("b"), p("b").join("results.json")])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("held by more than one piece"));
+    versus()
+        .args(["merge", "--out"])
+        .arg(p("m"))
+        .args([p("a"), p("b")])
+        .assert()
+        .code(0);
+    let merged = results(&p("m"));
+    let cells = |r: &Value| -> Vec<String> {
+        r["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // Plan order, as a single run writes it.
+    let expected: Vec<String> = ["1KB", "100KB", "1MB"]
+        .iter()
+        .flat_map(|s| {
+            ["compress", "decompress"]
+                .iter()
+                .flat_map(move |op| ["gzip", "xz"].map(|i| format!("{op}/{i}/size={s}")))
+        })
+        .collect();
+    assert_eq!(cells(&merged), expected);
+    assert_eq!(merged["merge"]["pieces"].as_array().unwrap().len(), 2);
+    assert_eq!(merged["comparisons"].as_array().unwrap().len(), 12);
+    let report = fs::read_to_string(p("m").join("report.md")).unwrap();
+    assert!(report.contains("Pieces: which machine ran which rows"));
+
+    // A piece of another suite file is refused, naming the file.
+    let other = write(dir.path(), "other.json", &{
+        let mut b = results(&p("b"));
+        b["suite"]["hash"] = Value::from("0".repeat(64));
+        b.to_string()
+    });
+    versus()
+        .args(["merge", "--out"])
+        .arg(p("m"))
+        .arg(p("a"))
+        .arg(&other)
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("comes from another suite"));
+}
+
+#[test]
+fn a_shard_index_missing_from_the_environment_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    versus()
+        .current_dir(root)
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .args(["run", "-q", "examples/quickstart.toml", "--shard", "slurm", "--out"])
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("--shard slurm"));
+    versus()
+        .current_dir(root)
+        .args(["run", "-q", "examples/quickstart.toml", "--shard", "3/3"])
+        .assert()
+        .code(2);
+}

@@ -91,7 +91,10 @@ fn since(store: &mut Store, results: &Results, compare_to: Option<&str>) -> Resu
             "run {id} was measured on another machine ({}, {} cores, host {}); ratios across machines mislead",
             old.environment.cpu_model,
             old.environment.cores,
-            old.environment.hostname.as_deref().unwrap_or("unknown")
+            old.environment
+                .machine
+                .as_ref()
+                .map_or("unknown", |m| m.hostname.as_str())
         )
     });
     if let Some(w) = &warning {

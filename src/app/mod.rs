@@ -5,6 +5,9 @@
 mod adhoc;
 pub mod history;
 mod params;
+mod shards;
+
+pub use shards::merge;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -112,7 +115,14 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     }
     preflight::check_programs(&suite)?;
     let plan = plan::build(&suite, &selection(&args.common, args.only.clone())?)?;
-    let (out_dir, recovered) = output_folder(&args, &suite.name)?;
+    let (plan, shard) = match &args.shard {
+        Some(spec) => {
+            let (plan, info) = shards::narrow(&suite, &plan, spec, args.shard_history.as_deref())?;
+            (plan, Some(info))
+        }
+        None => (plan, None),
+    };
+    let (out_dir, recovered) = output_folder(&args, &suite.name, shard.as_ref())?;
     let warnings = journal_warnings(&recovered);
     let journal_path = out_dir.join("cells.jsonl");
     if args.resume.is_none() {
@@ -130,6 +140,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
             results_path: results_path.clone(),
         }),
         noise: args.common.noise,
+        shard,
     };
     let (mut results, end) = run_session(session, args.common.quiet)?;
     let suite_text = fs::read(&args.suite).unwrap_or_default();
@@ -182,7 +193,7 @@ fn journal_warnings(recovered: &Recovered) -> Vec<Warning> {
 
 /// The run's folder (absolute: commands run in the suite's folder) and the
 /// cells an earlier run finished there, for `--resume`.
-fn output_folder(args: &RunArgs, suite_name: &str) -> Result<(PathBuf, Recovered)> {
+fn output_folder(args: &RunArgs, suite_name: &str, shard: Option<&results::ShardInfo>) -> Result<(PathBuf, Recovered)> {
     let (dir, resume) = match &args.resume {
         Some(dir) => {
             let journal = dir.join("cells.jsonl");
@@ -192,7 +203,10 @@ fn output_folder(args: &RunArgs, suite_name: &str) -> Result<(PathBuf, Recovered
             (dir.clone(), Journal::recover(&journal)?)
         }
         None => {
-            let default = PathBuf::from("versus-results").join(folder_name(suite_name));
+            let mut default = PathBuf::from("versus-results").join(folder_name(suite_name));
+            if let Some(info) = shard {
+                default = shards::default_folder(default, info);
+            }
             (args.out.clone().unwrap_or(default), Recovered::default())
         }
     };
@@ -228,6 +242,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         warnings: vec![],
         checkpoint: None,
         noise: args.common.noise,
+        shard: None,
     };
     let quiet = args.common.quiet || matches!(args.style, Style::Basic | Style::Color | Style::None);
     let (mut results, end) = run_session(session, quiet)?;

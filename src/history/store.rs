@@ -85,9 +85,10 @@ pub struct TrendRow {
 /// The machine identity of a results document: its own, else one derived
 /// from what older files record (CPU model and cores).
 pub fn machine_of(env: &Environment) -> String {
-    env.machine_id
-        .clone()
-        .unwrap_or_else(|| crate::environment::machine_id(None, env.hostname.as_deref(), &env.cpu_model, env.cores))
+    env.machine.as_ref().map_or_else(
+        || crate::environment::machine_id(None, None, &env.cpu_model, env.cores),
+        |m| m.id.clone(),
+    )
 }
 
 const SUMMARY_COLUMNS: &str = "r.id, r.started_at, r.suite_name, r.machine_id, m.hostname, m.cpu_model, r.status, \
@@ -312,7 +313,7 @@ fn upsert_machine(db: &mut dyn Backend, id: &str, env: &Environment) -> Result<(
          os = excluded.os, kernel = excluded.kernel",
         &[
             id.into(),
-            env.hostname.clone().into(),
+            env.machine.as_ref().map(|m| m.hostname.clone()).into(),
             env.cpu_model.as_str().into(),
             (env.cores as i64).into(),
             (env.memory_bytes as i64).into(),

@@ -173,6 +173,7 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
         sections => ser(&sections),
         versions => ser(tables::versions_table(results).rows),
         environment => ser(tables::environment_table(results).rows),
+        pieces => ser(crate::report::pieces::pieces_table(results).map(|t| (t.header, t.rows))),
         warnings => ser(&results.warnings),
     })
 }

@@ -146,6 +146,13 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
     }
     table(&mut out, &tables::versions_table(results), "##");
     table(&mut out, &tables::environment_table(results), "##");
+    if let Some(t) = crate::report::pieces::pieces_table(results) {
+        table(&mut out, &t, "##");
+        let _ = writeln!(
+            out,
+            "Each row of the tables above was measured on one machine; ratios compare cells of one machine only.\n"
+        );
+    }
     let _ = writeln!(out, "## Warnings\n");
     if results.warnings.is_empty() {
         let _ = writeln!(out, "None.\n");

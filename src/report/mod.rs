@@ -9,6 +9,7 @@ pub mod files;
 pub mod html;
 pub mod markdown;
 pub mod notes;
+pub mod pieces;
 pub mod since;
 pub mod tables;
 pub mod terminal;

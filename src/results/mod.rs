@@ -162,6 +162,10 @@ pub struct Cell {
     /// In-process cells: what the worker said of itself in its handshake.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub worker: Option<WorkerInfo>,
+    /// Merged results (`versus merge`): the id of the machine that measured
+    /// the cell (`Machine::id`). Cells are only compared within one machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
     /// Null unless the outcome is ok.
     pub stats: Option<Stats>,
 }
@@ -304,13 +308,19 @@ pub struct Environment {
     /// "cgroup v2", "cgroup v1" or "RLIMIT_AS".
     pub memory_limit_mechanism: String,
     pub implementations: IndexMap<String, ImplementationInfo>,
-    /// The machine's host name (absent in files written before the history store).
+    /// Which machine this is, so pieces of a sharded run keep their identity.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hostname: Option<String>,
-    /// A stable identity of the machine, the same across runs and reboots
-    /// (see `history::machine`); absent in older files.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub machine_id: Option<String>,
+    pub machine: Option<Machine>,
+}
+
+/// A machine's identity: stable across runs and reboots, and not the raw
+/// `/etc/machine-id` (which is meant to stay private to the machine).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, Default)]
+pub struct Machine {
+    /// First 16 hex digits of SHA-256 over the machine id (`/etc/machine-id`),
+    /// or over the hostname where there is none.
+    pub id: String,
+    pub hostname: String,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
@@ -330,6 +340,53 @@ pub struct SuiteInfo {
     pub baseline: Option<String>,
     /// The command line that produced these results.
     pub command: String,
+    /// SHA-256 (hex) of the suite file's bytes; `versus merge` only joins
+    /// pieces with the same hash. Null for `versus exec`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
+}
+
+/// What part of a sharded run (`versus run --shard K/N`) this document holds.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct ShardInfo {
+    /// 0-based index of this piece, below `count`.
+    pub index: u32,
+    pub count: u32,
+    /// What the split balanced: `history` (measured time of an earlier run),
+    /// `weight` (the suite's override weights × planned runs) or `runs` (planned runs).
+    pub basis: String,
+    /// This piece's share of the estimated cost, 0 to 1.
+    pub cost_share: f64,
+    /// Keys (`operation/k=v,...`) of the groups assigned to this piece, in plan order.
+    pub groups: Vec<String>,
+    /// Keys of every group of the whole plan, in plan order: what the pieces must cover.
+    pub plan: Vec<String>,
+}
+
+/// One piece of a merged document (`versus merge`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Piece {
+    /// The results file it was read from, as given to `versus merge`.
+    pub file: String,
+    /// Its shard index and count.
+    pub index: u32,
+    pub count: u32,
+    pub command: String,
+    pub started_at: String,
+    pub finished_at: Option<String>,
+    pub status: RunStatus,
+    /// The machine it ran on, as that piece recorded it.
+    pub environment: Environment,
+    /// Keys of the groups whose cells this piece holds.
+    pub groups: Vec<String>,
+}
+
+/// How a merged document was put together.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct MergeInfo {
+    pub pieces: Vec<Piece>,
+    /// Keys of the plan's groups that no piece holds (only with `--partial`).
+    pub missing: Vec<String>,
 }
 
 /// The whole results document (`results.json`).
@@ -354,6 +411,12 @@ pub struct Results {
     /// store ("change since"); absent when there was none or history was off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since: Option<Since>,
+    /// Set when this is one piece of a sharded run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardInfo>,
+    /// Set when this document was merged from pieces (`versus merge`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merge: Option<MergeInfo>,
 }
 
 /// The run a results document is compared with, and each cell's change since it.
@@ -387,6 +450,11 @@ pub struct Change {
     /// Why there is no ratio.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+/// The key of a cell's group, `operation/k=v,...`: what shards split and merge covers.
+pub fn group_key(operation: &str, params: &Params) -> String {
+    format!("{operation}/{}", crate::plan::params_key(params))
 }
 
 pub fn now_rfc3339() -> String {

@@ -112,6 +112,7 @@ pub(super) fn early_cell(runner: &Runner, ctx: &GroupContext, imp: usize, outcom
         warmup_wall_ns: vec![],
         samples: Samples::default(),
         worker: None,
+        machine: None,
         started_at: Some(ctx.started_at.clone()),
         stop_rule: StopRule::Failed,
         stats: None,

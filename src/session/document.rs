@@ -25,6 +25,9 @@ pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
             file: Some(suite.path.display().to_string()).filter(|p| !p.is_empty()),
             baseline: suite.baseline.clone(),
             command: command_line(),
+            hash: Some(&suite.path)
+                .filter(|p| !p.as_os_str().is_empty())
+                .and_then(|p| environment::file_sha256(p)),
         },
         started_at: results::now_rfc3339(),
         finished_at: None,
@@ -40,6 +43,8 @@ pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
         comparisons: vec![],
         warnings: vec![],
         since: None,
+        shard: None,
+        merge: None,
     }
 }
 
@@ -72,7 +77,7 @@ pub fn implementations(suite: &Suite, tmp: &Path) -> IndexMap<String, Implementa
 }
 
 /// The command line that started this run, quoted so it can be pasted back.
-fn command_line() -> String {
+pub fn command_line() -> String {
     std::env::args()
         .enumerate()
         .map(|(i, a)| {

@@ -20,7 +20,7 @@ use crate::environment;
 use crate::exec::Executor;
 use crate::exec::service::Services;
 use crate::plan::Plan;
-use crate::results::{self, Cell, Results, RunStatus, Warning};
+use crate::results::{self, Cell, Results, RunStatus, ShardInfo, Warning};
 use crate::runner::{End, Events, Runner};
 use crate::suite::Suite;
 pub use checkpoint::Checkpoint;
@@ -39,6 +39,8 @@ pub struct Session<'a> {
     pub warnings: Vec<Warning>,
     /// The noise floor for verdicts (`--noise`).
     pub noise: f64,
+    /// Which piece of a sharded run this is (`--shard`), recorded in the document.
+    pub shard: Option<ShardInfo>,
 }
 
 impl Session<'_> {
@@ -55,6 +57,7 @@ impl Session<'_> {
         let mut env = environment::collect(mechanism);
         env.implementations = document::implementations(suite, &tmp);
         let mut results = document::start(suite, env, self.noise);
+        results.shard = self.shard.clone();
 
         let _ = fs::remove_dir_all(&work);
         fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;

@@ -121,6 +121,8 @@ pub struct Override {
     pub timeout: Option<Duration>,
     pub skip: Vec<String>,
     pub reason: Option<String>,
+    /// Relative cost of one run here, for balancing shards (positive, finite).
+    pub weight: Option<f64>,
 }
 
 #[derive(Debug, Clone)]

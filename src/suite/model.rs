@@ -222,6 +222,10 @@ pub struct OverrideSpec {
     pub skip: Vec<String>,
     /// Why they are skipped; shown in the report.
     pub reason: Option<String>,
+    /// Relative cost of one run where this override applies (default 1), so
+    /// `versus run --shard` can balance pieces before any history exists,
+    /// e.g. 50 for a payload 50 times larger.
+    pub weight: Option<f64>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema, Clone, Default)]

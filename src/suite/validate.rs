@@ -339,6 +339,9 @@ impl Validator<'_> {
             if let Some(s) = o.skip.iter().find(|s| expand(s).is_empty()) {
                 return Err(self.err(format!("{what}: skip: no implementation named '{s}'")));
             }
+            if let Some(w) = o.weight.filter(|w| !(w.is_finite() && *w > 0.0)) {
+                return Err(self.err(format!("{what}: weight = {w}: give a positive number")));
+            }
             overrides.push(Override {
                 when: o.when.clone(),
                 vars: o.vars.clone(),
@@ -347,6 +350,7 @@ impl Validator<'_> {
                 timeout: self.duration(&format!("{what}.timeout"), &o.timeout)?,
                 skip: o.skip.iter().flat_map(|s| expand(s)).collect(),
                 reason: o.reason.clone(),
+                weight: o.weight,
             });
         }
         Ok(overrides)

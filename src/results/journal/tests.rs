@@ -24,6 +24,7 @@ fn cell(id: &str, implementation: &str) -> Cell {
         stop_rule: Default::default(),
         worker: None,
         stats: None,
+        machine: None,
     }
 }
 
