@@ -355,6 +355,8 @@ pub struct MergeArgs {
     /// Also write the HTML report to PATH (it is always written to DIR/report.html).
     #[arg(long, value_name = "PATH")]
     pub html: Option<PathBuf>,
+    #[command(flatten)]
+    pub record: Record,
 }
 
 #[cfg(test)]

@@ -41,12 +41,18 @@ fn open(arg: &StoreArg, dir: &Path) -> Result<Store> {
 /// Opens the store for a run of the suite in `dir` (None with --no-history)
 /// and attaches the change since an earlier run to `results`. `hashed` is
 /// what identifies the suite's content (the file, or exec's commands).
-pub fn start(record: &Record, dir: &Path, results: &mut Results, hashed: &[u8], source: &str) -> Option<Recording> {
+pub fn start(
+    record: &Record,
+    dir: &Path,
+    results: &mut Results,
+    suite_hash: String,
+    source: &str,
+) -> Option<Recording> {
     if record.no_history {
         return None;
     }
     let meta = RunMeta {
-        suite_hash: context::hash(hashed),
+        suite_hash,
         exit_status: None,
         git: context::git_state(dir),
         source: source.to_string(),

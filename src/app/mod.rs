@@ -33,7 +33,7 @@ use crate::units::{self, parse_duration};
 
 /// Writes to standard output. A reader that went away (`versus schema |
 /// head`) is not an error: what it did not read it did not want.
-fn say(text: &str) {
+pub(crate) fn say(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
@@ -143,8 +143,12 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         shard,
     };
     let (mut results, end) = run_session(session, args.common.quiet)?;
-    let suite_text = fs::read(&args.suite).unwrap_or_default();
-    let recording = history::start(&args.record, &suite.dir, &mut results, &suite_text, "run");
+    let suite_hash = results
+        .suite
+        .hash
+        .clone()
+        .unwrap_or_else(|| crate::history::context::hash(&fs::read(&args.suite).unwrap_or_default()));
+    let recording = history::start(&args.record, &suite.dir, &mut results, suite_hash, "run");
     let report = out_dir.join("report.md");
     let outputs = Outputs {
         json: Some(results_path.clone()),
@@ -251,7 +255,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         &args.record,
         &cwd,
         &mut results,
-        args.commands.join("\0").as_bytes(),
+        crate::history::context::hash(args.commands.join("\0").as_bytes()),
         "exec",
     );
     files::write(

@@ -134,7 +134,10 @@ fn read_piece(path: &Path) -> Result<Input> {
 
 pub fn merge(args: MergeArgs) -> Result<ExitCode> {
     let inputs = args.pieces.iter().map(|p| read_piece(p)).collect::<Result<Vec<_>>>()?;
-    let merged = merge::merge(inputs, args.partial, crate::session::document::command_line())?;
+    let mut merged = merge::merge(inputs, args.partial, crate::session::document::command_line())?;
+    let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    let suite_hash = merged.suite.hash.clone().unwrap_or_default();
+    let recording = super::history::start(&args.record, &cwd, &mut merged, suite_hash, "merge");
     fs::create_dir_all(&args.out).with_context(|| format!("--out {}: cannot create it", args.out.display()))?;
     let results_path = args.out.join("results.json");
     let report = args.out.join("report.md");
@@ -147,10 +150,16 @@ pub fn merge(args: MergeArgs) -> Result<ExitCode> {
         ..Default::default()
     };
     files::write(&merged, &outputs, None)?;
-    // The history store, when it lands, records `merged` here in one call.
-    print!("{}", terminal::summary(&merged));
-    println!("\nResults: {}\nReport:  {}", results_path.display(), report.display());
-    Ok(ExitCode::from(status(&merged)))
+    super::say(&terminal::summary(&merged));
+    super::say(&format!(
+        "\nResults: {}\nReport:  {}\n",
+        results_path.display(),
+        report.display()
+    ));
+    // The results are on disk: only now may the store fail the merge.
+    let status = status(&merged);
+    super::history::finish(recording, &merged, &results::to_json_text(&merged)?, status)?;
+    Ok(ExitCode::from(status))
 }
 
 fn status(merged: &Results) -> u8 {
