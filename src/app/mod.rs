@@ -137,7 +137,6 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         warnings,
         checkpoint: Some(Checkpoint {
             journal: Journal::open(&journal_path)?,
-            results_path: results_path.clone(),
         }),
         noise: args.common.noise,
         shard,

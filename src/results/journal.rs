@@ -27,12 +27,20 @@ pub struct Journal {
     pub path: PathBuf,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(Serialize))]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 enum Line {
     /// Written by versus before groups were recorded whole; still read.
     Cell(Box<Cell>),
     Group(Vec<Cell>),
+}
+
+/// A line as written, borrowing the cells.
+#[derive(Serialize)]
+#[serde(tag = "type", content = "data", rename_all = "snake_case")]
+enum LineRef<'a> {
+    Group(&'a [Cell]),
 }
 
 /// What reading a journal found.
@@ -58,12 +66,15 @@ impl Journal {
         })
     }
 
-    /// Appends one finished group's cells as one line, and syncs it.
+    /// Appends one finished group's cells as one line, and syncs it. The line
+    /// is streamed through a buffer, never built whole in memory (a group of
+    /// 100,000 runs is megabytes of JSON).
     pub fn append_group(&mut self, cells: &[Cell]) -> Result<()> {
-        let mut line = serde_json::to_vec(&Line::Group(cells.to_vec()))?;
-        line.push(b'\n');
-        self.file
-            .write_all(&line)
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, &self.file);
+        serde_json::to_writer(&mut out, &LineRef::Group(cells))
+            .map_err(std::io::Error::from)
+            .and_then(|()| out.write_all(b"\n"))
+            .and_then(|()| out.flush())
             .and_then(|()| self.file.sync_data())
             .with_context(|| {
                 format!(

@@ -72,7 +72,7 @@ impl Session<'_> {
                 all.insert(c.id.clone(), c.clone());
             }
             match self.checkpoint.as_mut() {
-                Some(cp) => cp.record(cells, &all, &mut results, suite, self.plan),
+                Some(cp) => cp.record(cells),
                 None => Ok(()),
             }
         });
