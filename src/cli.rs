@@ -90,6 +90,18 @@ pub struct Common {
     /// Give each warning in full, with the cells it names (otherwise one line each).
     #[arg(long, short = 'v')]
     pub verbose: bool,
+    /// Colour in the end-of-run tables: `auto` (when standard output is a terminal and
+    /// NO_COLOR is not set), `always`, or `never`.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorChoice,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
 }
 
 /// `--warmup`: a fixed number of runs, or until steady.
@@ -519,8 +531,9 @@ pub struct ExecArgs {
     #[arg(long, short = 'u', value_enum, value_name = "UNIT")]
     pub time_unit: Option<TimeUnit>,
     /// Output style: `auto` (progress bar when stderr is a terminal), `basic` (no progress
-    /// bar, no colour), `full` (progress bar always), `nocolor`, `color`, `none` (no progress
-    /// and no summary; files are still written).
+    /// bar, no colour), `full` (progress bar always), `nocolor` (as --color never), `color`
+    /// (as --color always), `none` (no progress and no summary; files are still written).
+    /// An explicit --color wins.
     #[arg(long, value_enum, value_name = "TYPE", default_value = "auto")]
     pub style: Style,
     #[command(flatten)]

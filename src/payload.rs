@@ -90,7 +90,9 @@ pub fn generate(path: &Path, seed: u64, size: Bytes) -> io::Result<()> {
         }
         for c in 0..chunks {
             let g = (c % generators as u64) as usize;
-            let buf = filled[g].recv().map_err(|_| io::Error::other("payload generator stopped"))?;
+            let buf = filled[g]
+                .recv()
+                .map_err(|_| io::Error::other("payload generator stopped"))?;
             file.write_all(&buf[..chunk_len(c)])?;
             let _ = empties[g].send(buf);
         }

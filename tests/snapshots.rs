@@ -25,6 +25,37 @@ fn terminal_summary_of_an_inprocess_suite() {
     insta::assert_snapshot!(terminal::summary(&fixture("sha256.json")));
 }
 
+/// Every fixture's summary fits a narrow terminal: tables wrap or abbreviate
+/// their columns, titles and warnings wrap or are cut; nothing runs past the width.
+#[test]
+fn terminal_summaries_fit_the_width() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/results");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let r = results::read(&path).unwrap();
+        for columns in [80, 60] {
+            let text = terminal::summary_with(&r, false, terminal::Layout::plain(columns));
+            for line in text.lines() {
+                let width = console::measure_text_width(line);
+                assert!(
+                    width <= columns,
+                    "{} at {columns}: {width} columns: {line}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn terminal_summary_at_80_columns() {
+    insta::assert_snapshot!(terminal::summary_with(
+        &fixture("age.json"),
+        false,
+        terminal::Layout::plain(80)
+    ));
+}
+
 #[test]
 fn markdown_report_of_a_process_suite() {
     insta::assert_snapshot!(markdown::render(&fixture("age.json")));

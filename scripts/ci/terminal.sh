@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The progress line in a real terminal: versus exec runs in an 80-column
-# tmux window; while it runs, the screen must show the ETA, and no line of
-# the progress display may be wider than the window. (The end-of-run tables
-# are not checked here: they are not yet fitted to the width.) VERSUS names
-# the binary (default: target/debug/versus, built here).
+# The terminal output in a real terminal: versus exec runs in an 80-column
+# tmux window; while it runs, the screen must show the ETA (a time, from
+# measured runs), and no line may be wider than the window, neither of the
+# progress display nor of the end-of-run tables. VERSUS names the binary
+# (default: target/debug/versus, built here).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if ! command -v tmux >/dev/null; then
@@ -26,6 +26,24 @@ for _ in $(seq 1 40); do
 done
 status=0
 if grep -q 'ETA' <<<"$screen"; then echo "ok    ETA shown"; else echo "FAIL  no ETA on screen:"; echo "$screen"; status=1; fi
-long=$(python3 -c 'import sys; [print(l) for l in sys.stdin.read().splitlines() if len(l) > 80]' <<<"$screen")
+wider() { python3 -c 'import sys; [print(l) for l in sys.stdin.read().splitlines() if len(l) > 80]'; }
+long=$(wider <<<"$screen")
 if [[ -z $long ]]; then echo "ok    no progress line wider than 80 columns"; else echo "FAIL  lines wider than 80:"; echo "$long"; status=1; fi
+# The ETA is a time once a run has finished ("ETA 3s"), not a count of runs.
+for _ in $(seq 1 40); do
+  grep -Eq 'ETA [0-9]+(s|m [0-9]+s)' <<<"$screen" && break
+  sleep 0.25
+  screen=$(tmux capture-pane -p -t "$session")
+done
+if grep -Eq 'ETA [0-9]+(s|m [0-9]+s)' <<<"$screen"; then echo "ok    ETA is a time"; else echo "FAIL  no time after ETA:"; echo "$screen"; status=1; fi
+# The end-of-run tables, whole (with the window's scrollback).
+for _ in $(seq 1 80); do
+  sleep 0.25
+  screen=$(tmux capture-pane -p -J -S -500 -t "$session")
+  grep -q 'Wall time' <<<"$screen" && break
+done
+if grep -q 'Wall time' <<<"$screen"; then echo "ok    end-of-run tables shown"; else echo "FAIL  no tables:"; echo "$screen"; status=1; fi
+screen=$(tmux capture-pane -p -S -500 -t "$session")
+long=$(wider <<<"$screen")
+if [[ -z $long ]]; then echo "ok    no table line wider than 80 columns"; else echo "FAIL  table lines wider than 80:"; echo "$long"; status=1; fi
 exit $status

@@ -218,6 +218,7 @@ fn list(store: &mut Store, filter: &Filter, limit: usize) -> Result<ExitCode> {
         .collect(),
         rows: vec![],
         labels: 3,
+        runs: vec![],
     };
     for r in &runs {
         let dirty = if r.git.dirty == Some(true) { "+dirty" } else { "" };

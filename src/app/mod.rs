@@ -18,7 +18,7 @@ use anyhow::{Context, Result, bail};
 use indexmap::IndexMap;
 
 use crate::analysis;
-use crate::cli::{Common, ExecArgs, RunArgs, SortOrder, Style, TimeUnit, Warmup};
+use crate::cli::{ColorChoice, Common, ExecArgs, RunArgs, SortOrder, Style, TimeUnit, Warmup};
 use crate::exec::helper::HelperExecutor;
 use crate::exec::{ProcessExecutor, interrupt};
 use crate::exit;
@@ -158,7 +158,11 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         ..Default::default()
     };
     files::write(&results, &outputs, None)?;
-    say(&summary(&results, args.common.verbose));
+    say(&summary(
+        &results,
+        args.common.verbose,
+        colour(args.common.color, Style::Auto),
+    ));
     say(&format!(
         "\nResults: {}\nReport:  {}\n",
         results_path.display(),
@@ -278,7 +282,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
     };
     files::write(&results, &outputs, None)?;
     if args.style != Style::None {
-        let summary = summary(&results, args.common.verbose);
+        let summary = summary(&results, args.common.verbose, colour(args.common.color, args.style));
         // With `--json -` standard output is the results document.
         if args.json.as_deref() == Some(Path::new("-")) {
             eprint!("{summary}");
@@ -291,12 +295,30 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
     Ok(ExitCode::from(status))
 }
 
-/// The end-of-run summary at the terminal's width (stdout's, else 100 columns).
-fn summary(results: &Results, verbose: bool) -> String {
+/// The end-of-run summary at the terminal's width (stdout's, else 100
+/// columns), coloured as `colour` says.
+fn summary(results: &Results, verbose: bool, colour: bool) -> String {
     let columns = console::Term::stdout()
         .size_checked()
         .map_or(terminal::DEFAULT_WIDTH, |(_, cols)| usize::from(cols));
-    terminal::summary_with(results, verbose, columns)
+    terminal::summary_with(results, verbose, terminal::Layout { columns, colour })
+}
+
+/// Whether to colour: `--color` when given, else `exec --style color/nocolor/basic`,
+/// else colour when standard output is a terminal and `NO_COLOR` is unset or empty.
+fn colour(choice: ColorChoice, style: Style) -> bool {
+    let auto = || {
+        std::io::IsTerminal::is_terminal(&std::io::stdout())
+            && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+    };
+    match (choice, style) {
+        (ColorChoice::Always, _) => true,
+        (ColorChoice::Never, _) => false,
+        (ColorChoice::Auto, Style::Color) => true,
+        (ColorChoice::Auto, Style::Nocolor | Style::Basic) => false,
+        (ColorChoice::Auto, _) => auto(),
+    }
 }
 
 /// hyperfine's least time of measured runs per command, for `--min-runs`.

@@ -1,17 +1,37 @@
 //! Charts as self-contained SVG, drawn with `plotters` (its SVG backend needs
 //! no font files and escapes every text it writes). Each series differs by
 //! line dash and marker shape as well as colour, so the charts read without
-//! colour. Like every reporter, this only draws numbers `analysis` computed.
+//! colour. Ticks, labels and dashes come from `axes`, sized so that text
+//! stays readable when the page shrinks a chart to a phone's width. Like
+//! every reporter, this only draws numbers `analysis` computed.
 
 use plotters::element::{Circle, Cross, PathElement, Rectangle, TriangleMarker};
 use plotters::prelude::*;
 use plotters::style::ShapeStyle;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use plotters::coord::combinators::{LogCoord, WithKeyPoints};
+use plotters::coord::types::RangedCoordf64;
+use plotters::element::{Drawable, PointCollection};
+use plotters_backend::{BackendCoord, DrawingErrorKind};
+
 use crate::outcome::Outcome;
+use crate::report::axes::{compact, dash, dash_pattern, fit, log_ticks, ratio_label, ratio_range, text_px, thin};
 use crate::report::tables::Subset;
 use crate::results::{Cell, Comparison, Results};
 use crate::units::{format_bytes, format_nanos, parse_size};
+
+/// Design width of the wide charts, in SVG pixels. The page scales every
+/// chart to its column (the SVG has a viewBox; the page sets width 100%), so
+/// text is sized for the narrowest column: 15 px at 600 wide is 9.6 px in a
+/// 384-pixel column (a 400-pixel phone).
+const WIDE_PX: u32 = 600;
+const FONT_PX: u32 = 15;
+const TITLE_PX: u32 = 17;
+const MARGIN_PX: u32 = 10;
+/// The run charts: small panels, at least 280 pixels wide on the page.
+const RUNS_PX: (u32, u32) = (360, 220);
+const RUNS_FONT_PX: u32 = 13;
 
 /// Colour-blind-safe palette (Okabe–Ito).
 const PALETTE: [RGBColor; 7] = [
@@ -36,36 +56,6 @@ fn marker<DB: DrawingBackend>(i: usize, at: (i32, i32), style: ShapeStyle) -> Dy
         2 => Rectangle::new([(at.0 - 4, at.1 - 4), (at.0 + 4, at.1 + 4)], style).into_dyn(),
         _ => Cross::new(at, 4, style.stroke_width(2)).into_dyn(),
     }
-}
-
-/// Dash pattern of series `i` (solid, dashed, dotted, dash-dot) as polyline pieces.
-fn dashed(points: &[(f64, f64)], i: usize) -> Vec<Vec<(f64, f64)>> {
-    // Dashing in data space on log axes: split each segment into pieces by the log distance.
-    let pattern: &[f64] = match i % 4 {
-        0 => return vec![points.to_vec()],
-        1 => &[0.08, 0.05],
-        2 => &[0.02, 0.04],
-        _ => &[0.1, 0.04, 0.02, 0.04],
-    };
-    let mut out = Vec::new();
-    for w in points.windows(2) {
-        let (a, b) = (w[0], w[1]);
-        let (la, lb) = ((a.0.ln(), a.1.ln()), (b.0.ln(), b.1.ln()));
-        let len = ((lb.0 - la.0).powi(2) + (lb.1 - la.1).powi(2)).sqrt().max(1e-9);
-        let (mut t, mut k, mut on) = (0.0, 0, true);
-        while t < 1.0 {
-            let step = pattern[k % pattern.len()] * 10.0 / len;
-            let t2 = (t + step).min(1.0);
-            if on {
-                let at = |t: f64| ((la.0 + (lb.0 - la.0) * t).exp(), (la.1 + (lb.1 - la.1) * t).exp());
-                out.push(vec![at(t), at(t2)]);
-            }
-            t = t2;
-            k += 1;
-            on = !on;
-        }
-    }
-    out
 }
 
 fn bytes_of(cell: &Cell, row: &str) -> Option<f64> {
@@ -123,13 +113,15 @@ fn series_points(sized: &[(&Cell, f64)], name: &str) -> Vec<(f64, f64, f64, f64)
     pts
 }
 
-/// A chart's title: the operation, the subset's fixed parameters, and what is drawn.
+/// A chart's title: the operation, the subset's fixed parameters, and what
+/// is drawn, cut to the chart's width.
 fn chart_title(subset: &Subset, what: &str) -> String {
-    if subset.label.is_empty() {
+    let title = if subset.label.is_empty() {
         format!("{}: {what}", subset.operation)
     } else {
         format!("{} ({}): {what}", subset.operation, subset.label)
-    }
+    };
+    fit(&title, f64::from(WIDE_PX - 2 * MARGIN_PX), f64::from(TITLE_PX))
 }
 
 /// An interval from `l` to `h` at bar `y`: a line with end ticks.
@@ -141,104 +133,114 @@ fn whisker(l: f64, h: f64, y: f64) -> Vec<PathElement<(f64, f64)>> {
     ]
 }
 
+/// Lines drawn as pieces (the "on" parts of a dash pattern), in pixels, as
+/// one element: usable both on the chart and in its legend.
+struct Polylines {
+    pieces: Vec<Vec<(i32, i32)>>,
+    style: ShapeStyle,
+}
+
+impl Polylines {
+    /// `points` (pixels) dashed with series `i`'s pattern.
+    fn dashed(points: &[(i32, i32)], i: usize, style: ShapeStyle) -> Self {
+        let pts: Vec<(f64, f64)> = points.iter().map(|p| (f64::from(p.0), f64::from(p.1))).collect();
+        let pieces = dash(&pts, dash_pattern(i))
+            .into_iter()
+            .map(|piece| piece.iter().map(|p| (p.0.round() as i32, p.1.round() as i32)).collect())
+            .collect();
+        Polylines { pieces, style }
+    }
+}
+
+impl<'a> PointCollection<'a, (i32, i32)> for &'a Polylines {
+    type Point = &'a (i32, i32);
+    type IntoIter = std::iter::Flatten<std::slice::Iter<'a, Vec<(i32, i32)>>>;
+    fn point_iter(self) -> Self::IntoIter {
+        self.pieces.iter().flatten()
+    }
+}
+
+impl<DB: DrawingBackend> Drawable<DB> for Polylines {
+    fn draw<I: Iterator<Item = BackendCoord>>(
+        &self,
+        mut points: I,
+        backend: &mut DB,
+        _: (u32, u32),
+    ) -> Result<(), DrawingErrorKind<DB::ErrorType>> {
+        for piece in &self.pieces {
+            let path: Vec<BackendCoord> = points.by_ref().take(piece.len()).collect();
+            backend.draw_path(path, &self.style)?;
+        }
+        Ok(())
+    }
+}
+
+/// A sans-serif font of `px` pixels as drawn (plotters' SVG backend writes
+/// the size it is given divided by 1.24, its points-to-pixels ratio).
+fn font(px: u32) -> TextStyle<'static> {
+    TextStyle::from(("sans-serif", f64::from(px) * 1.24).into_font())
+}
+
 /// Time per call against payload size, log-log, one line per implementation
 /// with its interval band; cells that are not ok are marked along the top with
 /// their outcome. `None` when the subset has no sizes to plot.
 pub fn scaling(results: &Results, subset: &Subset, row: &str) -> Option<String> {
-    let impls = crate::report::tables::implementations(results);
     let sized: Vec<(&Cell, f64)> = subset
         .cells
         .iter()
         .filter_map(|c| bytes_of(c, row).map(|b| (*c, b)))
         .collect();
-    let distinct_sizes = {
-        let mut v: Vec<u64> = sized.iter().map(|(_, b)| *b as u64).collect();
-        v.sort();
-        v.dedup();
-        v.len()
-    };
-    if distinct_sizes < 2 {
+    let mut sizes: Vec<f64> = sized.iter().map(|(_, b)| *b).collect();
+    sizes.sort_by(f64::total_cmp);
+    sizes.dedup();
+    if sizes.len() < 2 {
         return None;
     }
-    let (xmin, xmax) = sized
-        .iter()
-        .fold((f64::MAX, 0f64), |(lo, hi), (_, b)| (lo.min(*b), hi.max(*b)));
+    let (xmin, xmax) = (sizes[0] / 1.5, sizes[sizes.len() - 1] * 1.5);
     let (ymin, ymax) = time_range(&sized);
+    let (height, x_area, y_area) = (440u32, 56u32, 100u32);
+    let plot_w = f64::from(WIDE_PX - y_area - 2 * MARGIN_PX);
+    let plot_h = f64::from(height - x_area - 2 * MARGIN_PX - TITLE_PX * 2);
+    let x_ticks = thin(
+        &sizes,
+        &|b| text_px(&compact(&format_bytes(b as u64)), f64::from(FONT_PX)),
+        plot_w / (xmax / xmin).log10(),
+    );
+    let y_gap = f64::from(FONT_PX) * 1.3 + 8.0;
+    let y_ticks = log_ticks(ymin, ymax, y_gap / (plot_h / (ymax / ymin).log10()));
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (760, 440)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (WIDE_PX, height)).into_drawing_area();
         root.fill(&WHITE).ok()?;
-        let title = chart_title(subset, "time per call by payload size");
         let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(80)
-            .build_cartesian_2d((xmin / 1.5..xmax * 1.5).log_scale(), (ymin..ymax).log_scale())
+            .caption(chart_title(subset, "time per call by payload size"), font(TITLE_PX))
+            .margin(MARGIN_PX)
+            .x_label_area_size(x_area)
+            .y_label_area_size(y_area)
+            .build_cartesian_2d(
+                (xmin..xmax).log_scale().with_key_points(x_ticks),
+                (ymin..ymax).log_scale().with_key_points(y_ticks),
+            )
             .ok()?;
         chart
             .configure_mesh()
-            .x_desc("payload size")
-            .y_desc("time per call")
-            .x_label_formatter(&|b| format_bytes(*b as u64))
-            .y_label_formatter(&|t| format_nanos(*t))
-            .light_line_style(RGBColor(235, 235, 235))
+            .x_desc("payload size (log scale)")
+            .y_desc("time per call (log scale)")
+            .x_label_formatter(&|b| compact(&format_bytes(*b as u64)))
+            .y_label_formatter(&|t| compact(&format_nanos(*t)))
+            .label_style(font(FONT_PX))
+            .axis_desc_style(font(FONT_PX))
+            .bold_line_style(RGBColor(225, 225, 225))
             .draw()
             .ok()?;
-        for (i, name) in impls.iter().enumerate() {
-            let pts = series_points(&sized, name);
-            if pts.is_empty() {
-                continue;
-            }
-            let c = colour(i);
-            let band: Vec<(f64, f64)> = pts
-                .iter()
-                .map(|p| (p.0, p.3))
-                .chain(pts.iter().rev().map(|p| (p.0, p.2)))
-                .collect();
-            chart
-                .draw_series(std::iter::once(Polygon::new(band, c.mix(0.15))))
-                .ok()?;
-            let line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1)).collect();
-            chart
-                .draw_series(
-                    dashed(&line, i)
-                        .into_iter()
-                        .map(|seg| PathElement::new(seg, c.stroke_width(2))),
-                )
-                .ok()?
-                .label(name.as_str())
-                .legend(move |(x, y)| {
-                    EmptyElement::at((x, y))
-                        + PathElement::new(vec![(-10, 0), (10, 0)], c.stroke_width(2))
-                        + marker::<SVGBackend>(i, (0, 0), c.filled())
-                });
-            chart
-                .draw_series(
-                    line.iter()
-                        .map(|p| EmptyElement::at(*p) + marker::<SVGBackend>(i, (0, 0), c.filled())),
-                )
-                .ok()?;
-        }
-        // Not-ok cells: a cross along the top edge, with the outcome's label.
-        for (c, b) in sized
-            .iter()
-            .filter(|(c, _)| c.outcome != Outcome::Ok && c.outcome != Outcome::Skipped)
-        {
-            let i = impls.iter().position(|n| *n == c.implementation).unwrap_or(0);
-            let label = format!("{} {}", c.implementation, c.outcome.label());
-            chart
-                .draw_series(std::iter::once(
-                    EmptyElement::at((*b, ymax / 1.6))
-                        + Cross::new((0, 0), 6, colour(i).stroke_width(3))
-                        + Text::new(label, (8, -4), ("sans-serif", 12).into_font().color(&colour(i))),
-                ))
-                .ok()?;
-        }
+        draw_scaling_series(&root, &mut chart, results, &sized)?;
+        mark_not_ok(&mut chart, results, &sized, ymax)?;
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
+            .position(SeriesLabelPosition::LowerRight)
+            .label_font(font(FONT_PX))
+            .legend_area_size(36)
+            .background_style(WHITE.mix(0.9))
             .border_style(BLACK)
             .draw()
             .ok()?;
@@ -247,10 +249,79 @@ pub fn scaling(results: &Results, subset: &Subset, row: &str) -> Option<String> 
     Some(svg)
 }
 
-/// Relative speed against the baseline: one bar per implementation and row
-/// value, on a log axis centred on 1, with the ratio's interval as a whisker.
-pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option<String> {
+type LogChart<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<WithKeyPoints<LogCoord<f64>>, WithKeyPoints<LogCoord<f64>>>>;
+
+/// Each implementation's line (dashed in pixels), markers and interval band.
+fn draw_scaling_series<'a, 'b>(
+    root: &DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    chart: &mut LogChart<'a, 'b>,
+    results: &Results,
+    sized: &[(&Cell, f64)],
+) -> Option<()>
+where
+    'b: 'a,
+{
+    for (i, name) in crate::report::tables::implementations(results).iter().enumerate() {
+        let pts = series_points(sized, name);
+        if pts.is_empty() {
+            continue;
+        }
+        let c = colour(i);
+        let band: Vec<(f64, f64)> = pts
+            .iter()
+            .map(|p| (p.0, p.3))
+            .chain(pts.iter().rev().map(|p| (p.0, p.2)))
+            .collect();
+        chart
+            .draw_series(std::iter::once(Polygon::new(band, c.mix(0.15))))
+            .ok()?;
+        let pixels: Vec<(i32, i32)> = pts.iter().map(|p| chart.backend_coord(&(p.0, p.1))).collect();
+        root.draw(&Polylines::dashed(&pixels, i, c.stroke_width(2))).ok()?;
+        chart
+            .draw_series(
+                pts.iter()
+                    .map(|p| EmptyElement::at((p.0, p.1)) + marker::<SVGBackend<'b>>(i, (0, 0), c.filled())),
+            )
+            .ok()?
+            .label(name.as_str())
+            .legend(move |(x, y)| {
+                EmptyElement::at((x, y))
+                    + Polylines::dashed(&[(-14, 0), (14, 0)], i, c.stroke_width(2))
+                    + marker::<SVGBackend<'b>>(i, (0, 0), c.filled())
+            });
+    }
+    Some(())
+}
+
+/// Not-ok cells: a cross near the top edge with the outcome's label; several
+/// at one size are stacked so their labels do not overlap.
+fn mark_not_ok(chart: &mut LogChart, results: &Results, sized: &[(&Cell, f64)], ymax: f64) -> Option<()> {
     let impls = crate::report::tables::implementations(results);
+    let mut at_size: Vec<f64> = Vec::new();
+    for (c, b) in sized
+        .iter()
+        .filter(|(c, _)| c.outcome != Outcome::Ok && c.outcome != Outcome::Skipped)
+    {
+        let k = at_size.iter().filter(|x| **x == *b).count() as i32;
+        at_size.push(*b);
+        let i = impls.iter().position(|n| *n == c.implementation).unwrap_or(0);
+        let label = format!("{} {}", c.implementation, c.outcome.label());
+        let dy = i32::try_from(FONT_PX).unwrap_or(15) + 4;
+        chart
+            .draw_series(std::iter::once(
+                EmptyElement::at((*b, ymax / 1.6))
+                    + Cross::new((0, k * dy), 6, colour(i).stroke_width(3))
+                    + Text::new(label, (9, k * dy - 8), font(FONT_PX).color(&colour(i))),
+            ))
+            .ok()?;
+    }
+    Some(())
+}
+
+/// Relative speed against the baseline: one bar per implementation and row
+/// value, on a log axis holding 1×, with the ratio's interval as a whisker.
+pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option<String> {
     let comps: Vec<(&Cell, &Comparison)> = subset
         .cells
         .iter()
@@ -266,123 +337,169 @@ pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option
     if comps.is_empty() {
         return None;
     }
-    let lo = comps
+    let low = comps.iter().map(|(_, k)| k.ci_low.unwrap_or(k.ratio).min(k.ratio));
+    let high = comps.iter().map(|(_, k)| k.ci_high.unwrap_or(k.ratio).max(k.ratio));
+    let (lo, hi) = ratio_range(low.fold(1.0, f64::min), high.fold(1.0, f64::max));
+    let labels: Vec<String> = comps
         .iter()
-        .map(|(_, k)| k.ci_low.unwrap_or(k.ratio).min(k.ratio))
-        .fold(1.0f64, f64::min)
-        / 1.3;
-    let hi = comps
-        .iter()
-        .map(|(_, k)| k.ci_high.unwrap_or(k.ratio).max(k.ratio))
-        .fold(1.0f64, f64::max)
-        * 1.3;
+        .map(|(c, k)| match row.and_then(|r| c.params.get(r)) {
+            Some(v) => format!("{v} · {}", k.implementation),
+            None => k.implementation.clone(),
+        })
+        .collect();
+    let font_px = f64::from(FONT_PX);
+    let widest = labels.iter().map(|l| text_px(l, font_px)).fold(0.0, f64::max);
+    let label_px = widest.min(f64::from(WIDE_PX) * 0.34);
+    let y_area = (label_px + 16.0 + font_px * 1.6) as u32;
     let n = comps.len();
-    let height = (60 + 26 * n) as u32 + 80;
+    let (x_area, row_px) = (56u32, 32u32);
+    let height = row_px * n as u32 + x_area + 2 * MARGIN_PX + TITLE_PX * 2;
+    let plot_w = f64::from(WIDE_PX - y_area - 2 * MARGIN_PX);
+    let tick_chars = [lo, hi]
+        .iter()
+        .map(|v| ratio_label(10f64.powf(v.log10().round())).chars().count())
+        .max()
+        .unwrap_or(4)
+        + 1;
+    let gap_px = tick_chars as f64 * font_px * 0.58 + 12.0;
+    let ticks = log_ticks(lo, hi, gap_px / (plot_w / (hi / lo).log10()));
+    let against = results.suite.baseline.clone().unwrap_or_else(|| "the fastest".into());
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (WIDE_PX, height)).into_drawing_area();
         root.fill(&WHITE).ok()?;
-        let baseline = results
-            .suite
-            .baseline
-            .clone()
-            .unwrap_or_else(|| "the fastest of each row".into());
-        let title = chart_title(subset, &format!("time relative to {baseline} (below 1 is faster)"));
         let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(170)
-            .build_cartesian_2d((lo..hi).log_scale(), 0f64..n as f64)
+            .caption(chart_title(subset, "relative time, below 1× is faster"), font(TITLE_PX))
+            .margin(MARGIN_PX)
+            .x_label_area_size(x_area)
+            .y_label_area_size(y_area)
+            .build_cartesian_2d((lo..hi).log_scale().with_key_points(ticks), 0f64..n as f64)
             .ok()?;
-        let labels: Vec<String> = comps
-            .iter()
-            .map(|(c, k)| match row.and_then(|r| c.params.get(r)) {
-                Some(v) => format!("{v} · {}", k.implementation),
-                None => k.implementation.clone(),
-            })
-            .collect();
         chart
             .configure_mesh()
             .disable_y_mesh()
             .y_labels(0)
-            .x_desc("ratio (log scale)")
-            .x_label_formatter(&|r| format!("{r:.2}x"))
+            .x_desc(fit(&format!("time relative to {against} (log scale)"), plot_w, font_px))
+            .y_desc(match row {
+                Some(r) => format!("{r} · implementation"),
+                None => "implementation".into(),
+            })
+            .x_label_formatter(&|r| ratio_label(*r))
+            .label_style(font(FONT_PX))
+            .axis_desc_style(font(FONT_PX))
+            .bold_line_style(RGBColor(225, 225, 225))
             .draw()
             .ok()?;
         // Row labels beside the axis, placed in pixels (a numeric axis has no category labels).
         for (j, label) in labels.iter().enumerate() {
             let (px, py) = chart.backend_coord(&(lo, (n - 1 - j) as f64 + 0.5));
-            let style = TextStyle::from(("sans-serif", 12).into_font()).pos(Pos::new(HPos::Right, VPos::Center));
-            root.draw(&Text::new(label.clone(), (px - 8, py), style)).ok()?;
-        }
-        for (j, (_, k)) in comps.iter().enumerate() {
-            let y = (n - 1 - j) as f64;
-            let i = impls.iter().position(|x| *x == k.implementation).unwrap_or(0);
-            let c = colour(i);
-            // Hatch-free but distinguishable: filled for a verdict, outlined for ≈.
-            let style = match k.verdict {
-                crate::results::Verdict::Indistinguishable => c.stroke_width(2),
-                _ => c.mix(0.75).filled(),
-            };
-            chart
-                .draw_series(std::iter::once(Rectangle::new(
-                    [(1.0, y + 0.2), (k.ratio, y + 0.8)],
-                    style,
-                )))
+            let style = font(FONT_PX).pos(Pos::new(HPos::Right, VPos::Center));
+            root.draw(&Text::new(fit(label, label_px, font_px), (px - 8, py), style))
                 .ok()?;
-            if let (Some(l), Some(h)) = (k.ci_low, k.ci_high) {
-                chart.draw_series(whisker(l, h, y)).ok()?;
-            }
         }
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(1.0, 0.0), (1.0, n as f64)],
-                BLACK,
-            )))
-            .ok()?;
+        draw_bars(&mut chart, results, &comps)?;
         root.present().ok()?;
     }
     Some(svg)
 }
 
+type RatioChart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<WithKeyPoints<LogCoord<f64>>, RangedCoordf64>>;
+
+/// The bars of the relative chart (filled for a verdict, outlined for ≈),
+/// their whiskers, and the line at 1×.
+fn draw_bars(chart: &mut RatioChart, results: &Results, comps: &[(&Cell, &Comparison)]) -> Option<()> {
+    let impls = crate::report::tables::implementations(results);
+    let n = comps.len();
+    for (j, (_, k)) in comps.iter().enumerate() {
+        let y = (n - 1 - j) as f64;
+        let i = impls.iter().position(|x| *x == k.implementation).unwrap_or(0);
+        let c = colour(i);
+        let style = match k.verdict {
+            crate::results::Verdict::Indistinguishable => c.stroke_width(2),
+            _ => c.mix(0.75).filled(),
+        };
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(1.0, y + 0.2), (k.ratio, y + 0.8)],
+                style,
+            )))
+            .ok()?;
+        if let (Some(l), Some(h)) = (k.ci_low, k.ci_high) {
+            chart.draw_series(whisker(l, h, y)).ok()?;
+        }
+    }
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(1.0, 0.0), (1.0, n as f64)],
+            BLACK,
+        )))
+        .ok()?;
+    Some(())
+}
+
+/// The range of the time axis shared by the run charts of `cells` (the
+/// panels of one group, so they compare at a glance): every run's time, padded.
+pub fn run_range<'c>(cells: impl IntoIterator<Item = &'c Cell>) -> Option<(f64, f64)> {
+    let (lo, hi) = cells
+        .into_iter()
+        .filter(|c| c.stats.is_some())
+        .flat_map(|c| c.warmup_per_call_ns().into_iter().chain(c.samples.per_call_ns()))
+        .fold((f64::MAX, 0f64), |(a, b), x| (a.min(x), b.max(x)));
+    if hi <= 0.0 || lo > hi {
+        return None;
+    }
+    let pad = ((hi - lo) * 0.08).max(hi * 0.01);
+    Some(((lo - pad).max(0.0), hi + pad))
+}
+
 /// Every run of one cell in order: warm-up runs hollow, measured runs filled,
-/// outliers as crosses. Shows warm-up trends and outliers at a glance.
-pub fn distribution(cell: &Cell) -> Option<String> {
+/// outliers as crosses, on the time axis `y_range` (from [`run_range`]).
+/// Shows warm-up trends and outliers at a glance.
+pub fn distribution(cell: &Cell, y_range: (f64, f64)) -> Option<String> {
     let stats = cell.stats.as_ref()?;
     let warm = cell.warmup_per_call_ns();
     let measured = cell.samples.per_call_ns();
-    let all: Vec<f64> = warm.iter().chain(&measured).copied().collect();
-    let (lo, hi) = all.iter().fold((f64::MAX, 0f64), |(a, b), x| (a.min(*x), b.max(*x)));
-    if all.is_empty() || hi <= 0.0 {
+    let runs = warm.len() + measured.len();
+    if runs == 0 {
         return None;
     }
-    let pad = ((hi - lo) * 0.1).max(hi * 0.01);
+    let (w, h) = (RUNS_PX.0, RUNS_PX.1);
+    let small = RUNS_FONT_PX;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (360, 180)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
         root.fill(&WHITE).ok()?;
+        let title = format!("{} · {}", cell.implementation, crate::plan::params_key(&cell.params));
         let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!("{} · {}", cell.implementation, crate::plan::params_key(&cell.params)),
-                ("sans-serif", 13),
-            )
+            .caption(fit(&title, f64::from(w - 12), f64::from(small)), font(small))
             .margin(6)
-            .x_label_area_size(22)
-            .y_label_area_size(62)
-            .build_cartesian_2d(-0.5f64..(all.len() as f64 - 0.5), (lo - pad).max(0.0)..(hi + pad))
+            .x_label_area_size(small * 3)
+            .y_label_area_size(small * 6)
+            .build_cartesian_2d(-0.5f64..(runs as f64 - 0.5), y_range.0..y_range.1)
             .ok()?;
+        let per = if cell.samples.iterations.is_empty() {
+            "run"
+        } else {
+            "call"
+        };
         chart
             .configure_mesh()
             .x_labels(4)
             .y_labels(4)
-            .y_label_formatter(&|t| format_nanos(*t))
+            .x_desc("run, in order")
+            .y_desc(format!("time per {per}"))
+            .x_label_formatter(&|x| format!("{}", x.round() as i64 + 1))
+            .y_label_formatter(&|t| compact(&format_nanos(*t)))
+            .label_style(font(small))
+            .axis_desc_style(font(small))
+            .light_line_style(WHITE)
+            .bold_line_style(RGBColor(230, 230, 230))
             .draw()
             .ok()?;
         let c = colour(0);
         chart
             .draw_series(std::iter::once(PathElement::new(
-                vec![(-0.5, stats.median_ns), (all.len() as f64 - 0.5, stats.median_ns)],
+                vec![(-0.5, stats.median_ns), (runs as f64 - 0.5, stats.median_ns)],
                 BLACK.mix(0.4),
             )))
             .ok()?;

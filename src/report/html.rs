@@ -121,10 +121,16 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
             scaling: scaling.map(safe),
             relative: charts::relative(results, &s, row.as_deref()).map(safe),
             tables: ts,
+            // One time axis per group (the implementations at one parameter
+            // set), so the panels of a row compare at a glance; across sizes
+            // times differ by orders of magnitude and would flatten each other.
             distributions: s
                 .cells
                 .iter()
-                .filter_map(|c| charts::distribution(c))
+                .filter_map(|c| {
+                    let group = s.cells.iter().copied().filter(|o| o.params == c.params);
+                    charts::distribution(c, charts::run_range(group)?)
+                })
                 .map(safe)
                 .collect(),
         });

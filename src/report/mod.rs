@@ -3,7 +3,9 @@
 //! `files` is the one place that writes reports to disk.
 
 pub mod asciidoc;
+pub mod axes;
 pub mod charts;
+pub mod eta;
 pub mod export;
 pub mod files;
 pub mod html;

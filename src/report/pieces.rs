@@ -47,6 +47,7 @@ pub fn pieces_table(results: &Results) -> Option<Table> {
         kind: TableKind::Info,
         title: "Pieces: which machine ran which rows".into(),
         labels: 7,
+        runs: vec![],
         header: [
             "piece",
             "host",

@@ -45,6 +45,7 @@ pub fn table(results: &Results) -> Option<Table> {
             since.label, since.run_id, since.started_at
         ),
         labels: 1,
+        runs: vec![],
         header: ["cell", "then", "now", "change since", "verdict"]
             .iter()
             .map(|s| s.to_string())

@@ -29,6 +29,11 @@ pub struct Table {
     pub rows: Vec<Vec<String>>,
     /// How many leading columns are labels (left-aligned) rather than figures.
     pub labels: usize,
+    /// Measured runs behind each row ("10", or "8–10" when its cells
+    /// differ); empty when the table has no such column. The terminal shows
+    /// it as the column `n`; Markdown leaves it out (its tables state the
+    /// runs in the method sentence).
+    pub runs: Vec<String>,
 }
 
 /// What a cell shows in place of a number when it is not ok.
@@ -194,12 +199,7 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
         format!(" — {}", subset.label)
     };
     let row_of = |c: &Cell| c.params.get(&row).map_or(String::new(), |v| v.to_string());
-    let mut row_values: Vec<String> = Vec::new();
-    for c in &subset.cells {
-        if !row_values.contains(&row_of(c)) {
-            row_values.push(row_of(c));
-        }
-    }
+    let row_values = distinct(subset.cells.iter().map(|c| row_of(c)));
     let find = |rv: &str, imp: &str| {
         subset
             .cells
@@ -207,10 +207,16 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
             .copied()
             .find(|c| c.implementation == imp && row_of(c) == rv)
     };
+    let row_runs = |rv: &str| runs_text(impls.iter().filter_map(|imp| find(rv, imp)));
     let build = |kind: TableKind, title: String, f: &dyn Fn(&Cell) -> String| Table {
         kind,
         title,
         labels: 1,
+        runs: if matches!(kind, TableKind::Time | TableKind::Ratio) {
+            row_values.iter().map(|rv| row_runs(rv)).collect()
+        } else {
+            vec![]
+        },
         header: std::iter::once(row.clone()).chain(impls.iter().cloned()).collect(),
         rows: row_values
             .iter()
@@ -277,6 +283,28 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
         ));
     }
     tables
+}
+
+/// The values in first-seen order, each once.
+fn distinct(values: impl Iterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for v in values {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// How many measured runs `cells` had: "10", or "8–10" when they differ;
+/// empty when none was measured.
+fn runs_text<'c>(cells: impl Iterator<Item = &'c Cell>) -> String {
+    let counts: Vec<usize> = cells.map(|c| c.samples.len()).filter(|n| *n > 0).collect();
+    match (counts.iter().min(), counts.iter().max()) {
+        (Some(lo), Some(hi)) if lo == hi => lo.to_string(),
+        (Some(lo), Some(hi)) => format!("{lo}–{hi}"),
+        _ => String::new(),
+    }
 }
 
 /// A peak-memory figure, "≤ 5.54 MB" when it is only an upper bound.
@@ -355,6 +383,7 @@ fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
             "Wall time".into()
         },
         labels: 1,
+        runs: cells.iter().map(|c| runs_text(std::iter::once(*c))).collect(),
         header: columns.iter().map(|(h, _)| h.to_string()).collect(),
         rows: cells
             .iter()
@@ -409,6 +438,7 @@ impl GridCell {
 impl SummaryGrid {
     pub fn table(&self) -> Table {
         Table {
+            runs: vec![],
             kind: TableKind::Ratio,
             title: self.title.clone(),
             labels: self.labels,
@@ -627,6 +657,7 @@ pub fn diff_table(d: &crate::diff::Diff) -> Table {
         ]);
     }
     Table {
+        runs: vec![],
         kind: TableKind::Summary,
         title: "Median time per cell, old → new (change with its 95% interval; unpaired)".into(),
         labels: 1,
@@ -658,6 +689,7 @@ pub fn environment_table(results: &Results) -> Table {
         ("versus", e.versus_version.clone()),
     ];
     Table {
+        runs: vec![],
         kind: TableKind::Info,
         title: "Environment".into(),
         labels: 2,
@@ -677,6 +709,7 @@ pub fn versions_table(results: &Results) -> Table {
     }
     header.push("note".into());
     Table {
+        runs: vec![],
         kind: TableKind::Info,
         title: "Implementations".into(),
         labels: header.len(),

@@ -1,7 +1,15 @@
 //! The terminal: a progress bar with an ETA on stderr while the plan runs,
-//! and the result tables on stdout at the end.
+//! and the result tables on stdout at the end, fitted to the terminal's
+//! width (`comfy-table` wraps columns that do not fit) and coloured only
+//! when the caller says so (`--color`, `NO_COLOR`).
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+
+use crate::outcome::Outcome;
+use crate::report::eta::{self, Eta};
 
 use crate::report::tables::{self, Table, TableKind};
 use crate::results::Results;
@@ -12,6 +20,8 @@ pub struct Progress {
     bar: ProgressBar,
     /// The group being measured, shown again once a note (such as generating a payload) is over.
     group: String,
+    eta: Arc<Mutex<Eta>>,
+    started: Instant,
 }
 
 impl Progress {
@@ -20,45 +30,71 @@ impl Progress {
         if quiet {
             bar.set_draw_target(ProgressDrawTarget::hidden());
         }
+        let eta = Arc::new(Mutex::new(Eta::new(0)));
+        let started = Instant::now();
+        let reader = Arc::clone(&eta);
         bar.set_style(
             // `wide_msg` takes the rest of the line and is cut to the terminal's width.
             ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {bar:20} {pos}/{len} runs, ETA {eta} {wide_msg}",
+                "{spinner} [{elapsed_precise}] {bar:20} {pos}/{len} runs, ETA {time_left} {wide_msg}",
             )
-            .expect("valid template"),
+            .expect("valid template")
+            .with_key("time_left", move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let left = reader.lock().ok().and_then(|e| e.remaining(started.elapsed()));
+                let _ = w.write_str(&left.map_or_else(|| "…".to_string(), eta::short));
+            }),
         );
+        if !quiet {
+            // Redraw between runs too, so elapsed time and ETA move during a long run.
+            bar.enable_steady_tick(Duration::from_millis(500));
+        }
         Progress {
             bar,
             group: String::new(),
+            eta,
+            started,
         }
     }
 
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
+
+    fn with_eta(&self, f: impl FnOnce(&mut Eta, Duration)) {
+        if let Ok(mut e) = self.eta.lock() {
+            f(&mut e, self.started.elapsed());
+        }
+    }
 }
 
 impl Events for Progress {
     fn start(&mut self, total_runs: u64) {
         self.bar.set_length(total_runs);
+        self.with_eta(|e, _| *e = Eta::new(total_runs));
     }
     fn group_start(&mut self, label: &str) {
         self.group = label.to_string();
         self.bar.set_message(label.to_string());
     }
+    fn group_planned(&mut self, runs: u64) {
+        self.with_eta(|e, now| e.group_start(now, runs));
+    }
     fn run_done(&mut self) {
         if self.bar.message() != self.group {
             self.bar.set_message(self.group.clone());
         }
+        self.with_eta(|e, now| e.run_done(now));
         self.bar.inc(1);
     }
     fn runs_dropped(&mut self, count: u64) {
         let len = self.bar.length().unwrap_or(0);
         self.bar.set_length(len.saturating_sub(count));
+        self.with_eta(|e, _| e.dropped(count));
     }
     fn runs_added(&mut self, count: u64) {
         let len = self.bar.length().unwrap_or(0);
         self.bar.set_length(len + count);
+        self.with_eta(|e, _| e.added(count));
     }
     fn note(&mut self, text: &str) {
         self.bar.set_message(text.to_string());
@@ -66,61 +102,164 @@ impl Events for Progress {
 }
 
 fn width(s: &str) -> usize {
-    s.chars().count()
+    console::measure_text_width(s)
 }
 
-/// Renders a table as aligned plain text.
-pub fn render_table(t: &Table) -> String {
-    let cols = t.header.len();
-    let mut widths = vec![0; cols];
-    for row in std::iter::once(&t.header).chain(&t.rows) {
-        for (i, c) in row.iter().enumerate().take(cols) {
-            widths[i] = widths[i].max(width(c));
+/// How the end-of-run text is laid out: the terminal's width and whether to colour.
+#[derive(Debug, Clone, Copy)]
+pub struct Layout {
+    pub columns: usize,
+    pub colour: bool,
+}
+
+impl Layout {
+    /// Plain text at `columns` wide.
+    pub fn plain(columns: usize) -> Self {
+        Layout { columns, colour: false }
+    }
+
+    fn paint(&self, text: &str, style: &console::Style) -> String {
+        if self.colour {
+            style.clone().force_styling(true).apply_to(text).to_string()
+        } else {
+            text.to_string()
         }
     }
-    let line = |row: &Vec<String>| {
-        row.iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let pad = " ".repeat(widths[i] - width(c));
-                if i == 0 {
-                    format!("{c}{pad}")
-                } else {
-                    format!("{pad}{c}")
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("  ")
+}
+
+/// Renders a table as aligned plain text at the default width.
+pub fn render_table(t: &Table) -> String {
+    render_table_with(t, Layout::plain(DEFAULT_WIDTH))
+}
+
+/// Renders a table fitted to `layout.columns`: the column `n` (measured
+/// runs) after the labels when the table has it, figures right-aligned, and
+/// columns wrapped (at spaces where they can be) when the rows are wider than
+/// the terminal. Verdicts are coloured when `layout.colour` is set.
+pub fn render_table_with(t: &Table, layout: Layout) -> String {
+    let with_runs = !t.runs.is_empty();
+    let at = t.labels.min(t.header.len()).max(1);
+    let insert = |row: &[String], n: &str| -> Vec<String> {
+        let mut r = row.to_vec();
+        if with_runs {
+            r.insert(at.min(r.len()), n.to_string());
+        }
+        r
     };
-    let mut out = format!("{}\n", t.title);
+    let mut table = comfy_table::Table::new();
+    table
+        .load_style(comfy_table::presets::NOTHING)
+        .set_content_arrangement(comfy_table::ContentArrangement::Dynamic)
+        .set_width(u16::try_from(layout.columns).unwrap_or(u16::MAX));
     if t.header.iter().any(|h| !h.is_empty()) {
-        out.push_str(&format!("  {}\n", line(&t.header)));
+        table.set_header(insert(&t.header, "n"));
     }
-    for r in &t.rows {
-        out.push_str(&format!("  {}\n", line(r)));
+    for (i, row) in t.rows.iter().enumerate() {
+        let cells = insert(row, t.runs.get(i).map_or("", String::as_str));
+        table.add_row(
+            cells
+                .iter()
+                .map(|c| paint_cell(&keep_together(c), t.kind, layout))
+                .collect::<Vec<_>>(),
+        );
+    }
+    for (i, col) in table.column_iter_mut().enumerate() {
+        // Two spaces before every column, none after: the first is the indent.
+        col.set_padding((2, 0));
+        // Figures, the run count among them, are right-aligned.
+        if i >= t.labels.max(1) && t.kind != TableKind::Info {
+            col.set_cell_alignment(comfy_table::CellAlignment::Right);
+        }
+    }
+    let mut out = format!(
+        "{}\n",
+        layout.paint(&fit_title(&t.title, layout.columns), &console::Style::new().bold())
+    );
+    for line in table.lines() {
+        out.push_str(&line.trim_end().replace(NBSP, " "));
+        out.push('\n');
     }
     out
 }
 
-/// The end-of-run summary printed to stdout, warnings one line each.
+const NBSP: char = '\u{a0}';
+
+/// A cell whose spaces are non-breaking except where a wrapped line reads
+/// well: "1.65 µs ±" / "104 ns", "1.16x slower" / "[0.91, 1.38], p = 0.05",
+/// never "1.65 µs ± 104" / "ns". The spaces come back after layout.
+fn keep_together(cell: &str) -> String {
+    cell.replace(' ', "\u{a0}")
+        .replace("\u{a0}[", " [")
+        .replace("±\u{a0}", "± ")
+        .replace(":\u{a0}", ": ")
+        .replace("],\u{a0}p", "], p")
+}
+
+/// A title longer than the width is wrapped at spaces.
+fn fit_title(title: &str, columns: usize) -> String {
+    let mut lines: Vec<String> = vec![String::new()];
+    for word in title.split(' ') {
+        let last = lines.last_mut().expect("one line at least");
+        if !last.is_empty() && width(last) + 1 + width(word) > columns {
+            lines.push(word.to_string());
+        } else {
+            if !last.is_empty() {
+                last.push(' ');
+            }
+            last.push_str(word);
+        }
+    }
+    lines.join("\n")
+}
+
+const NOT_OK: [Outcome; 4] = [
+    Outcome::Failed,
+    Outcome::Timeout,
+    Outcome::OutOfMemory,
+    Outcome::WrongOutput,
+];
+
+/// A table cell with its verdict coloured: slower red, faster green, not-ok in bold red.
+fn paint_cell(text: &str, kind: TableKind, layout: Layout) -> String {
+    if !layout.colour || !matches!(kind, TableKind::Ratio | TableKind::Summary) {
+        return text.to_string();
+    }
+    let style = if text.contains("slower") && !text.starts_with("not confirmed") {
+        console::Style::new().red()
+    } else if text.contains("faster") && !text.starts_with("not confirmed") {
+        console::Style::new().green()
+    } else if NOT_OK.iter().any(|o| o.label() == text) {
+        console::Style::new().red().bold()
+    } else {
+        return text.to_string();
+    };
+    layout.paint(text, &style)
+}
+
+/// The end-of-run summary printed to stdout, warnings one line each, plain,
+/// at the default width.
 pub fn summary(results: &Results) -> String {
-    summary_with(results, false, DEFAULT_WIDTH)
+    summary_with(results, false, Layout::plain(DEFAULT_WIDTH))
 }
 
 /// Columns assumed when the width of the terminal is unknown.
 pub const DEFAULT_WIDTH: usize = 100;
 
 /// The end-of-run summary; `verbose` gives each warning in full with the
-/// cells it names; otherwise a warning is one line of at most `width` columns.
-pub fn summary_with(results: &Results, verbose: bool, columns: usize) -> String {
+/// cells it names; otherwise a warning is one line of at most the width.
+/// Tables are fitted to the width.
+pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String {
+    let columns = layout.columns;
+    let heading = console::Style::new().bold();
     let mut out = String::new();
     for (op, ts) in tables::result_tables(results) {
-        out.push_str(&format!("== {op} ==\n"));
+        out.push_str(&layout.paint(&format!("== {op} =="), &heading));
+        out.push('\n');
         for t in ts
             .iter()
             .filter(|t| matches!(t.kind, TableKind::Time | TableKind::Ratio | TableKind::Summary))
         {
-            out.push_str(&render_table(t));
+            out.push_str(&render_table_with(t, layout));
         }
         out.push('\n');
     }
@@ -133,16 +272,20 @@ pub fn summary_with(results: &Results, verbose: bool, columns: usize) -> String 
     }
     let problems = tables::outcome_rows(results);
     if !problems.is_empty() {
-        out.push_str("Not ok:\n");
+        out.push_str(&layout.paint("Not ok:", &console::Style::new().red().bold()));
+        out.push('\n');
         for p in problems {
             out.push_str(&format!("  {p}\n"));
         }
     }
+    let warning = layout.paint("warning:", &console::Style::new().yellow());
     for w in &results.warnings {
         if verbose {
-            out.push_str(&format!("warning: {}\n", w.message));
+            out.push_str(&format!("{warning} {}\n", w.message));
         } else {
-            out.push_str(&one_line(&format!("warning: {}", w.message), columns));
+            // Cut before painting, so the escape codes do not count toward the width.
+            let line = one_line(&format!("warning: {}", w.message), columns);
+            out.push_str(&line.replacen("warning:", &warning, 1));
             out.push('\n');
         }
     }

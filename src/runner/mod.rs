@@ -49,6 +49,8 @@ pub use rounds::{Clock, SystemClock};
 pub trait Events {
     fn start(&mut self, _total_runs: u64) {}
     fn group_start(&mut self, _label: &str) {}
+    /// The runs planned for the group just started (warm-up included), for the ETA.
+    fn group_planned(&mut self, _runs: u64) {}
     fn run_done(&mut self) {}
     /// Runs planned but not taken (a cell failed early, or was resumed), for the progress total.
     fn runs_dropped(&mut self, _count: u64) {}
@@ -128,6 +130,7 @@ impl<'a> Runner<'a> {
             }
             let op = &self.suite.operations[group.operation];
             events.group_start(&format!("{} {}", op.name, params_key(&group.params)));
+            events.group_planned(u64::from(group.runs + group.warmup) * group.implementations.len() as u64);
             let cells = self.run_group(&group, exec, events)?;
             if interrupted() {
                 return Ok(End::Interrupted);

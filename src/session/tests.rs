@@ -78,14 +78,19 @@ fn the_final_results_equal_what_the_journal_rebuilds() {
     let (results, _) = session_run(dir.path(), true);
     let suite = parse(Path::new("fake.toml"), SUITE).unwrap();
     let plan = build(&suite, &Selection::default()).unwrap();
-    let journal = results::Journal::recover(&dir.path().join("cells.jsonl")).unwrap().cells;
+    let journal = results::Journal::recover(&dir.path().join("cells.jsonl"))
+        .unwrap()
+        .cells;
     let mut rebuilt = results.clone();
     rebuilt.cells = document::in_plan_order(&suite, &plan, &journal);
     rebuilt.comparisons.clear();
     rebuilt.warnings.clear();
     crate::analysis::analyze(&mut rebuilt, &[]);
     assert_eq!(rebuilt, results);
-    assert!(!dir.path().join("results.json").exists(), "the session writes no results file");
+    assert!(
+        !dir.path().join("results.json").exists(),
+        "the session writes no results file"
+    );
 }
 
 #[test]

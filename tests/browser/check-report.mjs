@@ -1,8 +1,13 @@
 // Opens a versus HTML report in real headless Chromium and checks what a
 // reader would see: no console errors or script dialogs, one chart series per
-// implementation, every failed cell marked, and hostile strings shown as text.
+// implementation, every failed cell marked, hostile strings shown as text,
+// and chart text that neither overlaps nor shrinks below 9 px at 1280 and
+// 400 pixels wide.
 //
 //   node check-report.mjs REPORT.html RESULTS.json [SCREENSHOT.png]
+//
+// With SCREENSHOT.png, the top of the first relative-speed chart is saved
+// at each width as SCREENSHOT-1280.png and SCREENSHOT-400.png.
 //
 // Prints "N passed, M failed" and exits non-zero on any failure.
 import { readFileSync, mkdtempSync } from "node:fs";
@@ -99,13 +104,54 @@ try {
   check("run strips present", (await page.locator("figure.distribution svg").count()) > 0);
   check("environment table present", text.includes("Environment") && text.includes(results.environment.cpu_model));
 
+  // Chart text at a desktop width and a phone's: tick labels and other text
+  // in one chart must not overlap, and text must stay readable (>= 9 px).
+  await page.evaluate(() => document.querySelectorAll("details").forEach((d) => (d.open = true)));
+  for (const width of [1280, 400]) {
+    await page.setViewportSize({ width, height: 900 });
+    const charts = await page.evaluate(() =>
+      [...document.querySelectorAll("figure.chart svg")].map((svg) => {
+        const texts = [...svg.querySelectorAll("text")]
+          .filter((t) => t.textContent.trim() !== "")
+          .map((t) => {
+            const r = t.getBoundingClientRect();
+            const scale = svg.getScreenCTM().a;
+            const size = parseFloat(getComputedStyle(t).fontSize) * scale;
+            return { text: t.textContent.trim(), x: r.left, y: r.top, w: r.width, h: r.height, size };
+          });
+        return { kind: svg.closest("figure").className, texts };
+      }),
+    );
+    const overlaps = [];
+    let smallest = Infinity;
+    let smallestText = "";
+    for (const [i, c] of charts.entries()) {
+      for (const t of c.texts) {
+        if (t.size < smallest) [smallest, smallestText] = [t.size, `${c.kind} #${i}: ${t.text}`];
+      }
+      for (let a = 0; a < c.texts.length; a++) {
+        for (let b = a + 1; b < c.texts.length; b++) {
+          const [p, q] = [c.texts[a], c.texts[b]];
+          // Glyph boxes include some leading; overlap means more than a pixel each way.
+          const dx = Math.min(p.x + p.w, q.x + q.w) - Math.max(p.x, q.x);
+          const dy = Math.min(p.y + p.h, q.y + q.h) - Math.max(p.y, q.y);
+          if (dx > 1 && dy > 1) overlaps.push(`${c.kind} #${i}: "${p.text}" / "${q.text}"`);
+        }
+      }
+    }
+    check(`${width}px: ${charts.length} charts, no two texts in a chart overlap`, charts.length > 0 && overlaps.length === 0, overlaps.slice(0, 8).join("; "));
+    check(`${width}px: chart text at least 9 px`, smallest >= 9, `${smallest.toFixed(1)} px: ${smallestText}`);
+    const ticks = await page.evaluate(() => [...document.querySelectorAll("figure.relative svg text")].map((t) => t.textContent.trim()).filter((t) => /^[0-9.]+×$/.test(t)));
+    check(`${width}px: relative charts label 1× and more ticks`, ticks.includes("1×") && new Set(ticks).size >= 3, JSON.stringify(ticks));
+    if (screenshot) {
+      await page.evaluate(() => document.querySelector("figure.chart").scrollIntoView());
+      await page.screenshot({ path: screenshot.replace(/\.png$/, `-${width}.png`), fullPage: false });
+    }
+  }
+
   await page.setViewportSize({ width: 380, height: 800 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   check("readable in a narrow window (no page-wide horizontal scroll)", overflow <= 1, `overflow ${overflow}px`);
-  if (screenshot) {
-    await page.setViewportSize({ width: 1100, height: 900 });
-    await page.screenshot({ path: screenshot, fullPage: false });
-  }
 } finally {
   await browser.close();
 }
