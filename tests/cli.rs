@@ -978,3 +978,104 @@ fn a_shard_index_missing_from_the_environment_is_a_clear_error() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn services_get_a_free_port_and_cells_reach_them_through_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(
+        dir.path(),
+        "s.toml",
+        r#"
+        [settings]
+        runs = 2
+        [operations.get]
+        same_output = true
+        [services.web]
+        command = "python3 -m http.server {port} --bind 127.0.0.1 --directory {tmp}"
+        ready_http = "http://127.0.0.1:{port}/"
+        [implementations.py]
+        run.get = "python3 -c 'import urllib.request,sys; sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode()[:15])' http://127.0.0.1:{web.port}/"
+        "#,
+    );
+    let out = dir.path().join("out");
+    versus()
+        .args(["run", "-q", "--no-history"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(0);
+    assert_eq!(outcome_of(&results(&out), "get", "py"), "ok");
+}
+
+#[test]
+fn a_service_that_dies_fails_the_later_cells_naming_it_and_its_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(
+        dir.path(),
+        "s.toml",
+        r#"
+        [settings]
+        runs = 1
+        warmup = 0
+        [matrix]
+        n = [1, 2, 3]
+        [operations.x]
+        output = "none"
+        [services.brief]
+        command = "sleep 0.5"
+        [implementations.a]
+        run.x = "sleep 0.4"
+        "#,
+    );
+    let out = dir.path().join("out");
+    versus()
+        .args(["run", "-q", "--no-history"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(3);
+    let r = results(&out);
+    let last = r["cells"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["outcome"], "failed");
+    let message = last["message"].as_str().unwrap();
+    assert!(
+        message.contains("service 'brief'") && message.contains("brief.log"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_service_that_never_gets_ready_names_itself_its_probe_and_log_and_writes_no_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(
+        dir.path(),
+        "s.toml",
+        r#"
+        [operations.x]
+        output = "none"
+        [services.mute]
+        command = "sleep 30"
+        ready_tcp = "127.0.0.1:{port}"
+        ready_timeout = "1s"
+        [implementations.a]
+        run.x = "true"
+        "#,
+    );
+    let out = dir.path().join("out");
+    let o = versus()
+        .args(["run", "-q", "--no-history"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("service 'mute'") && stderr.contains("TCP 127.0.0.1:") && stderr.contains("mute.log"),
+        "{stderr}"
+    );
+    assert!(!out.join("results.json").exists());
+}

@@ -34,6 +34,8 @@ pub enum ServiceError {
 #[derive(Default)]
 pub struct Services {
     running: Vec<(String, Child)>,
+    /// Each running service's log file, in the same order.
+    logs: Vec<String>,
 }
 
 fn probe_http(url: &str) -> bool {
@@ -71,13 +73,42 @@ fn probe_tcp(addr: &str) -> bool {
         .is_some_and(|a| TcpStream::connect_timeout(&a, Duration::from_millis(500)).is_ok())
 }
 
+/// A free TCP port on the loopback interface for each service, picked by
+/// the kernel (bind to port 0) so no fixed port can collide with another
+/// program or another run. The socket is closed before the service starts:
+/// another program could take the port in between, which the service's
+/// readiness probe then reports.
+pub fn free_ports(list: &[Service]) -> std::io::Result<Vec<(String, u16)>> {
+    list.iter()
+        .map(|svc| {
+            let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+            Ok((svc.name.clone(), listener.local_addr()?.port()))
+        })
+        .collect()
+}
+
+/// The placeholder values every service's command and probe see: `{tmp}`,
+/// each service's `{<name>.port}`, and `{port}` (added per service).
+fn scope(tmp: &Path, ports: &[(String, u16)]) -> crate::placeholder::Scope {
+    crate::placeholder::Scope::new()
+        .with("tmp", tmp.display().to_string())
+        .with_all(ports.iter().map(|(n, p)| (format!("{n}.port"), p)))
+}
+
 impl Services {
     /// Starts every service in order and waits for each to be ready.
     /// `log_dir` receives `<name>.log` with each service's output.
-    pub fn start(list: &[Service], tmp: &Path, log_dir: &Path) -> Result<Services, ServiceError> {
+    pub fn start(
+        list: &[Service],
+        tmp: &Path,
+        log_dir: &Path,
+        ports: &[(String, u16)],
+    ) -> Result<Services, ServiceError> {
         let mut services = Services::default();
         for svc in list {
-            let lookup = |n: &str| (n == "tmp").then(|| tmp.display().to_string());
+            let port = ports.iter().find(|(n, _)| *n == svc.name).map_or(0, |(_, p)| *p);
+            let values = scope(tmp, ports).with("port", port.to_string());
+            let lookup = |n: &str| values.get(n);
             let argv = svc.command.render_with(lookup).unwrap_or_default();
             let log_path = log_dir.join(format!("{}.log", svc.name));
             let log = log_path.display().to_string();
@@ -100,6 +131,7 @@ impl Services {
             }
             let child = cmd.spawn().map_err(start_err)?;
             services.running.push((svc.name.clone(), child));
+            services.logs.push(log.clone());
             let started = Instant::now();
             loop {
                 let child = &mut services.running.last_mut().expect("just pushed").1;
@@ -112,8 +144,8 @@ impl Services {
                 }
                 let ready = match &svc.ready {
                     Readiness::Started => true,
-                    Readiness::Tcp(addr) => probe_tcp(addr),
-                    Readiness::Http(url) => probe_http(url),
+                    Readiness::Tcp(addr) => probe_tcp(&values.text(addr).unwrap_or_default()),
+                    Readiness::Http(url) => probe_http(&values.text(url).unwrap_or_default()),
                     Readiness::Command(c) => c.render_with(lookup).ok().is_some_and(|argv| {
                         Command::new(&argv[0])
                             .args(&argv[1..])
@@ -129,8 +161,8 @@ impl Services {
                 }
                 if started.elapsed() > svc.ready_timeout {
                     let probe = match &svc.ready {
-                        Readiness::Tcp(a) => format!("TCP {a}"),
-                        Readiness::Http(u) => format!("GET {u}"),
+                        Readiness::Tcp(a) => format!("TCP {}", values.text(a).unwrap_or_default()),
+                        Readiness::Http(u) => format!("GET {}", values.text(u).unwrap_or_default()),
                         Readiness::Command(c) => format!("command {c:?}"),
                         Readiness::Started => "started".into(),
                     };
@@ -145,6 +177,20 @@ impl Services {
             }
         }
         Ok(services)
+    }
+
+    /// The first service that is no longer running, described for the cells
+    /// that would have talked to it; `None` while all run.
+    pub fn first_dead(&mut self) -> Option<String> {
+        self.running
+            .iter_mut()
+            .zip(&self.logs)
+            .find_map(|((name, child), log)| match child.try_wait() {
+                Ok(Some(status)) => Some(format!(
+                    "service '{name}' is no longer running ({status}); its output is in {log}"
+                )),
+                _ => None,
+            })
     }
 
     /// Whether each service is still running, as (name, alive).

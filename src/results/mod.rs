@@ -52,6 +52,24 @@ pub struct Samples {
 }
 
 impl Samples {
+    /// Makes room for `runs` more samples of a process cell, or of an
+    /// in-process cell (`in_process`), in the arrays that kind fills.
+    pub fn reserve_runs(&mut self, runs: usize, in_process: bool) {
+        self.wall_ns.reserve_exact(runs);
+        if in_process {
+            self.iterations.reserve_exact(runs);
+        } else {
+            for v in [
+                &mut self.user_ns,
+                &mut self.sys_ns,
+                &mut self.max_rss_bytes,
+                &mut self.rss_floor_bytes,
+            ] {
+                v.reserve_exact(runs);
+            }
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.wall_ns.len()
     }

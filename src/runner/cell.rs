@@ -88,6 +88,16 @@ impl CellState {
     }
 }
 
+/// The measured runs a cell will take, when the plan fixes them: the
+/// samples are allocated once, at their final size (100,000 runs of a short
+/// command would otherwise leave up to half their memory unused).
+fn planned_runs(group: &Group) -> usize {
+    match group.sampling {
+        crate::plan::Sampling::Fixed => group.runs as usize,
+        _ => 0,
+    }
+}
+
 /// What a group's cells share.
 pub(super) struct GroupContext<'g> {
     pub group: &'g Group,
@@ -198,7 +208,8 @@ impl Runner<'_> {
             earlier,
         };
         let implementation = &self.suite.implementations[imp];
-        let scope = cell_scope(group, implementation, &op.name, &files);
+        let scope =
+            cell_scope(group, implementation, &op.name, &files).with_all(self.globals.iter().map(|(k, v)| (k, v)));
         let cwd = implementation.cwd.clone().unwrap_or_else(|| self.suite.dir.clone());
         let Some(command) = &implementation.commands[group.operation] else {
             let worker_cmd = implementation
@@ -229,6 +240,7 @@ impl Runner<'_> {
         let out = matches!(op.output, OutputMode::Stdout | OutputMode::File).then_some(out);
         let mut st = CellState::new(imp, Mode::Process(req), out);
         st.hooks = hooks;
+        st.samples.reserve_runs(planned_runs(group), false);
         Ok(Start::Measure(Box::new(st)))
     }
 
@@ -274,6 +286,7 @@ impl Runner<'_> {
                 });
                 st.batch = w.batch;
                 st.mode = Mode::Worker(Box::new(w));
+                st.samples.reserve_runs(planned_runs(group), true);
                 self.verify_worker(&mut st, ctx.payload, group);
             }
             Err(e) => st.fail(inprocess::outcome_of(&e), format!("worker: {e}")),

@@ -75,7 +75,8 @@ impl Runner<'_> {
         let scope = match imp {
             Some(i) => implementation_scope(i, &self.tmp),
             None => suite_scope(&self.tmp),
-        };
+        }
+        .with_all(self.globals.iter().map(|(k, v)| (k, v)));
         let argv = scope.command(cmd).map_err(|e| e.to_string())?;
         let stderr = self.tmp.join(".setup.stderr");
         let r = exec.run(&RunRequest {

@@ -83,6 +83,12 @@ pub struct Runner<'a> {
     pub done: IndexMap<String, Cell>,
     /// The clock the `max_time` stop rule reads.
     pub clock: Box<dyn Clock>,
+    /// Placeholder values known for the whole run (each service's
+    /// `{<name>.port}`), added to every command's scope.
+    pub globals: Vec<(String, String)>,
+    /// Asked before each group: a reason the group cannot run (a service it
+    /// needs has died), which then fails its cells without running them.
+    pub health: Option<Box<dyn FnMut() -> Option<String> + 'a>>,
     payloads: HashMap<String, PayloadFile>,
     /// SHA-256 of files that do not change during the run (payloads, expected outputs).
     digests: HashMap<PathBuf, Digest>,
@@ -101,6 +107,8 @@ impl<'a> Runner<'a> {
             cache,
             done: IndexMap::new(),
             clock: Box::new(SystemClock::default()),
+            globals: vec![],
+            health: None,
             payloads: HashMap::new(),
             digests: HashMap::new(),
             outcomes: HashMap::new(),
@@ -108,12 +116,13 @@ impl<'a> Runner<'a> {
         }
     }
 
-    /// Runs every group of the plan, handing each group's cells to `sink` as it finishes.
+    /// Runs every group of the plan, handing each group's cells to `sink` as
+    /// it finishes (moved, not copied: a cell may hold 100,000 samples).
     pub fn run(
         &mut self,
         exec: &mut dyn Executor,
         events: &mut dyn Events,
-        sink: &mut dyn FnMut(&[Cell]) -> Result<()>,
+        sink: &mut dyn FnMut(Vec<Cell>) -> Result<()>,
     ) -> Result<End> {
         events.start(self.plan.total_runs());
         for c in self.done.values() {
@@ -131,14 +140,17 @@ impl<'a> Runner<'a> {
             let op = &self.suite.operations[group.operation];
             events.group_start(&format!("{} {}", op.name, params_key(&group.params)));
             events.group_planned(u64::from(group.runs + group.warmup) * group.implementations.len() as u64);
-            let cells = self.run_group(&group, exec, events)?;
+            let cells = match self.health.as_mut().and_then(|check| check()) {
+                Some(reason) => self.unrunnable(&group, reason, events),
+                None => self.run_group(&group, exec, events)?,
+            };
             if interrupted() {
                 return Ok(End::Interrupted);
             }
             for c in &cells {
                 self.outcomes.insert(c.id.clone(), c.outcome);
             }
-            sink(&cells)?;
+            sink(cells)?;
         }
         Ok(End::Complete)
     }
@@ -206,6 +218,30 @@ impl<'a> Runner<'a> {
         let suite = self.suite;
         finished.sort_by_key(|c| suite.implementations.iter().position(|i| i.name == c.implementation));
         Ok(finished)
+    }
+
+    /// The cells of a group that cannot run, failed with `reason`.
+    fn unrunnable(&mut self, group: &Group, reason: String, events: &mut dyn Events) -> Vec<Cell> {
+        let ctx = GroupContext {
+            group,
+            payload: None,
+            started_at: crate::results::now_rfc3339_millis(),
+        };
+        events.runs_dropped(u64::from(group.runs + group.warmup) * group.implementations.len() as u64);
+        let mut cells: Vec<Cell> = group
+            .implementations
+            .iter()
+            .map(|imp| early_cell(self, &ctx, *imp, Outcome::Failed, reason.clone()))
+            .chain(
+                group
+                    .skipped
+                    .iter()
+                    .map(|(imp, why)| early_cell(self, &ctx, *imp, Outcome::Skipped, why.clone())),
+            )
+            .collect();
+        let suite = self.suite;
+        cells.sort_by_key(|c| suite.implementations.iter().position(|i| i.name == c.implementation));
+        cells
     }
 
     /// Workers are asked for their output once more after measuring (state

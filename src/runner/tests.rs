@@ -45,8 +45,8 @@ fn run_with(suite: &Suite, sel: &Selection) -> (Vec<Cell>, Vec<String>) {
     let mut cells = Vec::new();
     runner.setup(&mut fake, &mut NoEvents).unwrap();
     let end = runner
-        .run(&mut fake, &mut NoEvents, &mut |c: &[Cell]| {
-            cells.extend_from_slice(c);
+        .run(&mut fake, &mut NoEvents, &mut |c: Vec<Cell>| {
+            cells.extend(c);
             Ok(())
         })
         .unwrap();
@@ -188,7 +188,7 @@ fn finished_cells_are_not_run_again() {
     runner.clock = Box::new(fake.clock.clone());
     let mut sunk = 0;
     runner
-        .run(&mut fake, &mut NoEvents, &mut |c: &[Cell]| {
+        .run(&mut fake, &mut NoEvents, &mut |c: Vec<Cell>| {
             sunk += c.len();
             Ok(())
         })

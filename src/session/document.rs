@@ -91,14 +91,15 @@ pub fn command_line() -> String {
         .join(" ")
 }
 
-/// Puts cells in plan order (group by group, implementations in suite order).
-pub fn in_plan_order(suite: &Suite, plan: &Plan, cells: &IndexMap<String, Cell>) -> Vec<Cell> {
-    let mut out = Vec::new();
+/// Puts cells in plan order (group by group, implementations in suite
+/// order), moving them: the map's samples are not copied.
+pub fn into_plan_order(suite: &Suite, plan: &Plan, mut cells: IndexMap<String, Cell>) -> Vec<Cell> {
+    let mut out = Vec::with_capacity(cells.len());
     for g in &plan.groups {
         let op = &suite.operations[g.operation].name;
         for imp in &suite.implementations {
-            if let Some(c) = cells.get(&cell_id(op, &imp.name, &g.params)) {
-                out.push(c.clone());
+            if let Some(c) = cells.swap_remove(&cell_id(op, &imp.name, &g.params)) {
+                out.push(c);
             }
         }
     }

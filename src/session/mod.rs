@@ -64,29 +64,39 @@ impl Session<'_> {
         let mut runner = Runner::new(suite, self.plan, work.clone(), tmp.clone(), crate::payload::cache_dir());
         runner.check_payloads()?;
         runner.done = self.resume.clone();
-        let services = Services::start(&suite.services, &tmp, self.dir)?;
+        let ports = crate::exec::service::free_ports(&suite.services)
+            .context("cannot find a free local port for the suite's services")?;
+        let services = Services::start(&suite.services, &tmp, self.dir, &ports)?;
+        let services = std::rc::Rc::new(std::cell::RefCell::new(services));
+        runner.globals = ports
+            .iter()
+            .map(|(n, p)| (format!("{n}.port"), p.to_string()))
+            .collect();
+        if !suite.services.is_empty() {
+            let watched = services.clone();
+            runner.health = Some(Box::new(move || watched.borrow_mut().first_dead()));
+        }
         runner.setup(exec, events)?;
         let mut all: IndexMap<String, Cell> = self.resume.clone();
-        let end = runner.run(exec, events, &mut |cells: &[Cell]| {
-            for c in cells {
-                all.insert(c.id.clone(), c.clone());
+        let end = runner.run(exec, events, &mut |cells: Vec<Cell>| {
+            if let Some(cp) = self.checkpoint.as_mut() {
+                cp.record(&cells)?;
             }
-            match self.checkpoint.as_mut() {
-                Some(cp) => cp.record(cells),
-                None => Ok(()),
-            }
+            all.extend(cells.into_iter().map(|c| (c.id.clone(), c)));
+            Ok(())
         });
         let mut warnings = std::mem::take(&mut self.warnings);
         warnings.extend(runner.teardown(exec).into_iter().map(|problem| Warning {
             kind: "teardown_failed".into(),
             message: problem,
         }));
+        drop(runner);
         drop(services);
         // Scratch space (chain outputs, keys) is not a result: the journal is what resumes.
         let _ = fs::remove_dir_all(&work);
         let _ = fs::remove_dir_all(&tmp);
         let end = end?;
-        results.cells = document::in_plan_order(suite, self.plan, &all);
+        results.cells = document::into_plan_order(suite, self.plan, all);
         results.finished_at = Some(results::now_rfc3339());
         results.status = match end {
             End::Interrupted => RunStatus::Interrupted,

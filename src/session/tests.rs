@@ -82,7 +82,7 @@ fn the_final_results_equal_what_the_journal_rebuilds() {
         .unwrap()
         .cells;
     let mut rebuilt = results.clone();
-    rebuilt.cells = document::in_plan_order(&suite, &plan, &journal);
+    rebuilt.cells = document::into_plan_order(&suite, &plan, journal);
     rebuilt.comparisons.clear();
     rebuilt.warnings.clear();
     crate::analysis::analyze(&mut rebuilt, &[]);

@@ -81,13 +81,20 @@ impl Validator<'_> {
         let what = format!("implementations.{iname}");
         let worker = match &spec.worker {
             Some(w) => {
-                let allowed = |n: &str| n == "tmp" || n == "impl" || names.is_param(n) || names.is_var(n) || is_own(n);
+                let allowed = |n: &str| {
+                    n == "tmp"
+                        || n == "impl"
+                        || names.is_param(n)
+                        || names.is_var(n)
+                        || is_own(n)
+                        || names.is_service_port(n)
+                };
                 Some(self.command(&format!("{what}.worker"), w, None, shell, &allowed)?)
             }
             None => None,
         };
         let commands = self.run_commands(names, operations, iname, spec, worker.is_some(), shell, &is_own)?;
-        let impl_allowed = |n: &str| n == "tmp" || n == "impl" || is_own(n);
+        let impl_allowed = |n: &str| n == "tmp" || n == "impl" || is_own(n) || names.is_service_port(n);
         let list = |cmds: &[String], key: &str| -> Result<Vec<CommandTemplate>, SuiteError> {
             cmds.iter()
                 .map(|c| self.command(&format!("{what}.{key}"), c, None, shell, &impl_allowed))
@@ -208,6 +215,7 @@ impl Validator<'_> {
                     || names.is_param(n)
                     || names.is_var(n)
                     || is_own(n)
+                    || names.is_service_port(n)
                     || earlier.iter().any(|e| e == n)
             };
             let what = format!("implementations.{iname}.run.{}", op.name);

@@ -137,8 +137,8 @@ pub struct Service {
 
 #[derive(Debug, Clone)]
 pub enum Readiness {
-    Tcp(String),
-    Http(String),
+    Tcp(Template),
+    Http(Template),
     Command(CommandTemplate),
     /// No probe: ready as soon as it started.
     Started,

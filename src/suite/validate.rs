@@ -39,6 +39,11 @@ impl Names<'_> {
     pub fn is_var(&self, n: &str) -> bool {
         self.file.vars.contains_key(n)
     }
+    /// `{<service>.port}`: the free port versus picked for a service.
+    pub fn is_service_port(&self, n: &str) -> bool {
+        n.strip_suffix(".port")
+            .is_some_and(|s| self.file.services.contains_key(s))
+    }
 }
 
 impl Validator<'_> {
@@ -115,7 +120,7 @@ impl Validator<'_> {
         let names = Names { file: &file };
         let payload = self.payload(&file, &names, shell)?;
         let operations = self.operations(&file, &names, payload.is_some())?;
-        let setup_allowed = |n: &str| n == "tmp";
+        let setup_allowed = |n: &str| n == "tmp" || names.is_service_port(n);
         let suite_cmds = |list: &[String], what: &str| -> Result<Vec<CommandTemplate>, SuiteError> {
             list.iter()
                 .map(|c| self.command(what, c, None, shell, &setup_allowed))
@@ -138,7 +143,7 @@ impl Validator<'_> {
             )));
         }
         let overrides = self.overrides(&file, &expand)?;
-        let services = self.services(&file, &dir, shell)?;
+        let services = self.services(&file, &names, &dir, shell)?;
         let settings = self.settings(&file)?;
         Ok(Suite {
             path: self.path.to_path_buf(),
@@ -356,11 +361,19 @@ impl Validator<'_> {
         Ok(overrides)
     }
 
-    fn services(&self, file: &SuiteFile, dir: &Path, shell: bool) -> Result<Vec<Service>, SuiteError> {
+    /// Services: their commands and probes may use `{tmp}`, `{port}` (the
+    /// free port versus picked for this service) and any service's
+    /// `{<service>.port}`.
+    fn services(&self, file: &SuiteFile, names: &Names, dir: &Path, shell: bool) -> Result<Vec<Service>, SuiteError> {
         let mut services = Vec::new();
         for (sname, s) in &file.services {
             let what = format!("services.{sname}");
-            let none = |_: &str| false;
+            if sname.is_empty() || sname.contains(['.', '/', '{', '}']) {
+                return Err(self.err(format!(
+                    "{what}: a service name may not be empty or contain '.', '/' or braces"
+                )));
+            }
+            let none = |n: &str| n == "tmp" || n == "port" || names.is_service_port(n);
             let command = self.command(&format!("{what}.command"), &s.command, None, shell, &none)?;
             let probes = [s.ready_tcp.is_some(), s.ready_http.is_some(), s.ready_command.is_some()];
             if probes.iter().filter(|p| **p).count() > 1 {
@@ -369,12 +382,12 @@ impl Validator<'_> {
                 )));
             }
             let ready = if let Some(a) = &s.ready_tcp {
-                Readiness::Tcp(a.clone())
+                Readiness::Tcp(self.template(&format!("{what}.ready_tcp"), a, &none)?)
             } else if let Some(u) = &s.ready_http {
                 if !u.starts_with("http://") {
                     return Err(self.err(format!("{what}.ready_http: only http:// URLs are probed")));
                 }
-                Readiness::Http(u.clone())
+                Readiness::Http(self.template(&format!("{what}.ready_http"), u, &none)?)
             } else if let Some(c) = &s.ready_command {
                 Readiness::Command(self.command(&format!("{what}.ready_command"), c, None, shell, &none)?)
             } else {
