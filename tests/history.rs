@@ -67,7 +67,7 @@ fn every_run_is_recorded_and_the_next_report_shows_the_change() {
         ])
         .assert()
         .success()
-        .stdout(contains("History: run 1 recorded").and(contains("baseline first")));
+        .stderr(contains("History: run 1 recorded").and(contains("baseline first")));
     assert!(
         dir.path().join(".versus/history.db").is_file(),
         "the default store is beside the suite"
@@ -276,14 +276,19 @@ fn a_postgres_store_records_runs_from_the_binary() {
     let store = format!("{root}/{name}");
     let dir = tempfile::tempdir().unwrap();
     let s = suite(dir.path());
-    for expect in ["History: run 1 recorded", "Change since the last run (run 1"] {
-        versus(dir.path())
-            .env("VERSUS_STORE", &store)
-            .args(["run", "-q", s.to_str().unwrap(), "--out", "out"])
-            .assert()
-            .success()
-            .stdout(contains(expect));
-    }
+    // The store's note goes to standard error; the change since, to the summary.
+    versus(dir.path())
+        .env("VERSUS_STORE", &store)
+        .args(["run", "-q", s.to_str().unwrap(), "--out", "out"])
+        .assert()
+        .success()
+        .stderr(contains("History: run 1 recorded"));
+    versus(dir.path())
+        .env("VERSUS_STORE", &store)
+        .args(["run", "-q", s.to_str().unwrap(), "--out", "out"])
+        .assert()
+        .success()
+        .stdout(contains("Change since the last run (run 1"));
     versus(dir.path())
         .args(["history", "list", "--store", &store])
         .assert()

@@ -145,12 +145,12 @@ pub fn finish(recording: Option<Recording>, results: &Results, document: &str, s
     let id = store.record(results, document, &rec.meta)?;
     if let Some(name) = &rec.save_baseline {
         store.save_baseline(name, id)?;
-        println!(
+        eprintln!(
             "History: run {id} recorded in {}, saved as baseline {name}",
             store.location
         );
     } else {
-        println!("History: run {id} recorded in {}", store.location);
+        eprintln!("History: run {id} recorded in {}", store.location);
     }
     Ok(())
 }

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The harness's own cost as a suite grows (issue: "linear in the size of a
+# suite, payloads at disk speed, memory no more than hyperfine's"). Writes
+# docs/results/scaling.md. Three measurements, every figure a measured one:
+#   1. per-cell cost of `versus run` for a matrix of V values x 3
+#      implementations of `true` (runs 3, warm-up 1), V = 10, 100, 1000:
+#      whole-run wall time / cells, in alternating rounds;
+#   2. a 1 GiB payload: versus generating it (fresh cache each time) against
+#      `dd` of zeros and `head -c` of /dev/urandom of the same size, in
+#      alternating rounds;
+#   3. peak resident memory of 100,000 runs of `true`: versus exec -N
+#      against hyperfine -N, in the same session.
+#
+#   bash bench/scaling.sh                 # builds versus (release) first
+#   VERSUS=target/release/versus ROUNDS=5 bash bench/scaling.sh
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+REPORT="$ROOT/docs/results/scaling.md"
+ROUNDS=${ROUNDS:-5}
+RUNS_100K=${RUNS_100K:-100000}
+command -v hyperfine >/dev/null || { apt-get install -y hyperfine >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y hyperfine >/dev/null; }; }
+if [[ -z "${VERSUS:-}" ]]; then
+  (cd "$ROOT" && cargo build --release --locked --quiet)
+  VERSUS="$ROOT/target/release/versus"
+fi
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", b - a }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+range() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s–%s", lo, hi }'; }
+
+out() { echo "$*" >> "$REPORT"; }
+: > "$REPORT"
+out "# The harness's own cost"
+out
+out "Made by \`bash bench/scaling.sh\` (ROUNDS=$ROUNDS) on $(date -u +%Y-%m-%dT%H:%MZ): $(nproc) cores, $(awk '/model name/ { sub(/.*: /, ""); print; exit }' /proc/cpuinfo), load $(cut -d' ' -f1 /proc/loadavg) at the start; $("$VERSUS" --version), $(hyperfine --version)."
+out
+
+# --- 1. per-cell cost ---------------------------------------------------------
+suite() { # suite FILE V
+  {
+    echo '[settings]'; echo 'runs = 3'; echo 'warmup = 1'
+    echo '[matrix]'; printf 'v = ['; seq -s, 1 "$2" | tr -d '\n'; echo ']'
+    echo '[operations.noop]'; echo 'output = "none"'
+    for i in a b c; do echo "[implementations.$i]"; echo 'run.noop = "true"'; done
+  } > "$1"
+}
+declare -A per_cell
+for v in 10 100 1000; do suite "$WORK/v$v.toml" "$v"; done
+for r in $(seq "$ROUNDS"); do
+  for v in 10 100 1000; do
+    t0=$(now)
+    "$VERSUS" run "$WORK/v$v.toml" --out "$WORK/out-v$v" -q --no-history > /dev/null
+    t1=$(now)
+    per_cell[$v]+="$(awk -v t="$(elapsed "$t0" "$t1")" -v c=$((v * 3)) 'BEGIN { printf "%.3f", t / c * 1000 }') "
+  done
+done
+out "## 1. Per-cell cost as the suite grows"
+out
+out "A matrix of V values × 3 implementations of \`true\` (runs 3, warm-up 1: 12 runs per group), \`versus run --no-history -q\`, whole-run wall time divided by the number of cells; $ROUNDS rounds, V alternating within each round."
+out
+out "| V | cells | ms per cell, median | range |"
+out "|---:|---:|---:|---|"
+for v in 10 100 1000; do
+  m=$(echo "${per_cell[$v]}" | tr ' ' '\n' | grep . | median)
+  out "| $v | $((v * 3)) | $m | $(echo "${per_cell[$v]}" | tr ' ' '\n' | grep . | range) |"
+  eval "m$v=$m"
+done
+ratio=$(awk -v a="$m1000" -v b="$m10" 'BEGIN { printf "%.2f", a / b }')
+out
+out "Per-cell cost at V = 1000 over V = 10: **${ratio}×** (target: within 1.3×)."
+out
+
+# --- 2. payload ------------------------------------------------------------------
+printf '[payload]\nsize = "1GiB"\nseed = 1\n[operations.noop]\noutput = "none"\n[implementations.t]\nrun.noop = "true"\n' > "$WORK/big.toml"
+declare -A pay
+for r in $(seq "$ROUNDS"); do
+  rm -rf "$WORK/cache"
+  t0=$(now); VERSUS_CACHE_DIR="$WORK/cache" "$VERSUS" run "$WORK/big.toml" --runs 1 --warmup 0 --out "$WORK/out-big" -q --no-history > /dev/null; t1=$(now)
+  pay[versus]+="$(elapsed "$t0" "$t1") "; rm -rf "$WORK/cache"
+  t0=$(now); dd if=/dev/zero of="$WORK/zero.bin" bs=4M count=256 status=none; t1=$(now)
+  pay[dd]+="$(elapsed "$t0" "$t1") "; rm -f "$WORK/zero.bin"
+  t0=$(now); head -c 1073741824 /dev/urandom > "$WORK/rand.bin"; t1=$(now)
+  pay[head]+="$(elapsed "$t0" "$t1") "; rm -f "$WORK/rand.bin"
+done
+out "## 2. A 1 GiB payload"
+out
+out "versus generating a 1 GiB payload into an empty cache (the whole \`versus run\` of a one-run suite, so its start-up is included) against \`dd if=/dev/zero bs=4M count=256\` (the disk's write path, nothing generated) and \`head -c 1073741824 /dev/urandom\`, the three alternating in each of $ROUNDS rounds. Seconds."
+out
+out "| command | median | range |"
+out "|---|---:|---|"
+for k in versus dd head; do
+  out "| $k | $(echo "${pay[$k]}" | tr ' ' '\n' | grep . | median) | $(echo "${pay[$k]}" | tr ' ' '\n' | grep . | range) |"
+done
+pv=$(echo "${pay[versus]}" | tr ' ' '\n' | grep . | median); pd=$(echo "${pay[dd]}" | tr ' ' '\n' | grep . | median); ph=$(echo "${pay[head]}" | tr ' ' '\n' | grep . | median)
+out
+out "versus / dd: **$(awk -v a="$pv" -v b="$pd" 'BEGIN { printf "%.2f", a / b }')×** (target: within 1.5×); head / versus: **$(awk -v a="$ph" -v b="$pv" 'BEGIN { printf "%.2f", a / b }')×** (target: at least 3×)."
+out
+
+# --- 3. memory -------------------------------------------------------------------
+rss() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1; }
+vm=$(rss "$VERSUS" exec -N --runs "$RUNS_100K" --warmup 0 -q --no-history true)
+hm=$(rss hyperfine -N --runs "$RUNS_100K" --warmup 0 --style none true)
+out "## 3. Peak memory at $RUNS_100K runs"
+out
+out "Peak resident memory (GNU time's %M, KiB) of \`versus exec -N --runs $RUNS_100K --warmup 0 -q --no-history true\` and \`hyperfine -N --runs $RUNS_100K --warmup 0 --style none true\`, one after the other."
+out
+out "| tool | peak RSS (KiB) |"
+out "|---|---:|"
+out "| versus | $vm |"
+out "| hyperfine | $hm |"
+out
+out "versus / hyperfine: **$(awk -v a="$vm" -v b="$hm" 'BEGIN { printf "%.2f", a / b }')×** (target: at most 1×)."
+cat "$REPORT"
