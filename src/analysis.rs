@@ -46,21 +46,20 @@ fn whole_series(cell: &Cell) -> Vec<f64> {
 /// usually exact), else the smallest bound.
 fn peak_memory(samples: &crate::results::Samples) -> (Option<u64>, bool) {
     let slack = crate::exec::RSS_FLOOR_SLACK.0;
-    let runs: Vec<(u64, u64)> = samples
-        .max_rss_bytes
-        .iter()
-        .zip(&samples.rss_floor_bytes)
-        .chain(samples.warmup_max_rss_bytes.iter().zip(&samples.warmup_rss_floor_bytes))
-        .map(|(rss, floor)| (*rss, *floor))
-        .collect();
-    let exact = runs
-        .iter()
-        .filter(|(rss, floor)| *rss > floor + slack)
-        .map(|(rss, _)| *rss);
+    // Walked twice rather than collected: a cell may hold 100,000 runs.
+    let runs = || {
+        samples
+            .max_rss_bytes
+            .iter()
+            .zip(&samples.rss_floor_bytes)
+            .chain(samples.warmup_max_rss_bytes.iter().zip(&samples.warmup_rss_floor_bytes))
+            .map(|(rss, floor)| (*rss, *floor))
+    };
+    let exact = runs().filter(|(rss, floor)| *rss > floor + slack).map(|(rss, _)| rss);
     if let Some(m) = exact.max() {
         return (Some(m), false);
     }
-    if let Some(m) = runs.iter().map(|(rss, _)| *rss).min() {
+    if let Some(m) = runs().map(|(rss, _)| rss).min() {
         return (Some(m), true);
     }
     // Results written before floors were recorded: the largest figure as it is.

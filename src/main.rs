@@ -46,6 +46,12 @@ fn main() -> ExitCode {
         _ => {}
     }
     guard::mark_self();
+    // Large buffers (a cell's samples, their sorted copies in the analysis)
+    // go back to the system when freed, instead of staying in the heap as
+    // glibc's adaptive threshold would keep them: versus's peak memory is
+    // then what it holds at once, not what it ever held.
+    // SAFETY: mallopt only sets an allocator parameter; called before threads start.
+    unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024) };
     match run() {
         Ok(code) => code,
         Err(e) => {

@@ -269,8 +269,12 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         },
         None,
     )?;
-    // Recorded in the order measured; sorting is for display.
-    let document = results::to_json_text(&results)?;
+    // Recorded in the order measured; sorting is for display. Only made
+    // when recording: for 100,000 runs it is megabytes of text.
+    let document = match &recording {
+        Some(_) => results::to_json_text(&results)?,
+        None => String::new(),
+    };
     if args.sort == SortOrder::MeanTime {
         sort_by_time(&mut results);
     }
