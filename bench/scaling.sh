@@ -17,6 +17,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 REPORT="$ROOT/docs/results/scaling.md"
 ROUNDS=${ROUNDS:-5}
+SETTLE=${SETTLE:-5}   # seconds idle before each timed 1 GiB write (see section 2)
 RUNS_100K=${RUNS_100K:-100000}
 command -v hyperfine >/dev/null || { apt-get install -y hyperfine >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y hyperfine >/dev/null; }; }
 if [[ -z "${VERSUS:-}" ]]; then
@@ -75,18 +76,28 @@ out
 # --- 2. payload ------------------------------------------------------------------
 printf '[payload]\nsize = "1GiB"\nseed = 1\n[operations.noop]\noutput = "none"\n[implementations.t]\nrun.noop = "true"\n' > "$WORK/big.toml"
 declare -A pay
+write_1g() { # write_1g versus|dd|head: one timed 1 GiB write, its file deleted after
+  case $1 in
+    versus) rm -rf "$WORK/cache"; t0=$(now); VERSUS_CACHE_DIR="$WORK/cache" "$VERSUS" run "$WORK/big.toml" --runs 1 --warmup 0 --out "$WORK/out-big" -q --no-history > /dev/null; t1=$(now); rm -rf "$WORK/cache" ;;
+    dd) t0=$(now); dd if=/dev/zero of="$WORK/zero.bin" bs=4M count=256 status=none; t1=$(now); rm -f "$WORK/zero.bin" ;;
+    head) t0=$(now); head -c 1073741824 /dev/urandom > "$WORK/rand.bin"; t1=$(now); rm -f "$WORK/rand.bin" ;;
+  esac
+  pay[$1]+="$(elapsed "$t0" "$t1") "
+}
+order=(versus dd head)
 for r in $(seq "$ROUNDS"); do
-  rm -rf "$WORK/cache"
-  t0=$(now); VERSUS_CACHE_DIR="$WORK/cache" "$VERSUS" run "$WORK/big.toml" --runs 1 --warmup 0 --out "$WORK/out-big" -q --no-history > /dev/null; t1=$(now)
-  pay[versus]+="$(elapsed "$t0" "$t1") "; rm -rf "$WORK/cache"
-  t0=$(now); dd if=/dev/zero of="$WORK/zero.bin" bs=4M count=256 status=none; t1=$(now)
-  pay[dd]+="$(elapsed "$t0" "$t1") "; rm -f "$WORK/zero.bin"
-  t0=$(now); head -c 1073741824 /dev/urandom > "$WORK/rand.bin"; t1=$(now)
-  pay[head]+="$(elapsed "$t0" "$t1") "; rm -f "$WORK/rand.bin"
+  for i in 0 1 2; do
+    # Rotated each round, and after a pause: on this VM a 1 GiB file just
+    # deleted hands its memory back to the host a moment later, and writing
+    # into memory that came back costs several times more; the pause puts
+    # every write in the same state, and rotation spreads what is left.
+    sleep "$SETTLE"
+    write_1g "${order[$(( (i + r) % 3 ))]}"
+  done
 done
 out "## 2. A 1 GiB payload"
 out
-out "versus generating a 1 GiB payload into an empty cache (the whole \`versus run\` of a one-run suite, so its start-up is included) against \`dd if=/dev/zero bs=4M count=256\` (the disk's write path, nothing generated) and \`head -c 1073741824 /dev/urandom\`, the three alternating in each of $ROUNDS rounds. Seconds."
+out "versus generating a 1 GiB payload into an empty cache (the whole \`versus run\` of a one-run suite, so its start-up is included) against \`dd if=/dev/zero bs=4M count=256\` (the disk's write path, nothing generated) and \`head -c 1073741824 /dev/urandom\`, the three in an order rotated each of $ROUNDS rounds, each after ${SETTLE} s idle. Seconds."
 out
 out "| command | median | range |"
 out "|---|---:|---|"
