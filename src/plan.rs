@@ -164,6 +164,10 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
             let mut skipped = Vec::new();
             for &ii in &impls {
                 let name = &suite.implementations[ii].name;
+                if let Some((_, why)) = suite.implementations[ii].unsupported.iter().find(|(o, _)| *o == oi) {
+                    skipped.push((ii, format!("not offered: {why}")));
+                    continue;
+                }
                 match applying.iter().find(|o| o.skip.contains(name)) {
                     Some(o) => skipped.push((ii, o.reason.clone().unwrap_or_else(|| "skipped by the suite".into()))),
                     None => measured.push(ii),

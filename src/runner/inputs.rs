@@ -193,6 +193,13 @@ impl Runner<'_> {
         events: &mut dyn Events,
     ) -> Result<PathBuf, String> {
         let producer = &self.suite.operations[op];
+        if let Some((_, why)) = self.suite.implementations[imp]
+            .unsupported
+            .iter()
+            .find(|(o, _)| *o == op)
+        {
+            return Err(format!("its input from '{}' is not offered: {why}", producer.name));
+        }
         let id = cell_id(&producer.name, &self.suite.implementations[imp].name, &group.params);
         if let Some(o) = self.outcomes.get(&id).filter(|o| **o != Outcome::Ok) {
             return Err(format!(

@@ -338,3 +338,32 @@ fn precision_and_max_time_stop_cells_of_one_group_separately() {
     let noisy = cells.iter().find(|c| c.implementation == "noisy").unwrap();
     assert_eq!((noisy.stop_rule, noisy.samples.len()), (StopRule::MaxTime, 12));
 }
+
+/// An operation an implementation declares it does not offer is a skipped
+/// cell with the reason, never run, and a chain reading its output is
+/// skipped too; the others still run.
+#[test]
+fn unsupported_operations_are_skipped_with_their_reason() {
+    let s = suite(
+        r#"
+        [implementations.full]
+        run = { enc = "copy {in}", dec = "copy {enc.out}" }
+        [implementations.half]
+        run.dec = "copy {enc.out}"
+        unsupported = { enc = "no encoder in this SDK" }
+        "#,
+        "[operations.enc]\n[operations.dec]\ninput = \"enc\"\nroundtrip = true",
+    );
+    let (cells, log) = run(&s);
+    assert_eq!(outcome(&cells, "enc", "full"), Outcome::Ok);
+    assert_eq!(outcome(&cells, "dec", "full"), Outcome::Ok);
+    let enc = cells
+        .iter()
+        .find(|c| c.operation == "enc" && c.implementation == "half")
+        .unwrap();
+    assert_eq!(enc.outcome, Outcome::Skipped);
+    assert!(enc.message.as_deref().unwrap().contains("no encoder in this SDK"));
+    assert_eq!(outcome(&cells, "dec", "half"), Outcome::Skipped);
+    // Only `full` ran: 3 runs of each of its two operations.
+    assert_eq!(log.len(), 6);
+}

@@ -71,6 +71,16 @@ impl Validator<'_> {
         let shell = spec.shell.unwrap_or(suite_shell);
         let own_vars = self.own_vars(names, iname, spec)?;
         let is_own = |n: &str| own_vars.iter().any(|v| v == n);
+        if let Some(extra) = spec.unsupported.keys().find(|k| !file.operations.contains_key(*k)) {
+            return Err(self.err(format!(
+                "implementations.{iname}.unsupported.{extra}: no operation named '{extra}' in [operations]"
+            )));
+        }
+        if let Some(both) = spec.unsupported.keys().find(|k| spec.run.contains_key(*k)) {
+            return Err(self.err(format!(
+                "implementations.{iname}: operation '{both}' has a run command and is listed as unsupported; keep one"
+            )));
+        }
         if let Some(extra) = spec.run.keys().find(|k| !file.operations.contains_key(*k)) {
             let at = spec.run[extra].span().start;
             return Err(self.err_at(
@@ -144,6 +154,11 @@ impl Validator<'_> {
             note: spec.note.clone(),
             artifact,
             vars: spec.vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            unsupported: operations
+                .iter()
+                .enumerate()
+                .filter_map(|(i, op)| spec.unsupported.get(&op.name).map(|why| (i, why.clone())))
+                .collect(),
         })
     }
 
@@ -191,6 +206,10 @@ impl Validator<'_> {
     ) -> Result<Vec<Option<CommandTemplate>>, SuiteError> {
         let mut commands = Vec::new();
         for (oi, op) in operations.iter().enumerate() {
+            if spec.unsupported.contains_key(&op.name) {
+                commands.push(None);
+                continue;
+            }
             let Some(cmd) = spec.run.get(&op.name) else {
                 if !has_worker {
                     return Err(self.err(format!(

@@ -108,6 +108,8 @@ pub struct Implementation {
     pub note: Option<String>,
     /// The file whose size the report shows, relative to `cwd` (see `ImplementationSpec::artifact`).
     pub artifact: Option<Template>,
+    /// Operations it does not offer, by index into `Suite::operations`, with the reason.
+    pub unsupported: Vec<(usize, String)>,
     /// This implementation's own placeholders (its variant's values included).
     pub vars: Vec<(String, String)>,
 }

@@ -195,6 +195,11 @@ pub struct ImplementationSpec {
     /// (a binary, a WASM module, a bundle), relative to `cwd`. Placeholders:
     /// `{impl}` and this implementation's vars.
     pub artifact: Option<String>,
+    /// Operations this implementation does not offer, each with the reason,
+    /// e.g. `{ decrypt-local = "the SDK takes no key-access client" }`: their
+    /// cells are `skipped` with it, and need no command.
+    #[serde(default)]
+    pub unsupported: IndexMap<String, String>,
     /// Placeholders of this implementation's own, e.g. `{ java = "/usr/bin/java" }`.
     #[serde(default)]
     pub vars: IndexMap<String, String>,

@@ -153,3 +153,28 @@ fn variants_expand_into_implementations_with_their_own_vars() {
     );
     assert!(error(&missing).contains("no value for"));
 }
+
+#[test]
+fn unsupported_names_a_real_operation_and_not_one_with_a_command() {
+    let bad = BASE.replace(
+        "run.dec = \"a -d {enc.out}\"",
+        "run.dec = \"a -d {enc.out}\"\nunsupported = { sign = \"no\" }",
+    );
+    let e = parse(Path::new("s.toml"), &bad).unwrap_err().to_string();
+    assert!(
+        e.contains("implementations.a.unsupported.sign") && e.contains("no operation named"),
+        "{e}"
+    );
+    let both = BASE.replace(
+        "run.dec = \"a -d {enc.out}\"",
+        "run.dec = \"a -d {enc.out}\"\nunsupported = { dec = \"no\" }",
+    );
+    let e = parse(Path::new("s.toml"), &both).unwrap_err().to_string();
+    assert!(
+        e.contains("'dec' has a run command and is listed as unsupported"),
+        "{e}"
+    );
+    let fine = BASE.replace("run.dec = \"a -d {enc.out}\"", "unsupported = { dec = \"no decoder\" }");
+    let s = parse(Path::new("s.toml"), &fine).unwrap();
+    assert_eq!(s.implementations[0].unsupported, [(1, "no decoder".to_string())]);
+}
