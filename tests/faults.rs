@@ -48,15 +48,7 @@ fn cells(dir: &Path) -> usize {
 
 /// Processes still marked as started by versus `pid` (see exec::guard).
 fn marked(pid: u32) -> Vec<i32> {
-    let needle = format!("VERSUS_RUN={pid}");
-    fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|p| {
-            fs::read(format!("/proc/{p}/environ"))
-                .is_ok_and(|env| env.split(|b| *b == 0).any(|e| e == needle.as_bytes()))
-        })
-        .collect()
+    versus::exec::guard::marked_processes(&format!("{}={pid}", versus::exec::guard::MARK))
 }
 
 fn signal(child: &Child, sig: i32) {
