@@ -375,6 +375,7 @@ mod tests {
             },
             worker: None,
             machine: None,
+            services: vec![],
             started_at: Some("t".into()),
             stop_rule: Default::default(),
             stats: None,

@@ -201,6 +201,7 @@ mod tests {
                     stop_rule: Default::default(),
                     worker: None,
                     machine: None,
+                    services: vec![],
                     stats: None,
                 })
                 .collect(),

@@ -75,6 +75,7 @@ fn describe(memory_limit_mechanism: &str) -> Environment {
         memory_limit_mechanism: memory_limit_mechanism.to_string(),
         implementations: Default::default(),
         machine: None,
+        services: Default::default(),
     }
 }
 

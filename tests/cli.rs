@@ -1009,6 +1009,79 @@ fn services_get_a_free_port_and_cells_reach_them_through_it() {
 }
 
 #[test]
+fn each_cell_records_what_the_service_did_for_it_and_the_report_shows_the_service() {
+    let dir = tempfile::tempdir().unwrap();
+    // A server whose /heavy costs it about 3 million additions per request
+    // and whose /light costs nothing.
+    write(
+        dir.path(),
+        "server.py",
+        r#"
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path == "/heavy":
+            sum(range(3_000_000))
+        self.send_response(200); self.end_headers(); self.wfile.write(b"ok")
+    def log_message(self, *a):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+"#,
+    );
+    let suite = write(
+        dir.path(),
+        "s.toml",
+        r#"
+        [settings]
+        runs = 3
+        warmup = 0
+        [operations.heavy]
+        [operations.light]
+        [services.web]
+        command = "python3 server.py {port}"
+        version = "python3 --version"
+        ready_http = "http://127.0.0.1:{port}/"
+        [implementations.py]
+        run.heavy = "python3 -c 'import urllib.request; urllib.request.urlopen(\"http://127.0.0.1:{web.port}/heavy\").read()'"
+        run.light = "python3 -c 'import urllib.request; urllib.request.urlopen(\"http://127.0.0.1:{web.port}/light\").read()'"
+        "#,
+    );
+    let out = dir.path().join("out");
+    versus()
+        .args(["run", "-q", "--no-history"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .arg("--markdown")
+        .arg(dir.path().join("r.md"))
+        .assert()
+        .code(0);
+    let r = results(&out);
+    let web = &r["environment"]["services"]["web"];
+    assert!(web["version"].as_str().unwrap().starts_with("Python 3"), "{web}");
+    assert!(std::path::Path::new(web["log"].as_str().unwrap()).is_file(), "{web}");
+    assert!(web["port"].as_u64().unwrap() > 0);
+    let usage = |op: &str| {
+        let cell = r["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["operation"] == op)
+            .unwrap();
+        let u = &cell["services"][0];
+        assert_eq!(u["name"], "web");
+        assert_eq!(u["calls"], 3, "{u}");
+        assert!(u["peak_rss_bytes"].as_u64().unwrap() > 1_000_000, "{u}");
+        u["cpu_ns"].as_u64().unwrap()
+    };
+    let (heavy, light) = (usage("heavy"), usage("light"));
+    assert!(heavy > 5 * light.max(1), "heavy {heavy} ns, light {light} ns");
+    let md = std::fs::read_to_string(dir.path().join("r.md")).unwrap();
+    assert!(md.contains("web CPU/call") && md.contains("web peak RSS"), "{md}");
+    assert!(md.contains("## Services") && md.contains("python3 server.py"), "{md}");
+}
+
+#[test]
 fn a_service_that_dies_fails_the_later_cells_naming_it_and_its_log() {
     let dir = tempfile::tempdir().unwrap();
     let suite = write(

@@ -16,6 +16,7 @@ pub mod process;
 pub mod rss;
 pub mod service;
 pub mod streams;
+pub mod usage;
 
 pub use contract::{Executor, Exit, RSS_FLOOR_SLACK, RunRecord, RunRequest};
 pub use process::ProcessExecutor;

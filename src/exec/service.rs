@@ -36,6 +36,8 @@ pub struct Services {
     running: Vec<(String, Child)>,
     /// Each running service's log file, in the same order.
     logs: Vec<String>,
+    /// Each running service's command as run, in the same order.
+    commands: Vec<String>,
 }
 
 fn probe_http(url: &str) -> bool {
@@ -132,6 +134,7 @@ impl Services {
             let child = cmd.spawn().map_err(start_err)?;
             services.running.push((svc.name.clone(), child));
             services.logs.push(log.clone());
+            services.commands.push(shell_words::join(&argv));
             let started = Instant::now();
             loop {
                 let child = &mut services.running.last_mut().expect("just pushed").1;
@@ -191,6 +194,21 @@ impl Services {
                 )),
                 _ => None,
             })
+    }
+
+    /// Each running service's name and process group (its first process's id).
+    pub fn process_groups(&self) -> Vec<(String, i32)> {
+        self.running.iter().map(|(n, c)| (n.clone(), c.id() as i32)).collect()
+    }
+
+    /// Each running service as (name, command as run, log file).
+    pub fn described(&self) -> Vec<(String, String, String)> {
+        self.running
+            .iter()
+            .zip(&self.logs)
+            .zip(&self.commands)
+            .map(|(((n, _), log), cmd)| (n.clone(), cmd.clone(), log.clone()))
+            .collect()
     }
 
     /// Whether each service is still running, as (name, alive).

@@ -177,7 +177,11 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
         notes => notes.map(|n| safe(crate::report::notes::to_html(n))),
         problems => ser(&problems),
         sections => ser(&sections),
-        versions => ser(tables::versions_table(results).rows),
+        versions => ser({
+            let t = tables::versions_table(results);
+            (t.header, t.rows)
+        }),
+        services => ser(crate::report::services::services_table(results).map(|t| (t.header, t.rows))),
         environment => ser(tables::environment_table(results).rows),
         pieces => ser(crate::report::pieces::pieces_table(results).map(|t| (t.header, t.rows))),
         warnings => ser(&results.warnings),

@@ -145,6 +145,9 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
         out.push('\n');
     }
     table(&mut out, &tables::versions_table(results), "##");
+    if let Some(t) = crate::report::services::services_table(results) {
+        table(&mut out, &t, "##");
+    }
     table(&mut out, &tables::environment_table(results), "##");
     if let Some(t) = crate::report::pieces::pieces_table(results) {
         table(&mut out, &t, "##");

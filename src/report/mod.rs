@@ -13,6 +13,7 @@ pub mod html;
 pub mod markdown;
 pub mod notes;
 pub mod pieces;
+pub mod services;
 pub mod since;
 pub mod tables;
 pub mod terminal;

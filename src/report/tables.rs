@@ -4,6 +4,7 @@
 
 use indexmap::IndexMap;
 
+use super::services;
 use crate::outcome::Outcome;
 use crate::plan::{Params, params_key};
 use crate::results::{Cell, Comparison, Results, Verdict};
@@ -284,6 +285,7 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
             },
         ));
     }
+    tables.extend(services::cell_tables(results, &subset.cells, &suffix, &build));
     tables
 }
 
@@ -340,7 +342,7 @@ fn rate_text(cell: &Cell) -> String {
 /// Columns that no cell has a figure for (CPU and memory of in-process
 /// cells, calls per second of processes) are left out.
 fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
-    type Column<'a> = (&'a str, Box<dyn Fn(&Cell) -> String + 'a>);
+    type Column<'a> = (String, Box<dyn Fn(&Cell) -> String + 'a>);
     let stat = |f: fn(&crate::results::Stats) -> Option<String>| {
         move |c: &Cell| {
             c.stats
@@ -351,32 +353,43 @@ fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
     let has = |f: fn(&crate::results::Stats) -> bool| cells.iter().any(|c| c.stats.as_ref().is_some_and(f));
     let in_process = cells.iter().any(|c| !c.samples.iterations.is_empty());
     let mut columns: Vec<Column> = vec![
-        ("implementation", Box::new(|c: &Cell| c.implementation.clone())),
-        ("median ± σ", Box::new(time_text)),
+        ("implementation".into(), Box::new(|c: &Cell| c.implementation.clone())),
+        ("median ± σ".into(), Box::new(time_text)),
     ];
     if in_process {
-        columns.push(("calls/s [95% CI]", Box::new(rate_text)));
+        columns.push(("calls/s [95% CI]".into(), Box::new(rate_text)));
     }
-    columns.push(("mean", Box::new(stat(|s| Some(format_nanos(s.mean_ns))))));
-    columns.push(("min", Box::new(stat(|s| Some(format_nanos(s.min_ns))))));
-    columns.push(("max", Box::new(stat(|s| Some(format_nanos(s.max_ns))))));
+    columns.push(("mean".into(), Box::new(stat(|s| Some(format_nanos(s.mean_ns))))));
+    columns.push(("min".into(), Box::new(stat(|s| Some(format_nanos(s.min_ns))))));
+    columns.push(("max".into(), Box::new(stat(|s| Some(format_nanos(s.max_ns))))));
     if has(|s| s.median_user_ns.is_some()) {
-        columns.push(("user", Box::new(stat(|s| s.median_user_ns.map(format_nanos)))));
-        columns.push(("sys", Box::new(stat(|s| s.median_sys_ns.map(format_nanos)))));
+        columns.push(("user".into(), Box::new(stat(|s| s.median_user_ns.map(format_nanos)))));
+        columns.push(("sys".into(), Box::new(stat(|s| s.median_sys_ns.map(format_nanos)))));
     }
     if has(|s| s.max_rss_bytes.is_some()) {
         columns.push((
-            "peak RSS",
+            "peak RSS".into(),
             Box::new(stat(|s| s.max_rss_bytes.map(|b| rss_text(b, s.max_rss_at_most)))),
         ));
     }
     if has(|s| s.alloc_bytes_per_call.is_some()) {
         columns.push((
-            "allocated/call",
+            "allocated/call".into(),
             Box::new(stat(|s| s.alloc_bytes_per_call.map(|b| format_bytes(b.round() as u64)))),
         ));
     }
-    columns.push(("ratio", Box::new(|c: &Cell| ratio_text(results, c))));
+    for service in services::metered(results, cells) {
+        let cpu = service.clone();
+        columns.push((
+            format!("{service} CPU/call"),
+            Box::new(move |c: &Cell| services::figure(c, &cpu, services::cpu_text)),
+        ));
+        columns.push((
+            format!("{service} peak RSS"),
+            Box::new(move |c: &Cell| services::figure(c, &service, services::peak_text)),
+        ));
+    }
+    columns.push(("ratio".into(), Box::new(|c: &Cell| ratio_text(results, c))));
     Table {
         kind: TableKind::Summary,
         title: if in_process {
@@ -386,7 +399,7 @@ fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
         },
         labels: 1,
         runs: cells.iter().map(|c| runs_text(std::iter::once(*c))).collect(),
-        header: columns.iter().map(|(h, _)| h.to_string()).collect(),
+        header: columns.iter().map(|(h, _)| h.clone()).collect(),
         rows: cells
             .iter()
             .map(|c| columns.iter().map(|(_, f)| f(c)).collect())

@@ -184,8 +184,33 @@ pub struct Cell {
     /// the cell (`Machine::id`). Cells are only compared within one machine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<String>,
+    /// What each background service of the suite used while this cell ran.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub services: Vec<ServiceUsage>,
     /// Null unless the outcome is ok.
     pub stats: Option<Stats>,
+}
+
+/// One background service's use over one cell's runs: CPU time over the
+/// measured runs (so per call it sits beside the client's time per call),
+/// and peak resident memory over every run of the cell, warm-up included.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct ServiceUsage {
+    pub name: String,
+    /// CPU time of the service's processes during the measured runs.
+    pub cpu_ns: u64,
+    /// Calls made in those runs (in-process batches count each call).
+    pub calls: u64,
+    /// Peak resident memory of the service during the cell's runs; null
+    /// when the kernel would not reset or report it.
+    pub peak_rss_bytes: Option<u64>,
+}
+
+impl ServiceUsage {
+    /// CPU time per call, in nanoseconds.
+    pub fn cpu_per_call_ns(&self) -> Option<f64> {
+        (self.calls > 0).then(|| self.cpu_ns as f64 / self.calls as f64)
+    }
 }
 
 impl Cell {
@@ -329,6 +354,22 @@ pub struct Environment {
     /// Which machine this is, so pieces of a sharded run keep their identity.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<Machine>,
+    /// The suite's background services, in suite order.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub services: IndexMap<String, ServiceInfo>,
+}
+
+/// A background service as the run started it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct ServiceInfo {
+    /// The command as run, placeholders filled in.
+    pub command: String,
+    /// The free port versus gave it (`{port}`).
+    pub port: Option<u16>,
+    /// Its `version` command's first line, when the suite gives one.
+    pub version: Option<String>,
+    /// Where its output went during the run.
+    pub log: String,
 }
 
 /// A machine's identity: stable across runs and reboots, and not the raw

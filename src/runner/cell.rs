@@ -46,6 +46,8 @@ pub(super) struct CellState {
     pub hooks: Hooks,
     /// Measured runs this cell takes under `Sampling::MinTime`, once its first run has set it.
     pub target_runs: u32,
+    /// What the background services used during this cell's runs.
+    pub services: Vec<crate::results::ServiceUsage>,
 }
 
 impl CellState {
@@ -65,6 +67,7 @@ impl CellState {
             batch: 1,
             hooks: Hooks::default(),
             target_runs: 1,
+            services: vec![],
         }
     }
 
@@ -123,6 +126,7 @@ pub(super) fn early_cell(runner: &Runner, ctx: &GroupContext, imp: usize, outcom
         samples: Samples::default(),
         worker: None,
         machine: None,
+        services: vec![],
         started_at: Some(ctx.started_at.clone()),
         stop_rule: StopRule::Failed,
         stats: None,
@@ -139,6 +143,7 @@ pub(super) fn finished_cell(runner: &Runner, ctx: &GroupContext, st: CellState) 
         warmup_wall_ns: st.warmup_wall_ns,
         samples: st.samples,
         worker: st.worker,
+        services: st.services,
         stop_rule: if outcome == Outcome::Ok {
             st.stop_rule
         } else {

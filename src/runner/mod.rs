@@ -40,10 +40,12 @@ mod lifecycle;
 pub mod policy;
 mod rounds;
 pub mod scope;
+mod usage;
 
 use cell::{GroupContext, Start, early_cell, finished_cell};
 use inputs::PayloadFile;
 pub use rounds::{Clock, SystemClock};
+pub use usage::ServiceMeter;
 
 /// What the runner tells the outside world as it goes (progress bars, logs).
 pub trait Events {
@@ -89,6 +91,8 @@ pub struct Runner<'a> {
     /// Asked before each group: a reason the group cannot run (a service it
     /// needs has died), which then fails its cells without running them.
     pub health: Option<Box<dyn FnMut() -> Option<String> + 'a>>,
+    /// Reads what the background services use around each run.
+    pub meter: Option<Box<dyn ServiceMeter + 'a>>,
     payloads: HashMap<String, PayloadFile>,
     /// SHA-256 of files that do not change during the run (payloads, expected outputs).
     digests: HashMap<PathBuf, Digest>,
@@ -109,6 +113,7 @@ impl<'a> Runner<'a> {
             clock: Box::new(SystemClock::default()),
             globals: vec![],
             health: None,
+            meter: None,
             payloads: HashMap::new(),
             digests: HashMap::new(),
             outcomes: HashMap::new(),
@@ -140,6 +145,9 @@ impl<'a> Runner<'a> {
             let op = &self.suite.operations[group.operation];
             events.group_start(&format!("{} {}", op.name, params_key(&group.params)));
             events.group_planned(u64::from(group.runs + group.warmup) * group.implementations.len() as u64);
+            if let Some(m) = self.meter.as_mut() {
+                m.refresh();
+            }
             let cells = match self.health.as_mut().and_then(|check| check()) {
                 Some(reason) => self.unrunnable(&group, reason, events),
                 None => self.run_group(&group, exec, events)?,

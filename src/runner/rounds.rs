@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::cell::{CellState, Mode};
 use super::checks::describe;
 use super::inputs::PayloadFile;
-use super::{Events, Runner, hooks, inprocess, policy};
+use super::{Events, Runner, hooks, inprocess, policy, usage};
 use crate::exec::interrupt::interrupted;
 use crate::exec::streams::tail;
 use crate::exec::{Executor, Exit, RunRecord, RunRequest};
@@ -213,16 +213,27 @@ impl Runner<'_> {
             if !wants[s] || states[s].outcome.is_some() {
                 continue;
             }
+            if let Some(m) = self.meter.as_mut() {
+                m.begin();
+            }
+            let taken = states[s].samples.len();
             if matches!(states[s].mode, Mode::Process(_)) {
                 self.process_run(&mut states[s], warmup, payload, group, exec);
-                if interrupted() {
-                    return true;
-                }
             } else {
                 self.sample_worker(&mut states[s], warmup);
-                if interrupted() {
-                    return true;
-                }
+            }
+            if interrupted() {
+                return true;
+            }
+            if let Some(m) = self.meter.as_mut() {
+                let readings = m.end();
+                let st = &mut states[s];
+                let calls = if st.samples.len() > taken {
+                    st.samples.iterations.last().copied().unwrap_or(1)
+                } else {
+                    0
+                };
+                usage::charge(st, &m.names(), &readings, calls);
             }
             events.run_done();
             if states[s].outcome.is_some() {

@@ -76,6 +76,41 @@ pub fn implementations(suite: &Suite, tmp: &Path) -> IndexMap<String, Implementa
     out
 }
 
+/// Each running service as the report shows it: its command, port, log,
+/// and version (its `version` command's first line).
+pub fn services(
+    suite: &Suite,
+    running: &crate::exec::service::Services,
+    ports: &[(String, u16)],
+    tmp: &Path,
+) -> IndexMap<String, crate::results::ServiceInfo> {
+    let scope = crate::runner::scope::suite_scope(tmp).with_all(ports.iter().map(|(n, p)| (format!("{n}.port"), p)));
+    running
+        .described()
+        .into_iter()
+        .map(|(name, command, log)| {
+            let svc = suite.services.iter().find(|s| s.name == name);
+            let port = ports.iter().find(|(n, _)| *n == name).map(|(_, p)| *p);
+            let version = svc.and_then(|s| s.version.as_ref()).map(|v| {
+                let argv = scope
+                    .clone()
+                    .with("port", port.unwrap_or(0).to_string())
+                    .command(v)
+                    .unwrap_or_default();
+                let cwd = svc.and_then(|s| s.cwd.as_deref()).unwrap_or(&suite.dir);
+                environment::version_of(&argv, cwd, &svc.map(|s| s.env.clone()).unwrap_or_default())
+            });
+            let info = crate::results::ServiceInfo {
+                command,
+                port,
+                version,
+                log,
+            };
+            (name, info)
+        })
+        .collect()
+}
+
 /// The command line that started this run, quoted so it can be pasted back.
 pub fn command_line() -> String {
     std::env::args()

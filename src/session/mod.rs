@@ -75,6 +75,9 @@ impl Session<'_> {
         if !suite.services.is_empty() {
             let watched = services.clone();
             runner.health = Some(Box::new(move || watched.borrow_mut().first_dead()));
+            let groups = services.borrow().process_groups();
+            runner.meter = Some(Box::new(crate::exec::usage::UsageMeter::new(groups)));
+            results.environment.services = document::services(suite, &services.borrow(), &ports, &tmp);
         }
         runner.setup(exec, events)?;
         let mut all: IndexMap<String, Cell> = self.resume.clone();

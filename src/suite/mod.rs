@@ -131,6 +131,8 @@ pub struct Override {
 pub struct Service {
     pub name: String,
     pub command: CommandTemplate,
+    /// Prints the service's version (first line), for the report.
+    pub version: Option<CommandTemplate>,
     pub ready: Readiness,
     pub ready_timeout: Duration,
     pub cwd: Option<PathBuf>,

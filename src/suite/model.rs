@@ -246,6 +246,9 @@ pub struct ServiceSpec {
     pub ready_command: Option<String>,
     /// How long to wait for readiness (default 30s).
     pub ready_timeout: Option<String>,
+    /// A command whose first line of output is the service's version, shown
+    /// in the report (run once, before the service starts).
+    pub version: Option<String>,
     /// Working directory, relative to the suite file.
     pub cwd: Option<String>,
     #[serde(default)]

@@ -393,9 +393,14 @@ impl Validator<'_> {
             } else {
                 Readiness::Started
             };
+            let version = match &s.version {
+                Some(v) => Some(self.command(&format!("{what}.version"), v, None, shell, &none)?),
+                None => None,
+            };
             services.push(Service {
                 name: sname.clone(),
                 command,
+                version,
                 ready,
                 ready_timeout: self
                     .duration(&format!("{what}.ready_timeout"), &s.ready_timeout)?

@@ -38,6 +38,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"time"
 )
 
@@ -50,7 +52,12 @@ func main() {
 	port := flag.Int("port", 0, "TCP port on 127.0.0.1 (0: any free port)")
 	state := flag.String("state", "", "folder for kas-public.pem, kas-private.pem and kas-url (created if missing)")
 	quiet := flag.Bool("quiet", false, "do not log each request")
+	version := flag.Bool("version", false, "print the version (the protocol module's and Go's) and exit")
 	flag.Parse()
+	if *version {
+		fmt.Println(versionLine())
+		return
+	}
 	if *state == "" {
 		fmt.Fprintln(os.Stderr, "kas: --state DIR is required")
 		os.Exit(2)
@@ -112,4 +119,18 @@ func writeKeys(dir string, key *rsa.PrivateKey) (string, error) {
 		return "", fmt.Errorf("writing kas-public.pem: %w", err)
 	}
 	return string(publicPEM), nil
+}
+
+// versionLine names this service, the platform protocol module it speaks and
+// the Go that built it, from the binary's own build information.
+func versionLine() string {
+	protocol := "unknown"
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range info.Deps {
+			if dep.Path == "github.com/opentdf/platform/protocol/go" {
+				protocol = dep.Version
+			}
+		}
+	}
+	return fmt.Sprintf("versus example KAS (platform protocol/go %s, %s)", protocol, runtime.Version())
 }
