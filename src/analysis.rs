@@ -45,6 +45,9 @@ fn whole_series(cell: &Cell) -> Vec<f64> {
 /// largest exact figure (warm-up runs, started by the small spawn helper, are
 /// usually exact), else the smallest bound.
 fn peak_memory(samples: &crate::results::Samples) -> (Option<u64>, bool) {
+    if let Some(worker) = samples.worker_max_rss_bytes {
+        return (Some(worker), false);
+    }
     let slack = crate::exec::RSS_FLOOR_SLACK.0;
     // Walked twice rather than collected: a cell may hold 100,000 runs.
     let runs = || {

@@ -9,7 +9,13 @@ use crate::units::Bytes;
 /// before its own exec, which for the spawn helper is versus's whole size.
 /// Costs a read of /proc per call, so only the helper uses it.
 pub fn own_image_peak() -> Option<Bytes> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    image_peak("self")
+}
+
+/// The same for another process (`pid`): its peak since it started, or since
+/// its peak was last reset through `/proc/<pid>/clear_refs`.
+pub fn image_peak(pid: &str) -> Option<Bytes> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let kb: u64 = status
         .lines()
         .find_map(|l| l.strip_prefix("VmHWM:"))?

@@ -128,10 +128,7 @@ fn reset_peak(pid: i32) -> bool {
 
 /// The process's peak resident memory since its last reset (`VmHWM`).
 fn peak_rss(pid: i32) -> Option<u64> {
-    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+    super::rss::image_peak(&pid.to_string()).map(|b| b.0)
 }
 
 #[cfg(test)]

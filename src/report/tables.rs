@@ -262,9 +262,13 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
     if any(&|s| s.max_rss_bytes.is_some()) {
         tables.push(build(
             TableKind::Memory,
-            format!(
-                "Peak resident memory of the process tree (≤: an upper bound, where no run could measure it exactly){suffix}"
-            ),
+            if subset.cells.iter().all(|c| c.samples.worker_max_rss_bytes.is_some() || c.stats.is_none()) {
+                format!("Peak resident memory of the worker process over the cell, runtime included{suffix}")
+            } else {
+                format!(
+                    "Peak resident memory of the process tree (≤: an upper bound, where no run could measure it exactly){suffix}"
+                )
+            },
             &|c| match &c.stats {
                 Some(s) => s
                     .max_rss_bytes

@@ -49,6 +49,11 @@ pub struct Samples {
     /// In-process cells, where the runtime counts them: garbage collections per batch.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gc_count: Vec<u64>,
+    /// In-process cells: the worker process's peak resident memory over the
+    /// cell (its whole life: start-up, calibration, warm-up and measured
+    /// batches), runtime included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worker_max_rss_bytes: Option<u64>,
 }
 
 impl Samples {

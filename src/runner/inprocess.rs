@@ -201,12 +201,16 @@ impl InProcess {
         Ok((Digest(digest), length))
     }
 
-    /// Tears the operation down and stops the worker.
-    pub fn finish(mut self) {
+    /// Tears the operation down and stops the worker. Returns the worker's
+    /// peak resident memory over its life (start-up, calibration, every
+    /// batch), read just before it stops; None when /proc would not say.
+    pub fn finish(mut self) -> Option<u64> {
         let _ = self
             .worker
             .request("teardown", json!({}), "done", self.timeout.min(Duration::from_secs(10)));
+        let peak = crate::exec::rss::image_peak(&self.worker.pid().to_string()).map(|b| b.0);
         self.worker.shutdown(Duration::from_secs(5));
+        peak
     }
 }
 

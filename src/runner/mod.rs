@@ -261,7 +261,7 @@ impl<'a> Runner<'a> {
         for st in states.iter_mut() {
             let placeholder = cell::Mode::Process(crate::exec::RunRequest::default());
             if let cell::Mode::Worker(w) = std::mem::replace(&mut st.mode, placeholder) {
-                w.finish();
+                st.samples.worker_max_rss_bytes = w.finish();
             }
         }
     }
