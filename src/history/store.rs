@@ -199,10 +199,11 @@ impl Store {
         }
     }
 
-    /// The newest run of `suite` on `machine`, if any.
+    /// The newest complete run of `suite` on `machine`, if any: an
+    /// interrupted run stays in the store but is no baseline for "change since".
     pub fn last_run(&mut self, suite: &str, machine: &str) -> Result<Option<i64>> {
         let rows = self.db.query(
-            "SELECT max(id) FROM runs WHERE suite_name = ?1 AND machine_id = ?2",
+            "SELECT max(id) FROM runs WHERE suite_name = ?1 AND machine_id = ?2 AND status = 'complete'",
             &[suite.into(), machine.into()],
         )?;
         Ok(rows.first().and_then(|r| r[0].int()))

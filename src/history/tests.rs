@@ -78,6 +78,12 @@ fn records_and_reads_back(fresh: &Fresh) {
     let machine = store::machine_of(&r.environment);
     assert_eq!(s.last_run(&r.suite.name, &machine).unwrap(), Some(b));
     assert_eq!(s.last_run(&r.suite.name, "elsewhere").unwrap(), None);
+    // An interrupted run is kept but is not what "change since" compares with.
+    let mut cut = r.clone();
+    cut.status = crate::results::RunStatus::Interrupted;
+    let c = s.record(&cut, &text, &meta()).unwrap();
+    assert_eq!(s.last_run(&r.suite.name, &machine).unwrap(), Some(b));
+    s.prune(&[c]).unwrap();
     let filtered = Filter {
         branch: Some("other".into()),
         ..Default::default()
