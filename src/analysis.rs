@@ -375,6 +375,7 @@ mod tests {
             },
             worker: None,
             machine: None,
+            work_params: None,
             started_at: Some("t".into()),
             stop_rule: Default::default(),
             stats: None,

@@ -201,6 +201,7 @@ mod tests {
                     stop_rule: Default::default(),
                     worker: None,
                     machine: None,
+                    work_params: None,
                     stats: None,
                 })
                 .collect(),

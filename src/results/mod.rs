@@ -184,6 +184,12 @@ pub struct Cell {
     /// the cell (`Machine::id`). Cells are only compared within one machine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<String>,
+    /// The parameters the cell's work depends on (`plan::work`): those its
+    /// command, hooks and input use; every parameter for an in-process cell.
+    /// Cells of one implementation and operation that agree on these did the
+    /// same work. Absent in results written before versus recorded it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work_params: Option<Vec<String>>,
     /// Null unless the outcome is ok.
     pub stats: Option<Stats>,
 }

@@ -25,6 +25,7 @@ fn cell(id: &str, implementation: &str) -> Cell {
         worker: None,
         stats: None,
         machine: None,
+        work_params: None,
     }
 }
 
