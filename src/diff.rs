@@ -207,6 +207,7 @@ mod tests {
                 .collect(),
             comparisons: vec![],
             warnings: vec![],
+            findings: vec![],
             since: None,
             shard: None,
             merge: None,

@@ -14,8 +14,13 @@ use serde::{Deserialize, Serialize};
 use crate::outcome::Outcome;
 use crate::plan::Params;
 
+pub mod finding;
 mod journal;
 pub mod validate;
+pub use finding::{
+    CostFit, Crossover, Drift, Evidence, Finding, FindingKind, FirstRun, FitProblem, Growth, MemoryGrowth,
+    OutcomeCount, Ratio, SizeWinner,
+};
 pub use journal::{Journal, Recovered};
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -431,6 +436,11 @@ pub struct Results {
     pub cells: Vec<Cell>,
     pub comparisons: Vec<Comparison>,
     pub warnings: Vec<Warning>,
+    /// The takeaways computed from the cells (`findings`), grouped by
+    /// operation in suite order. Empty in results written before versus
+    /// computed them; `versus report` computes them afresh.
+    #[serde(default)]
+    pub findings: Vec<Finding>,
     /// Each cell against an earlier run of the same suite from the history
     /// store ("change since"); absent when there was none or history was off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
