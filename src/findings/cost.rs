@@ -156,8 +156,7 @@ pub fn finding(series: &Series, f: &Fitted) -> Finding {
     let c = &f.fit;
     let sizes: Vec<u64> = f.cells.iter().filter_map(|c| c.payload_bytes).collect();
     let span = format!(
-        "{} sizes, {} to {}",
-        c.sizes,
+        "from {} to {}",
         text::size(sizes.iter().copied().min().unwrap_or(0)),
         text::size(sizes.iter().copied().max().unwrap_or(0))
     );
@@ -165,7 +164,7 @@ pub fn finding(series: &Series, f: &Fitted) -> Finding {
         (
             FindingKind::Cost,
             format!(
-                "{}: {} + {}; the line fits every median within {} ({span})",
+                "{}: {} + {}, within {} of every median {span}",
                 f.implementation,
                 fixed_text(c),
                 per_byte_text(c),
@@ -179,7 +178,10 @@ pub fn finding(series: &Series, f: &Fitted) -> Finding {
             .filter_map(|c| Some((c.payload_bytes?, c.stats.as_ref()?.median_ns)))
             .min_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
         let why = not_linear_text(c, smallest, &span);
-        (FindingKind::NotLinear, format!("{}: {why}", f.implementation))
+        (
+            FindingKind::NotLinear,
+            format!("{}: not linear in size: {why}", f.implementation),
+        )
     };
     let mut out = Finding::new(
         kind,
@@ -196,7 +198,7 @@ pub fn finding(series: &Series, f: &Fitted) -> Finding {
 fn fixed_text(c: &CostFit) -> String {
     let interval = text::time_ci(c.fixed_ns, Some(c.fixed_ci_low_ns), Some(c.fixed_ci_high_ns));
     if c.fixed_ci_high_ns < 0.0 {
-        format!("no fixed cost (the line's is below zero, {interval}: the time per byte rises with the size)")
+        format!("no fixed cost (the line's is {interval}, below zero: per byte, large payloads cost more)")
     } else if c.fixed_ci_low_ns <= 0.0 {
         format!("no measurable fixed cost ({interval})")
     } else {
@@ -213,21 +215,21 @@ fn per_byte_text(c: &CostFit) -> String {
     }
 }
 
+/// Why the line does not hold, after "not linear in size: ".
 fn not_linear_text(c: &CostFit, smallest: Option<(u64, f64)>, span: &str) -> String {
     match (c.problem, smallest) {
-        (Some(FitProblem::NegativePerByte), _) => {
-            format!("not linear in size: the time falls as the payload grows ({span})")
-        }
+        (Some(FitProblem::NegativePerByte), _) => format!("the time falls as the payload grows {span}"),
         (Some(FitProblem::FixedAboveSmallest), Some((bytes, median))) => format!(
-            "not linear in size: a fixed + per-byte line would need {} to start, more than the whole {} at {} ({span})",
+            "a fixed + per-byte line would start at {}, above the whole {} at {}",
             text::time_ci(c.fixed_ns, Some(c.fixed_ci_low_ns), Some(c.fixed_ci_high_ns)),
             text::time(median),
             text::size(bytes)
         ),
         _ => format!(
-            "not linear in size: the best fixed + per-byte line misses the median at {} by {} ({span})",
+            "the best fixed + per-byte line misses the {} median by {} ({})",
             text::size(c.max_residual_at_bytes),
-            text::percent(c.max_residual)
+            text::percent(c.max_residual),
+            span.trim_start_matches("from ")
         ),
     }
 }

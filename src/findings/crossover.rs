@@ -128,18 +128,15 @@ fn winner(series: &Series, sizes: &[Decided], table: Vec<SizeWinner>) -> Finding
             .collect();
         parts.push(format!("{n} is fastest at {}", whole(&won)));
     }
-    // Ties, by the pair that tied (in the order first seen).
-    let mut ties: IndexMap<(String, String), ((String, String), Vec<u64>)> = IndexMap::new();
+    // Ties, by the pair that tied (either way round), named as first seen.
+    let mut ties: IndexMap<[&str; 2], ([&str; 2], Vec<u64>)> = IndexMap::new();
     for d in sizes.iter().filter(|d| d.winner.implementation.is_none()) {
-        let (a, b) = (d.winner.fastest.clone(), d.winner.runner_up.clone());
-        let key = if a < b {
-            (a.clone(), b.clone())
-        } else {
-            (b.clone(), a.clone())
-        };
-        ties.entry(key).or_insert(((a, b), vec![])).1.push(d.bytes);
+        let pair = [d.winner.fastest.as_str(), d.winner.runner_up.as_str()];
+        let mut key = pair;
+        key.sort_unstable();
+        ties.entry(key).or_insert((pair, vec![])).1.push(d.bytes);
     }
-    for ((a, b), at) in ties.into_values() {
+    for ([a, b], at) in ties.into_values() {
         parts.push(format!("{a} and {b} tie for fastest at {}", whole(&at)));
     }
     let cells = sizes
@@ -172,14 +169,15 @@ fn evidence<'r>(d: &Decided<'r>, implementation: &str) -> Option<(Evidence, &'r 
     Some((e, c))
 }
 
-/// "4.91 ms [3.83, 5.24] against age's 6.02 ms [5.18, 6.65], 1.23x [1.16, 1.31]"
+/// "4.91 against 6.02 ms: 1.27x [1.15, 1.35]" (the faster first); the
+/// medians' intervals are in the finding's evidence.
 fn evidence_text(fast: &Evidence, slow: &Evidence, r: Option<&Ratio>) -> String {
-    let one = |e: &Evidence| text::time_ci(e.median_ns, e.ci_low_ns, e.ci_high_ns);
-    let mut out = format!("{} against {}'s {}", one(fast), slow.implementation, one(slow));
+    let mut out = text::time_pair(fast.median_ns, slow.median_ns);
     if let Some(r) = r {
-        out.push_str(&format!(", {}", text::ratio(r.ratio)));
+        out.push_str(&format!(": {}", text::ratio(r.ratio)));
         if let (Some(lo), Some(hi)) = (r.ci_low, r.ci_high) {
-            out.push_str(&format!(" [{}, {}]", text::number(lo), text::number(hi)));
+            let [_, lo, hi] = text::numbers([r.ratio, lo, hi]);
+            out.push_str(&format!(" [{lo}, {hi}]"));
         }
     }
     out

@@ -75,20 +75,18 @@ pub fn check(results: &Results) -> (Vec<Finding>, Option<Warning>) {
         }
         let first = cells[0];
         let sentence = format!(
-            "{}: identical work in {} groups (differing only in {}, which it does not use) gave medians {} to {} ({} apart) with intervals that do not overlap: the intervals understate the spread between groups",
+            "{}: identical work in {} groups (differing only in {}, which it does not use) gave medians of {} ({} apart) with intervals that do not overlap: the intervals understate the spread between groups",
             first.implementation,
             cells.len(),
             text::and_list(&differing),
-            text::time(low),
-            text::time(high),
+            text::time_range(low, high),
             text::ratio(high / low),
         );
         named.push(format!(
-            "{} {} ({} to {}, {})",
+            "{} {} ({}, {})",
             first.implementation,
             first.operation,
-            text::time(low),
-            text::time(high),
+            text::time_range(low, high),
             text::ratio(high / low)
         ));
         let mut f = Finding::new(

@@ -10,15 +10,18 @@ use crate::outcome::Outcome;
 use crate::plan::params_key;
 use crate::results::{Cell, Finding, FindingKind, OutcomeCount, Results};
 
-fn words(outcome: Outcome) -> &'static str {
-    match outcome {
+/// "1 timeout", "2 timeouts", "2 out of memory".
+fn count(outcome: Outcome, n: usize) -> String {
+    let words = match outcome {
         Outcome::Ok => "ok",
         Outcome::Failed => "failed",
-        Outcome::Timeout => "timeout",
+        Outcome::Timeout if n == 1 => "timeout",
+        Outcome::Timeout => "timeouts",
         Outcome::OutOfMemory => "out of memory",
         Outcome::WrongOutput => "wrong output",
         Outcome::Skipped => "skipped",
-    }
+    };
+    format!("{n} {words}")
 }
 
 /// Where a cell is: its payload size, else its parameters.
@@ -51,9 +54,9 @@ pub fn findings(results: &Results) -> Vec<Finding> {
                 .map(|(o, cs)| {
                     let places: Vec<String> = cs.iter().map(|c| place(c)).filter(|p| !p.is_empty()).collect();
                     if places.is_empty() {
-                        format!("{} {}", cs.len(), words(*o))
+                        count(*o, cs.len())
                     } else {
-                        format!("{} {} at {}", cs.len(), words(*o), text::and_list(&places))
+                        format!("{} at {}", count(*o, cs.len()), text::and_list(&places))
                     }
                 })
                 .collect();

@@ -1,6 +1,7 @@
 //! Peak memory against payload size, per implementation in a series: about
 //! constant (it grows by less than `CONSTANT_BELOW` bytes per payload byte
-//! over the sizes), or growing with the payload by k bytes per payload byte
+//! over the sizes, or by less than `SMALL_GROWTH` of itself from the
+//! smallest payload to the largest), or growing by k bytes per payload byte
 //! (the least-squares slope, which the large sizes decide, as they should
 //! for a growth rate). The smallest and largest cells are cited.
 //!
@@ -15,6 +16,9 @@ use crate::stats::linear;
 
 /// Growth below this many bytes of memory per payload byte is "constant".
 pub const CONSTANT_BELOW: f64 = 0.05;
+/// Memory at the largest payload within this share of the memory at the
+/// smallest is "constant" whatever the slope.
+pub const SMALL_GROWTH: f64 = 0.10;
 /// Fewest times the largest payload must be the smallest's to tell growth.
 const MIN_SPAN: f64 = 10.0;
 
@@ -73,7 +77,10 @@ fn finding(series: &Series, name: &str, cells: &[&Cell]) -> Option<Finding> {
     let y: Vec<f64> = ps.iter().map(|p| p.rss as f64).collect();
     let k = linear::ordinary(&x, &y)?.slope;
     let upper_bounds = ps.iter().any(|p| p.at_most);
-    let growth = if k < CONSTANT_BELOW {
+    // Growth that is small beside the memory itself (page-sized steps over
+    // small payloads) is constant too, however steep its slope.
+    let barely = (largest.rss as f64) < (1.0 + SMALL_GROWTH) * smallest.rss as f64;
+    let growth = if k < CONSTANT_BELOW || barely {
         Growth::Constant
     } else {
         Growth::Proportional
@@ -95,7 +102,7 @@ fn finding(series: &Series, name: &str, cells: &[&Cell]) -> Option<Finding> {
             format!("{name}: peak memory about constant, {bound}{range} from {span}")
         }
         Growth::Proportional => format!(
-            "{name}: peak memory grows with the payload, about {} bytes per payload byte ({} at {}, {} at {})",
+            "{name}: peak memory grows about {} bytes per payload byte, from {} at {} to {} at {}",
             text::number(k),
             shown(smallest),
             text::size(smallest.payload),

@@ -66,7 +66,7 @@ fn size_params(cells: &[&Cell]) -> Vec<String> {
         }
         let mut seen: IndexMap<String, u64> = IndexMap::new();
         let sets_size = cells.iter().any(|c| {
-            let rest = without(&c.params, &[name.clone()]);
+            let rest = without(&c.params, std::slice::from_ref(name));
             let bytes = c.payload_bytes.unwrap_or(0);
             *seen.entry(params_key(&rest)).or_insert(bytes) != bytes
         });

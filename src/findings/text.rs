@@ -61,6 +61,25 @@ pub fn time_ci(ns: f64, low: Option<f64>, high: Option<f64>) -> String {
     }
 }
 
+/// Two times, the unit once when they share it: "4.91 against 6.02 ms",
+/// "950 µs against 1.20 ms".
+pub fn time_pair(a: f64, b: f64) -> String {
+    let (ta, tb) = (time(a), time(b));
+    match (ta.split_once(' '), tb.split_once(' ')) {
+        (Some((na, ua)), Some((_, ub))) if ua == ub => format!("{na} against {tb}"),
+        _ => format!("{ta} against {tb}"),
+    }
+}
+
+/// Two times as a range, the unit once when they share it: "156–188 ms".
+pub fn time_range(low: f64, high: f64) -> String {
+    let (a, b) = (time(low), time(high));
+    match (a.split_once(' '), b.split_once(' ')) {
+        (Some((na, ua)), Some((_, ub))) if ua == ub => format!("{na}–{b}"),
+        _ => format!("{a}–{b}"),
+    }
+}
+
 /// A signed figure with three significant digits: "3.10", "-0.52", "0.004".
 pub fn number(v: f64) -> String {
     if v.abs() < 0.01 && v != 0.0 {
@@ -143,6 +162,9 @@ mod tests {
         assert_eq!(numbers([1.14, 1.04, 1.22]), ["1.14", "1.04", "1.22"]);
         assert_eq!(size_range(4_600_000, 5_600_000), "4.6–5.6 MB");
         assert_eq!(size_range(900_000, 1_200_000), "900 KB–1.2 MB");
+        assert_eq!(time_pair(4.91e6, 6.02e6), "4.91 against 6.02 ms");
+        assert_eq!(time_range(156e6, 188e6), "156–188 ms");
+        assert_eq!(time_pair(950e3, 1.2e6), "950 µs against 1.20 ms");
         let all = [1000, 64_000, 1_000_000, 10_000_000];
         assert_eq!(sizes(&[1000, 64_000, 1_000_000], &all), "1 KB to 1 MB");
         assert_eq!(sizes(&[1000, 1_000_000], &all), "1 KB and 1 MB");

@@ -26,7 +26,8 @@ pub fn first_run_ratio(cell: &Cell) -> Option<f64> {
     let mut series = cell.warmup_per_call_ns();
     series.extend(cell.samples.per_call_ns());
     let settled_late = s.steady_state == SteadyState::Reached && s.steady_from.is_some_and(|k| k > 0);
-    if series.len() < 2 || !(settled_late || !cell.warmup_wall_ns.is_empty()) {
+    let warmed = settled_late || !cell.warmup_wall_ns.is_empty();
+    if series.len() < 2 || !warmed {
         return None;
     }
     let steady = match s.steady_from {
@@ -74,10 +75,13 @@ fn part(f: &FirstRun) -> String {
     }
 }
 
+/// An operation's cells with their ratios, by implementation.
+type ByImplementation<'r> = IndexMap<&'r str, Vec<(&'r Cell, f64)>>;
+
 /// One finding per operation naming each implementation whose first run
 /// stands out from its steady median.
 pub fn findings(results: &Results) -> Vec<Finding> {
-    let mut by_op: IndexMap<&str, IndexMap<&str, Vec<(&Cell, f64)>>> = IndexMap::new();
+    let mut by_op: IndexMap<&str, ByImplementation> = IndexMap::new();
     for c in &results.cells {
         if let Some(r) = first_run_ratio(c) {
             by_op

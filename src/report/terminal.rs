@@ -308,10 +308,36 @@ fn findings(results: &Results, layout: Layout) -> String {
         out.push_str(&layout.paint(&fit_title(&g.title, layout.columns), &console::Style::new().bold()));
         out.push('\n');
         for line in g.lines {
-            out.push_str(&hanging(&line.text, "  - ", "    ", layout.columns));
+            let wrapped = hanging(&glue(&line.text), "  - ", "    ", layout.columns);
+            out.push_str(&wrapped.replace(NBSP, " "));
         }
     }
     out.push('\n');
+    out
+}
+
+/// `text` with the spaces that must not become line breaks made
+/// non-breaking: inside "[…]" intervals, and between a number and its unit
+/// ("2.30 ms", "100 MB"). The spaces come back after wrapping.
+fn glue(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    let mut previous = ' ';
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let unit_follows = chars.peek().is_some_and(|n| n.is_alphabetic());
+        if c == ' ' && (depth > 0 || (previous.is_ascii_digit() && unit_follows)) {
+            out.push(NBSP);
+        } else {
+            out.push(c);
+        }
+        previous = c;
+    }
     out
 }
 

@@ -204,7 +204,8 @@ pub struct MemoryGrowth {
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Growth {
-    /// Grows by less than `findings::memory::CONSTANT_BELOW` bytes per payload byte.
+    /// Grows by less than `findings::memory::CONSTANT_BELOW` bytes per
+    /// payload byte, or by less than `findings::memory::SMALL_GROWTH` of itself.
     Constant,
     /// Grows with the payload, by `bytes_per_payload_byte`.
     Proportional,

@@ -52,7 +52,7 @@ fn weighted(x: &[f64], y: &[f64], w: &[f64]) -> Option<Line> {
     let sxx: f64 = x.iter().zip(w).map(|(a, b)| b * (a - mx) * (a - mx)).sum();
     let sxy: f64 = x.iter().zip(y).zip(w).map(|((a, c), b)| b * (a - mx) * (c - my)).sum();
     // Every x the same (to rounding): no slope to find.
-    if !(sxx > 0.0) || sxx <= 1e-12 * total * mx * mx {
+    if sxx.is_nan() || sxx <= 0.0 || sxx <= 1e-12 * total * mx * mx {
         return None;
     }
     let slope = sxy / sxx;
@@ -83,15 +83,17 @@ mod tests {
 
     #[test]
     fn relative_weights_keep_the_small_sizes_in_the_fit() {
-        // 1% too slow at the largest size: ordinary least squares moves the
-        // intercept by far more than the 2 ms start-up; relative weights do not.
+        // 1% off at the two largest sizes (1 ms at 100 MB, half the
+        // start-up): ordinary least squares moves the 2 ms intercept by over
+        // 2%, the fit for relative error by under 0.1%.
         let x = [1e3, 1e4, 1e5, 1e6, 1e7, 1e8];
         let mut y: Vec<f64> = x.iter().map(|s| 2e6 + s).collect();
+        y[4] *= 0.99;
         y[5] *= 1.01;
         let rel = relative(&x, &y, &y).unwrap();
         let ols = ordinary(&x, &y).unwrap();
-        assert!((rel.intercept - 2e6).abs() < 0.02e6, "{rel:?}");
-        assert!((ols.intercept - 2e6).abs() > 0.1e6, "{ols:?}");
+        assert!((rel.intercept - 2e6).abs() < 0.002e6, "{rel:?}");
+        assert!((ols.intercept - 2e6).abs() > 0.04e6, "{ols:?}");
     }
 
     #[test]
