@@ -101,7 +101,7 @@ fn finding(series: &Series, name: &str, cells: &[&Cell]) -> Option<Finding> {
             let bound = if low.at_most || high.at_most { "≤ " } else { "" };
             format!("{name}: peak memory about constant, {bound}{range} from {span}")
         }
-        Growth::Proportional => format!(
+        Growth::Proportional | Growth::Other => format!(
             "{name}: peak memory grows about {} bytes per payload byte, from {} at {} to {} at {}",
             text::number(k),
             shown(smallest),

@@ -209,6 +209,9 @@ pub enum Growth {
     Constant,
     /// Grows with the payload, by `bytes_per_payload_byte`.
     Proportional,
+    /// A class a later versus wrote.
+    #[serde(other)]
+    Other,
 }
 
 /// The first run (warm-up included) against the steady median, over one
