@@ -195,7 +195,8 @@ pub fn compare(cell: &Cell, base: &Cell, paired: bool, settings: &AnalysisSettin
     })
 }
 
-/// Fills in `stats`, `comparisons` and the measurement warnings. Idempotent.
+/// Fills in `stats`, `comparisons`, the measurement warnings and the
+/// findings (`findings::refresh`). Idempotent.
 pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
     let settings = results.analysis.clone();
     for cell in &mut results.cells {
@@ -250,6 +251,7 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
     warnings.extend(cell_warnings(&results.cells));
     warnings.extend(extra_warnings.iter().cloned());
     results.warnings = warnings;
+    crate::findings::refresh(results);
 }
 
 /// A measurement problem found in one cell: (warning kind, what was seen).
@@ -379,6 +381,7 @@ mod tests {
             worker: None,
             machine: None,
             services: vec![],
+            work_params: None,
             started_at: Some("t".into()),
             stop_rule: Default::default(),
             stats: None,

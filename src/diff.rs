@@ -202,11 +202,13 @@ mod tests {
                     worker: None,
                     machine: None,
                     services: vec![],
+                    work_params: None,
                     stats: None,
                 })
                 .collect(),
             comparisons: vec![],
             warnings: vec![],
+            findings: vec![],
             since: None,
             shard: None,
             merge: None,

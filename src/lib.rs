@@ -3,7 +3,8 @@
 //!
 //! Layers flow one way: `suite` (file → validated model) → `plan` (matrix →
 //! groups of cells) → `runner` + `exec` (processes → samples) → `analysis` +
-//! `stats` (samples → statistics, comparisons, warnings) → `report` (text).
+//! `stats` (samples → statistics, comparisons, warnings) → `findings` (the
+//! takeaways: costs, crossovers, memory, warm-up, drift) → `report` (text).
 //! `session` drives one run of a plan through those layers; `app` turns
 //! flags into a session and its results into outputs.
 
@@ -23,6 +24,7 @@ pub mod diff;
 pub mod environment;
 pub mod exec;
 pub mod exit;
+pub mod findings;
 pub mod history;
 pub mod merge;
 pub mod outcome;

@@ -3,6 +3,7 @@
 //! measured together, interleaved, so machine drift hits all of them alike.
 
 pub mod shard;
+pub mod work;
 
 use std::time::Duration;
 

@@ -722,6 +722,88 @@ fn generated_payloads_and_a_relative_suite_path() {
     assert_eq!(sizes, [100, 200]);
 }
 
+/// Findings (docs/results-format.md, "Findings") are in results.json and
+/// open the reports, and `versus report` computes them for a file without
+/// them. Which kinds appear depends on timings, so only their presence and
+/// the cells they cite are checked.
+#[test]
+fn findings_are_recorded_and_open_the_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(
+        dir.path(),
+        "s.toml",
+        r#"
+        [settings]
+        runs = 3
+        warmup = 1
+        [matrix]
+        size = ["1KB", "10KB", "100KB"]
+        [payload]
+        size = "{size}"
+        [operations.copy]
+        roundtrip = true
+        [operations.idle]
+        output = "none"
+        throughput = "none"
+        [implementations.cat]
+        run = { copy = "cat {in}", idle = "true" }
+        [implementations.cp]
+        run = { copy = "cp {in} {out}", idle = "true" }
+        "#,
+    );
+    let out = dir.path().join("out");
+    versus()
+        .arg("run")
+        .arg("-q")
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(0);
+    let r = results(&out);
+    // What each cell's work depends on: copy reads the payload, idle nothing.
+    for c in r["cells"].as_array().unwrap() {
+        let used = if c["operation"] == "copy" { vec!["size"] } else { vec![] };
+        assert_eq!(c["work_params"], serde_json::json!(used), "{}", c["id"]);
+    }
+    let findings = r["findings"].as_array().unwrap();
+    for imp in ["cat", "cp"] {
+        let fits: Vec<&Value> = findings
+            .iter()
+            .filter(|f| f["implementation"] == imp && (f["kind"] == "cost" || f["kind"] == "not_linear"))
+            .collect();
+        assert_eq!(fits.len(), 1, "{findings:#?}");
+        assert_eq!(fits[0]["cells"].as_array().unwrap().len(), 3);
+        assert_eq!(fits[0]["cost"]["sizes"], 3);
+    }
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["kind"] == "winner" || f["kind"] == "crossover")
+    );
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    let first_section = md.find("\n## ").unwrap();
+    assert_eq!(&md[first_section..first_section + 12], "\n## Findings");
+    let html = fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.find("id=\"findings\"").unwrap() < html.find("id=\"summary\"").unwrap());
+    // A file from before findings (none recorded, no work_params) gets them from `versus report`.
+    let mut old = r.clone();
+    old.as_object_mut().unwrap().remove("findings");
+    for c in old["cells"].as_array_mut().unwrap() {
+        c.as_object_mut().unwrap().remove("work_params");
+    }
+    let old_file = write(dir.path(), "old.json", &old.to_string());
+    let md = dir.path().join("old.md");
+    versus()
+        .arg("report")
+        .arg(&old_file)
+        .arg("--markdown")
+        .arg(&md)
+        .assert()
+        .code(0);
+    assert!(fs::read_to_string(&md).unwrap().contains("\n## Findings\n"));
+}
+
 #[test]
 fn baseline_flag_overrides_the_suite() {
     let dir = tempfile::tempdir().unwrap();

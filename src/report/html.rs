@@ -166,6 +166,7 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
         status => status,
         command => results.suite.command.clone(),
         method => tables::method_sentence(results),
+        findings => ser(crate::report::findings::groups(results)),
         summary => ser(&summary),
         since => ser(crate::report::since::table(results).map(|t| TableView {
             title: t.title,

@@ -1,5 +1,5 @@
-//! `report.md`: the shape of the hand-made reports versus replaces — one
-//! section per operation with rows per parameter value and a column per
+//! `report.md`: the shape of the hand-made reports versus replaces — the
+//! findings first, then one section per operation with rows per parameter value and a column per
 //! implementation, ratios against the baseline, the environment, versions,
 //! outcomes and warnings.
 
@@ -61,6 +61,23 @@ fn table(out: &mut String, t: &Table, heading: &str) {
     out.push('\n');
 }
 
+/// "## Findings": a bold title per operation (and value of its other
+/// parameters), a bullet per finding.
+fn findings(out: &mut String, results: &Results) {
+    let groups = crate::report::findings::groups(results);
+    if groups.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "## Findings\n");
+    for g in groups {
+        let _ = writeln!(out, "**{}**\n", escape(&g.title));
+        for line in g.lines {
+            let _ = writeln!(out, "- {}", escape(&line.text));
+        }
+        out.push('\n');
+    }
+}
+
 /// The `versus diff` comparison as Markdown.
 pub fn render_diff(t: &Table, notes: &[String]) -> String {
     let mut out = String::from("# versus diff\n\n");
@@ -98,6 +115,7 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
     if let Some(m) = tables::method_sentence(results) {
         let _ = writeln!(out, "{m}\n");
     }
+    findings(&mut out, results);
     if let Some(grid) = tables::summary_grid(results) {
         let _ = writeln!(out, "## Summary\n");
         table(&mut out, &grid.table(), "###");

@@ -8,6 +8,7 @@ pub mod charts;
 pub mod eta;
 pub mod export;
 pub mod files;
+pub mod findings;
 pub mod grid;
 pub mod html;
 pub mod markdown;

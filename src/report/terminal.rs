@@ -1,5 +1,5 @@
 //! The terminal: a progress bar with an ETA on stderr while the plan runs,
-//! and the result tables on stdout at the end, fitted to the terminal's
+//! and the findings and result tables on stdout at the end, fitted to the terminal's
 //! width (`comfy-table` wraps columns that do not fit) and coloured only
 //! when the caller says so (`--color`, `NO_COLOR`).
 
@@ -251,7 +251,7 @@ pub const DEFAULT_WIDTH: usize = 100;
 pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String {
     let columns = layout.columns;
     let heading = console::Style::new().bold();
-    let mut out = String::new();
+    let mut out = findings(results, layout);
     for (op, ts) in tables::result_tables(results) {
         out.push_str(&layout.paint(&format!("== {op} =="), &heading));
         out.push('\n');
@@ -292,6 +292,76 @@ pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String 
     if !verbose && !results.warnings.is_empty() {
         out.push_str("(--verbose: each warning in full, with the cells it names)\n");
     }
+    out
+}
+
+/// "== Findings ==": the findings under their titles, one bullet each, wrapped
+/// to the width under a hanging indent; empty when there are none.
+fn findings(results: &Results, layout: Layout) -> String {
+    let groups = crate::report::findings::groups(results);
+    if groups.is_empty() {
+        return String::new();
+    }
+    let mut out = layout.paint("== Findings ==", &console::Style::new().bold());
+    out.push('\n');
+    for g in groups {
+        out.push_str(&layout.paint(&fit_title(&g.title, layout.columns), &console::Style::new().bold()));
+        out.push('\n');
+        for line in g.lines {
+            let wrapped = hanging(&glue(&line.text), "  - ", "    ", layout.columns);
+            out.push_str(&wrapped.replace(NBSP, " "));
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// `text` with the spaces that must not become line breaks made
+/// non-breaking: inside "[…]" intervals, and between a number and its unit
+/// ("2.30 ms", "100 MB"). The spaces come back after wrapping.
+fn glue(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    let mut previous = ' ';
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let unit_follows = chars.peek().is_some_and(|n| n.is_alphabetic());
+        if c == ' ' && (depth > 0 || (previous.is_ascii_digit() && unit_follows)) {
+            out.push(NBSP);
+        } else {
+            out.push(c);
+        }
+        previous = c;
+    }
+    out
+}
+
+/// `text` wrapped at spaces to `columns`, the first line after `first`, the
+/// rest after `rest`; a word longer than a line stays whole on its own line.
+fn hanging(text: &str, first: &str, rest: &str, columns: usize) -> String {
+    let mut out = String::new();
+    let mut line = first.to_string();
+    let mut empty = true;
+    for word in text.split(' ') {
+        if !empty && width(&line) + 1 + width(word) > columns {
+            out.push_str(&line);
+            out.push('\n');
+            line = rest.to_string();
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(&line);
+    out.push('\n');
     out
 }
 

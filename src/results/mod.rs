@@ -14,8 +14,13 @@ use serde::{Deserialize, Serialize};
 use crate::outcome::Outcome;
 use crate::plan::Params;
 
+pub mod finding;
 mod journal;
 pub mod validate;
+pub use finding::{
+    CostFit, Crossover, Drift, Evidence, Finding, FindingKind, FirstRun, FitProblem, Growth, MemoryGrowth,
+    OutcomeCount, Ratio, SizeWinner,
+};
 pub use journal::{Journal, Recovered};
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -192,6 +197,12 @@ pub struct Cell {
     /// What each background service of the suite used while this cell ran.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub services: Vec<ServiceUsage>,
+    /// The parameters the cell's work depends on (`plan::work`): those its
+    /// command, hooks and input use; every parameter for an in-process cell.
+    /// Cells of one implementation and operation that agree on these did the
+    /// same work. Absent in results written before versus recorded it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work_params: Option<Vec<String>>,
     /// Null unless the outcome is ok.
     pub stats: Option<Stats>,
 }
@@ -471,6 +482,11 @@ pub struct Results {
     pub cells: Vec<Cell>,
     pub comparisons: Vec<Comparison>,
     pub warnings: Vec<Warning>,
+    /// The takeaways computed from the cells (`findings`), grouped by
+    /// operation in suite order. Empty in results written before versus
+    /// computed them; `versus report` computes them afresh.
+    #[serde(default)]
+    pub findings: Vec<Finding>,
     /// Each cell against an earlier run of the same suite from the history
     /// store ("change since"); absent when there was none or history was off.
     #[serde(default, skip_serializing_if = "Option::is_none")]

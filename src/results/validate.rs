@@ -7,7 +7,7 @@
 //! The bounds are what a measurement can be: no time under a picosecond or
 //! over about 31 years, ratios within 10^±12, probabilities within [0, 1].
 
-use super::{AnalysisSettings, Cell, Comparison, Results, Stats};
+use super::{AnalysisSettings, Cell, Comparison, Finding, Results, Stats};
 
 /// Shortest time a median, mean or interval end may be (ns): one picosecond.
 const MIN_NS: f64 = 1e-3;
@@ -30,7 +30,21 @@ pub fn check(r: &Results) -> Check {
     for (i, c) in r.comparisons.iter().enumerate() {
         comparison(c).map_err(|e| format!("comparisons[{i}]: {e}"))?;
     }
+    let ids: std::collections::HashSet<&str> = r.cells.iter().map(|c| c.id.as_str()).collect();
+    for (i, f) in r.findings.iter().enumerate() {
+        finding(f, &ids).map_err(|e| format!("findings[{i}]: {e}"))?;
+    }
     Ok(())
+}
+
+/// A finding cites cells of the document. (`versus report` computes
+/// findings afresh; this keeps programs that read the file from following a
+/// finding to a cell that is not there.)
+fn finding(f: &Finding, ids: &std::collections::HashSet<&str>) -> Check {
+    match f.cells.iter().find(|id| !ids.contains(id.as_str())) {
+        Some(id) => Err(format!("cites cell '{id}', which the document does not hold")),
+        None => Ok(()),
+    }
 }
 
 fn analysis(a: &AnalysisSettings) -> Check {

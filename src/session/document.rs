@@ -42,6 +42,7 @@ pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
         cells: vec![],
         comparisons: vec![],
         warnings: vec![],
+        findings: vec![],
         since: None,
         shard: None,
         merge: None,

@@ -147,6 +147,26 @@ pub fn intervals(xs: &[f64], level: f64, seed: u64) -> Option<(Interval, Interva
     Some((interval_of(medians, level)?, interval_of(means, level)?))
 }
 
+/// `count` bootstrap medians of `xs`: each the median of n draws with
+/// replacement, seeded by `seed`. The sampling spread of a cell's median,
+/// for statistics built from several cells' medians (a fit across sizes).
+/// Every draw is the median itself when `xs` has one value; empty when
+/// `xs` is empty or holds a non-finite value.
+pub fn median_draws(xs: &[f64], count: usize, seed: u64) -> Vec<f64> {
+    if xs.is_empty() || xs.iter().any(|x| !x.is_finite()) {
+        return vec![];
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut resampler = Resampler::new(xs);
+    (0..count).map(|_| resampler.draw(&mut rng).0).collect()
+}
+
+/// The central `level` percentile interval of `values` (bootstrap draws of
+/// some statistic), non-finite draws left out; `None` when none is finite.
+pub fn percentile_interval(values: Vec<f64>, level: f64) -> Option<Interval> {
+    interval_of(values, level)
+}
+
 /// The paired ratio of `a` to `b` where `a[i]` and `b[i]` were taken side by
 /// side: the median of the per-pair ratios a[i]/b[i] (computed on logs). Machine
 /// drift shared by a pair cancels in its ratio instead of widening the spread.

@@ -7,12 +7,15 @@
 //! - `bootstrap`: seeded percentile-bootstrap intervals, including the ratio
 //!   of medians over *paired* runs.
 //! - `hypothesis`: Wilcoxon signed-rank (paired) and Mann-Whitney U (unpaired).
+//! - `linear`: straight-line fits weighted for relative error (fixed cost
+//!   plus cost per byte across sizes that span decades).
 //! - `robust`: median absolute deviation and outliers.
 //! - `steady`: where warm-up ends in a series of samples.
 
 pub mod bootstrap;
 pub mod changepoint;
 pub mod hypothesis;
+pub mod linear;
 pub mod robust;
 pub mod steady;
 pub mod summary;

@@ -1,0 +1,84 @@
+//! Findings: the takeaways of a report, computed from the cells instead of
+//! typed by hand (hand-written notes drift from their own tables). A pure
+//! step over the `Results` document, after `analysis` has filled the
+//! statistics; reports print the sentences it writes, first.
+//!
+//! Size findings look at a series (`series`: one operation at one value of
+//! every parameter that does not set the payload size):
+//! - `cost`: time ≈ fixed + per byte, with intervals, or "not linear in size";
+//! - `crossover`: the fastest implementation at each size, and where it changes;
+//! - `memory`: peak memory about constant, or growing k bytes per payload byte.
+//!
+//! Whole-run findings: `warmup` (first run against the steady median),
+//! `drift` (identical work whose intervals do not overlap, also a warning)
+//! and `failures` (cells that did not end ok).
+
+pub mod cost;
+pub mod crossover;
+pub mod drift;
+pub mod failures;
+pub mod memory;
+pub mod series;
+pub mod text;
+pub mod warmup;
+
+#[cfg(test)]
+mod tests;
+
+use crate::plan::params_key;
+use crate::results::{Finding, FindingKind, Results, Warning};
+
+/// Where a kind sits among an operation's findings: who wins first, then
+/// costs, memory, warm-up, drift and failures.
+fn rank(kind: FindingKind) -> usize {
+    match kind {
+        FindingKind::Crossover | FindingKind::Winner => 0,
+        FindingKind::Cost | FindingKind::NotLinear => 1,
+        FindingKind::Memory => 2,
+        FindingKind::FirstRun => 3,
+        FindingKind::Drift => 4,
+        FindingKind::NotOk => 5,
+        FindingKind::Other => 6,
+    }
+}
+
+/// Every finding of `results`, grouped by operation (in suite order) and
+/// the values of its other parameters, and
+/// the drift warning when there is drift. Reads only cells and their stats.
+pub fn compute(results: &Results) -> (Vec<Finding>, Option<Warning>) {
+    let settings = &results.analysis;
+    let mut found = Vec::new();
+    for s in series::all(results) {
+        let fits = cost::fits(&s, settings.confidence);
+        found.extend(crossover::findings(&s, &fits, settings));
+        found.extend(fits.iter().map(|f| cost::finding(&s, f)));
+        found.extend(memory::findings(&s));
+    }
+    found.extend(warmup::findings(results));
+    let (drifted, warning) = drift::check(results);
+    found.extend(drifted);
+    found.extend(failures::findings(results));
+    // By operation, then by the other parameters' values (in the order the
+    // series came), then by kind: a report lists each series' findings together.
+    let op_index = |op: &str| results.operations.iter().position(|o| o == op).unwrap_or(usize::MAX);
+    let mut labels: Vec<String> = Vec::new();
+    for f in &found {
+        let key = params_key(&f.params);
+        if !labels.contains(&key) {
+            labels.push(key);
+        }
+    }
+    let label_index = |f: &Finding| labels.iter().position(|l| *l == params_key(&f.params));
+    found.sort_by_key(|f| (op_index(&f.operation), label_index(f), rank(f.kind)));
+    (found, warning)
+}
+
+/// Puts fresh findings and the drift warning in `results`, replacing any it
+/// held: what `analysis::analyze` ends with, and what `versus report` does
+/// to a results file, so findings follow this versus, not the one that ran.
+pub fn refresh(results: &mut Results) {
+    let (findings, warning) = compute(results);
+    results.findings = findings;
+    results.warnings.retain(|w| w.kind != drift::KIND);
+    results.warnings.extend(warning);
+}

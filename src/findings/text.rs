@@ -1,0 +1,172 @@
+//! How findings write their numbers: sizes as people write them ("1 KB",
+//! "100 MB", with the units helpers), a time with its interval in the
+//! time's own unit ("3.10 ms [3.05, 3.12]"), lists of sizes ("1 KB to
+//! 1 MB"). Only formatting; the numbers come from the finding's analysis.
+
+use crate::units::{format_bytes, format_nanos, three_digits};
+
+/// A payload or memory size without padding zeros: "1 KB", "1.5 MB", "256 B".
+pub fn size(bytes: u64) -> String {
+    let text = format_bytes(bytes);
+    let (number, unit) = text.split_once(' ').unwrap_or((&text, ""));
+    let number = if number.contains('.') {
+        number.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        number
+    };
+    format!("{number} {unit}")
+}
+
+/// A fractional size (an estimated crossover), rounded to whole bytes.
+pub fn size_f(bytes: f64) -> String {
+    size(bytes.max(0.0).round() as u64)
+}
+
+/// Two sizes as a range, the unit once when they share it: "4.6–5.6 MB",
+/// "900 KB–1.2 MB".
+pub fn size_range(low: u64, high: u64) -> String {
+    let (a, b) = (size(low), size(high));
+    match (a.split_once(' '), b.split_once(' ')) {
+        (Some((na, ua)), Some((nb, ub))) if ua == ub => format!("{na}–{nb} {ub}"),
+        _ => format!("{a}–{b}"),
+    }
+}
+
+/// A time: "812 ns", "3.45 µs", "24.1 ms"; a fitted cost may be negative: "-11.3 µs".
+pub fn time(ns: f64) -> String {
+    if ns < 0.0 {
+        format!("-{}", format_nanos(-ns))
+    } else {
+        format_nanos(ns)
+    }
+}
+
+/// A time with its interval written in the time's unit: "3.10 ms [3.05, 3.12]".
+pub fn time_ci(ns: f64, low: Option<f64>, high: Option<f64>) -> String {
+    let main = time(ns);
+    let scale = match main.rsplit(' ').next() {
+        Some("µs") => 1e3,
+        Some("ms") => 1e6,
+        Some("s") => 1e9,
+        _ => 1.0,
+    };
+    match (low, high) {
+        (Some(lo), Some(hi)) => {
+            let [v, lo, hi] = numbers([ns.abs() / scale, lo / scale, hi / scale]);
+            let unit = main.rsplit(' ').next().unwrap_or("ns");
+            let sign = if ns < 0.0 { "-" } else { "" };
+            format!("{sign}{v} {unit} [{lo}, {hi}]")
+        }
+        _ => main,
+    }
+}
+
+/// Two times, the unit once when they share it: "4.91 against 6.02 ms",
+/// "950 µs against 1.20 ms".
+pub fn time_pair(a: f64, b: f64) -> String {
+    let (ta, tb) = (time(a), time(b));
+    match (ta.split_once(' '), tb.split_once(' ')) {
+        (Some((na, ua)), Some((_, ub))) if ua == ub => format!("{na} against {tb}"),
+        _ => format!("{ta} against {tb}"),
+    }
+}
+
+/// Two times as a range, the unit once when they share it: "156–188 ms".
+pub fn time_range(low: f64, high: f64) -> String {
+    let (a, b) = (time(low), time(high));
+    match (a.split_once(' '), b.split_once(' ')) {
+        (Some((na, ua)), Some((_, ub))) if ua == ub => format!("{na}–{b}"),
+        _ => format!("{a}–{b}"),
+    }
+}
+
+/// A signed figure with three significant digits: "3.10", "-0.52", "0.004".
+pub fn number(v: f64) -> String {
+    if v.abs() < 0.01 && v != 0.0 {
+        let digits = (-v.abs().log10().floor()) as usize + 2;
+        return format!("{v:.digits$}");
+    }
+    let text = three_digits(v.abs());
+    if v < 0.0 { format!("-{text}") } else { text }
+}
+
+/// A figure and its interval with the decimals of `number`, or more where
+/// those would print the interval's ends alike: "0.556 [0.555, 0.557]",
+/// not "0.56 [0.56, 0.56]".
+pub fn numbers([v, lo, hi]: [f64; 3]) -> [String; 3] {
+    let base = number(v);
+    let mut decimals = base.split_once('.').map_or(0, |(_, d)| d.len());
+    while decimals < 6 && format!("{lo:.decimals$}") == format!("{hi:.decimals$}") && lo != hi {
+        decimals += 1;
+    }
+    if decimals == base.split_once('.').map_or(0, |(_, d)| d.len()) {
+        [base, number(lo), number(hi)]
+    } else {
+        [v, lo, hi].map(|x| format!("{x:.decimals$}"))
+    }
+}
+
+/// A ratio: "3.20x".
+pub fn ratio(r: f64) -> String {
+    format!("{}x", three_digits(r))
+}
+
+/// A share as a whole percentage: "6%", or "0.4%" below 1%.
+pub fn percent(share: f64) -> String {
+    let p = share * 100.0;
+    if p < 1.0 {
+        format!("{p:.1}%")
+    } else {
+        format!("{p:.0}%")
+    }
+}
+
+/// "a", "a and b", "a, b and c".
+pub fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Sizes that are a run of neighbours in `all` (sorted) read as a range,
+/// "1 KB to 1 MB"; others are listed: "1 KB, 64 KB and 100 MB".
+pub fn sizes(picked: &[u64], all: &[u64]) -> String {
+    let positions: Vec<usize> = picked.iter().filter_map(|s| all.iter().position(|a| a == s)).collect();
+    let consecutive = positions.windows(2).all(|w| w[1] == w[0] + 1);
+    match picked {
+        [first, .., last] if consecutive && picked.len() >= 3 => format!("{} to {}", size(*first), size(*last)),
+        _ => and_list(&picked.iter().map(|s| size(*s)).collect::<Vec<_>>()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_as_in_the_tables() {
+        assert_eq!(size(1000), "1 KB");
+        assert_eq!(size(100_000_000), "100 MB");
+        assert_eq!(size(1_500_000), "1.5 MB");
+        assert_eq!(size(256), "256 B");
+        assert_eq!(time_ci(3.1e6, Some(3.05e6), Some(3.12e6)), "3.10 ms [3.05, 3.12]");
+        assert_eq!(time_ci(950.0, Some(-20.0), Some(2100.0)), "950 ns [-20.0, 2100]");
+        assert_eq!(
+            time_ci(-11_263.7, Some(-12_537.0), Some(-2141.0)),
+            "-11.3 µs [-12.5, -2.14]"
+        );
+        assert_eq!(number(0.0042), "0.00420");
+        assert_eq!(numbers([0.5556, 0.5551, 0.5560]), ["0.556", "0.555", "0.556"]);
+        assert_eq!(numbers([1.14, 1.04, 1.22]), ["1.14", "1.04", "1.22"]);
+        assert_eq!(size_range(4_600_000, 5_600_000), "4.6–5.6 MB");
+        assert_eq!(size_range(900_000, 1_200_000), "900 KB–1.2 MB");
+        assert_eq!(time_pair(4.91e6, 6.02e6), "4.91 against 6.02 ms");
+        assert_eq!(time_range(156e6, 188e6), "156–188 ms");
+        assert_eq!(time_pair(950e3, 1.2e6), "950 µs against 1.20 ms");
+        let all = [1000, 64_000, 1_000_000, 10_000_000];
+        assert_eq!(sizes(&[1000, 64_000, 1_000_000], &all), "1 KB to 1 MB");
+        assert_eq!(sizes(&[1000, 1_000_000], &all), "1 KB and 1 MB");
+    }
+}

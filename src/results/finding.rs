@@ -1,0 +1,273 @@
+//! Findings: the takeaways a reader looks for first (who wins where, the size
+//! at which the winner changes, start-up against per-byte cost, warm-up,
+//! memory growth, drift, failures), computed from the cells by `findings`
+//! rather than typed by hand. Each holds one sentence for people, the ids
+//! of the cells it rests on, and its numbers as fields for programs.
+//! docs/results-format.md, "Findings", documents every field.
+
+use serde::{Deserialize, Serialize};
+
+use crate::outcome::Outcome;
+use crate::plan::Params;
+
+/// One conclusion drawn from the cells.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Finding {
+    pub kind: FindingKind,
+    pub operation: String,
+    /// The parameters it holds for, other than those that set the payload
+    /// size (e.g. `{"armor": true}`); empty when there are none.
+    #[serde(default)]
+    pub params: Params,
+    /// The implementation it is about; null when it compares several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub implementation: Option<String>,
+    /// One sentence with sizes and times formatted for people. It does not
+    /// repeat the operation or `params`, which reports show beside it.
+    pub text: String,
+    /// Ids of the cells it rests on.
+    pub cells: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<CostFit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winners: Option<Vec<SizeWinner>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crossover: Option<Crossover>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<MemoryGrowth>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub first_runs: Vec<FirstRun>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drift: Option<Drift>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outcomes: Vec<OutcomeCount>,
+}
+
+/// What a finding says. Readers must accept kinds they do not know (read
+/// here as `other`): later versions may add some.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum FindingKind {
+    /// Time is a fixed cost plus a cost per byte (`cost`).
+    Cost,
+    /// A fixed-plus-per-byte line does not describe the time (`cost` holds the attempt).
+    NotLinear,
+    /// One implementation is fastest wherever the sizes decide, or none is (`winners`).
+    Winner,
+    /// The fastest implementation changes between two sizes (`crossover`, `winners`).
+    Crossover,
+    /// Peak memory against payload size (`memory`).
+    Memory,
+    /// The first run against the steady level (`first_runs`).
+    FirstRun,
+    /// Cells doing identical work whose intervals do not overlap (`drift`).
+    Drift,
+    /// Cells that did not end ok (`outcomes`).
+    NotOk,
+    #[serde(other)]
+    Other,
+}
+
+/// Time per call ≈ fixed + per_byte · payload bytes, fitted over one
+/// implementation's ok cells at three or more sizes, weighted for relative
+/// error; intervals from a seeded bootstrap of every cell's median.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CostFit {
+    /// The intercept (ns): start-up and any other cost that does not grow
+    /// with the payload. May be negative within its interval.
+    pub fixed_ns: f64,
+    pub fixed_ci_low_ns: f64,
+    pub fixed_ci_high_ns: f64,
+    /// The slope (ns per payload byte).
+    pub per_byte_ns: f64,
+    pub per_byte_ci_low_ns: f64,
+    pub per_byte_ci_high_ns: f64,
+    /// 1 / slope in bytes per second, with the interval turned round; null
+    /// where the slope (or that end of its interval) is not above 0.
+    pub throughput_bytes_per_s: Option<f64>,
+    pub throughput_ci_low_bytes_per_s: Option<f64>,
+    pub throughput_ci_high_bytes_per_s: Option<f64>,
+    /// Largest |median − fitted| / median over the sizes, and the size where.
+    pub max_residual: f64,
+    pub max_residual_at_bytes: u64,
+    /// Whether the line describes the medians (`problem` is null). A fixed
+    /// cost confirmed negative (its interval below 0) does not stop it: the
+    /// time per byte rises with the size, and the text says so.
+    pub holds: bool,
+    /// Why the line does not describe the medians; null when it holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<FitProblem>,
+    /// Distinct payload sizes fitted.
+    pub sizes: usize,
+    /// Bootstrap resamples behind the intervals.
+    pub resamples: usize,
+}
+
+/// Why a cost line does not describe the medians.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum FitProblem {
+    /// A median lies more than `findings::cost::MAX_RESIDUAL` from the line.
+    Residual,
+    /// The fixed cost's interval lies above the smallest size's whole time:
+    /// the time grows more slowly than linearly, and the line overstates start-up.
+    FixedAboveSmallest,
+    /// The per-byte cost is confirmed negative: the time falls as the payload grows.
+    NegativePerByte,
+    #[serde(other)]
+    Other,
+}
+
+/// The fastest implementation at one payload size: the lowest median, called
+/// the winner when its interval lies below the runner-up's or the runner-up
+/// compares slower by the report's own verdict rule (`comparisons[]`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SizeWinner {
+    pub payload_bytes: u64,
+    /// Null when neither test separates the fastest from the runner-up (a tie).
+    pub implementation: Option<String>,
+    /// The fastest and the runner-up by median.
+    pub fastest: String,
+    pub runner_up: String,
+    /// The runner-up's time over the fastest's.
+    pub ratio: Option<Ratio>,
+}
+
+/// One cell's time over another's, as `comparisons[]` computes it: paired
+/// (median of per-run ratios) where their runs were interleaved.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Ratio {
+    pub ratio: f64,
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+    pub paired: bool,
+    /// Whether the verdict rule (p-value, interval and noise floor) confirms it above 1.
+    pub confirmed: bool,
+}
+
+/// The fastest implementation changes between two adjacent decided sizes.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Crossover {
+    /// Fastest up to `below_bytes`.
+    pub before: String,
+    /// Fastest from `above_bytes`.
+    pub after: String,
+    pub below_bytes: u64,
+    pub above_bytes: u64,
+    /// Sizes between the two where neither was clear of the other.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tied_bytes: Vec<u64>,
+    /// Both implementations' medians and intervals at both sizes.
+    pub evidence: Vec<Evidence>,
+    /// `after`'s time over `before`'s at `below_bytes`, and `before`'s over
+    /// `after`'s at `above_bytes`: how much slower the loser was at each.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub below_ratio: Option<Ratio>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub above_ratio: Option<Ratio>,
+    /// Where the two cost lines cross, when both hold and it lies between
+    /// the sizes, with its bootstrap interval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_bytes: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_ci_low_bytes: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_ci_high_bytes: Option<f64>,
+}
+
+/// One cell's median and its interval, cited as evidence.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Evidence {
+    pub cell: String,
+    pub implementation: String,
+    pub payload_bytes: u64,
+    pub median_ns: f64,
+    pub ci_low_ns: Option<f64>,
+    pub ci_high_ns: Option<f64>,
+}
+
+/// How peak memory grows with the payload.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct MemoryGrowth {
+    pub growth: Growth,
+    /// Least-squares slope of peak memory over payload size.
+    pub bytes_per_payload_byte: f64,
+    /// The smallest and largest payload sizes and the peak memory there.
+    pub smallest_payload_bytes: u64,
+    pub smallest_rss_bytes: u64,
+    pub largest_payload_bytes: u64,
+    pub largest_rss_bytes: u64,
+    /// Some figures used are upper bounds (`stats.max_rss_at_most`).
+    pub upper_bounds: bool,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Growth {
+    /// Grows by less than `findings::memory::CONSTANT_BELOW` bytes per
+    /// payload byte, or by less than `findings::memory::SMALL_GROWTH` of itself.
+    Constant,
+    /// Grows with the payload, by `bytes_per_payload_byte`.
+    Proportional,
+    /// A class a later versus wrote.
+    #[serde(other)]
+    Other,
+}
+
+/// The first run (warm-up included) against the steady median, over one
+/// implementation's cells of an operation.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct FirstRun {
+    pub implementation: String,
+    /// first run / steady median: smallest, median and largest over the cells.
+    pub ratio_min: f64,
+    pub ratio_median: f64,
+    pub ratio_max: f64,
+    /// How many cells the ratios come from.
+    pub cells: usize,
+    /// In-process cells: the first "run" is the first warm-up batch, taken
+    /// after the batch size was calibrated (so after some calls already ran).
+    pub in_process: bool,
+}
+
+/// Cells of one implementation and operation that did identical work (they
+/// differ only in parameters their work does not use, `cells[].work_params`)
+/// yet whose median intervals do not overlap.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Drift {
+    /// The lowest and highest median among them (ns).
+    pub low_ns: f64,
+    pub high_ns: f64,
+    /// The parameters that differ between them.
+    pub params: Vec<String>,
+}
+
+/// How many cells ended with one outcome, and at which payload sizes.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct OutcomeCount {
+    pub outcome: Outcome,
+    pub count: usize,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub payload_bytes: Vec<u64>,
+}
+
+impl Finding {
+    /// A finding with no numbers yet.
+    pub fn new(kind: FindingKind, operation: &str, params: Params, text: String, cells: Vec<String>) -> Finding {
+        Finding {
+            kind,
+            operation: operation.to_string(),
+            params,
+            implementation: None,
+            text,
+            cells,
+            cost: None,
+            winners: None,
+            crossover: None,
+            memory: None,
+            first_runs: vec![],
+            drift: None,
+            outcomes: vec![],
+        }
+    }
+}
