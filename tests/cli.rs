@@ -494,7 +494,10 @@ fn in_process_workers_take_turns_and_their_faults_are_outcomes() {
             .all(|n| n == &iterations[0] && n.as_u64().unwrap() >= 1)
     );
     assert_eq!(good["worker"]["language"], "python");
-    assert!(good["stats"]["max_rss_bytes"].is_null());
+    // The worker's own peak over the cell: a Python interpreter is megabytes.
+    let peak = good["samples"]["worker_max_rss_bytes"].as_u64().unwrap();
+    assert!(peak > 1_000_000, "{peak}");
+    assert_eq!(good["stats"]["max_rss_bytes"].as_u64(), Some(peak));
 }
 
 #[test]
