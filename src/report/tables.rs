@@ -262,13 +262,7 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
     if any(&|s| s.max_rss_bytes.is_some()) {
         tables.push(build(
             TableKind::Memory,
-            if subset.cells.iter().all(|c| c.samples.worker_max_rss_bytes.is_some() || c.stats.is_none()) {
-                format!("Peak resident memory of the worker process over the cell, runtime included{suffix}")
-            } else {
-                format!(
-                    "Peak resident memory of the process tree (≤: an upper bound, where no run could measure it exactly){suffix}"
-                )
-            },
+            memory_title(subset, &suffix),
             &|c| match &c.stats {
                 Some(s) => s
                     .max_rss_bytes
@@ -291,6 +285,21 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
     }
     tables.extend(services::cell_tables(results, &subset.cells, &suffix, &build));
     tables
+}
+
+/// The peak-memory table's title: what the figure is the peak of.
+fn memory_title(subset: &Subset, suffix: &str) -> String {
+    if subset
+        .cells
+        .iter()
+        .all(|c| c.samples.worker_max_rss_bytes.is_some() || c.stats.is_none())
+    {
+        format!("Peak resident memory of the worker process over the cell, runtime included{suffix}")
+    } else {
+        format!(
+            "Peak resident memory of the process tree (≤: an upper bound, where no run could measure it exactly){suffix}"
+        )
+    }
 }
 
 /// The values in first-seen order, each once.
