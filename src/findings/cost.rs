@@ -157,8 +157,8 @@ pub fn finding(series: &Series, f: &Fitted) -> Finding {
     let sizes: Vec<u64> = f.cells.iter().filter_map(|c| c.payload_bytes).collect();
     let span = format!(
         "from {} to {}",
-        text::size(sizes.iter().copied().min().unwrap_or(0)),
-        text::size(sizes.iter().copied().max().unwrap_or(0))
+        text::payload(sizes.iter().copied().min().unwrap_or(0)),
+        text::payload(sizes.iter().copied().max().unwrap_or(0))
     );
     let (kind, sentence) = if c.holds {
         (
@@ -223,11 +223,11 @@ fn not_linear_text(c: &CostFit, smallest: Option<(u64, f64)>, span: &str) -> Str
             "a fixed + per-byte line would start at {}, above the whole {} at {}",
             text::time_ci(c.fixed_ns, Some(c.fixed_ci_low_ns), Some(c.fixed_ci_high_ns)),
             text::time(median),
-            text::size(bytes)
+            text::payload(bytes)
         ),
         _ => format!(
             "the best fixed + per-byte line misses the {} median by {} ({})",
-            text::size(c.max_residual_at_bytes),
+            text::payload(c.max_residual_at_bytes),
             text::percent(c.max_residual),
             span.trim_start_matches("from ")
         ),

@@ -111,8 +111,8 @@ fn winner(series: &Series, sizes: &[Decided], table: Vec<SizeWinner>) -> Finding
         if at.len() == all.len() && at.len() > 1 {
             format!(
                 "every size, {} to {}",
-                text::size(all[0]),
-                text::size(all[all.len() - 1])
+                text::payload(all[0]),
+                text::payload(all[all.len() - 1])
             )
         } else {
             text::sizes(at, &all)
@@ -221,13 +221,13 @@ fn crossover(
         };
     let mut sentence = format!(
         "{before} is faster up to {}{}, {after} from {}{}",
-        text::size(a.bytes),
+        text::payload(a.bytes),
         side(&before_1, &after_1, below_ratio.as_ref()),
-        text::size(b.bytes),
+        text::payload(b.bytes),
         side(&after_2, &before_2, above_ratio.as_ref()),
     );
     if !tied.is_empty() {
-        let names: Vec<String> = tied.iter().map(|t| text::size(*t)).collect();
+        let names: Vec<String> = tied.iter().map(|t| text::payload(*t)).collect();
         sentence.push_str(&format!("; tied at {}", text::and_list(&names)));
     }
     if let Some((at, lo, hi)) = estimate {

@@ -27,7 +27,7 @@ fn count(outcome: Outcome, n: usize) -> String {
 /// Where a cell is: its payload size, else its parameters.
 fn place(c: &Cell) -> String {
     match c.payload_bytes {
-        Some(b) => text::size(b),
+        Some(b) => text::payload(b),
         None if c.params.is_empty() => String::new(),
         None => params_key(&c.params),
     }

@@ -90,7 +90,7 @@ fn finding(series: &Series, name: &str, cells: &[&Cell]) -> Option<Finding> {
         if p.at_most { format!("≤ {s}") } else { s }
     };
     let (low, high) = (ps.iter().min_by_key(|p| p.rss)?, ps.iter().max_by_key(|p| p.rss)?);
-    let span = format!("{} to {}", text::size(smallest.payload), text::size(largest.payload));
+    let span = format!("{} to {}", text::payload(smallest.payload), text::payload(largest.payload));
     let mut sentence = match growth {
         Growth::Constant => {
             let range = if text::size(low.rss) == text::size(high.rss) {
@@ -105,9 +105,9 @@ fn finding(series: &Series, name: &str, cells: &[&Cell]) -> Option<Finding> {
             "{name}: peak memory grows about {} bytes per payload byte, from {} at {} to {} at {}",
             text::number(k),
             shown(smallest),
-            text::size(smallest.payload),
+            text::payload(smallest.payload),
             shown(largest),
-            text::size(largest.payload)
+            text::payload(largest.payload)
         ),
     };
     if upper_bounds {

@@ -17,6 +17,18 @@ pub fn size(bytes: u64) -> String {
     format!("{number} {unit}")
 }
 
+/// A payload size as suites write them: binary units when the size is a
+/// whole number of KiB, MiB or GiB ("256 KiB", "100 MiB"), decimal ones
+/// otherwise ("100 KB", "1.5 MB"), so a finding names the sizes the tables show.
+pub fn payload(bytes: u64) -> String {
+    for (unit, scale) in [("GiB", 1u64 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] {
+        if bytes >= scale && bytes % scale == 0 {
+            return format!("{} {unit}", bytes / scale);
+        }
+    }
+    size(bytes)
+}
+
 /// A fractional size (an estimated crossover), rounded to whole bytes.
 pub fn size_f(bytes: f64) -> String {
     size(bytes.max(0.0).round() as u64)
@@ -136,8 +148,8 @@ pub fn sizes(picked: &[u64], all: &[u64]) -> String {
     let positions: Vec<usize> = picked.iter().filter_map(|s| all.iter().position(|a| a == s)).collect();
     let consecutive = positions.windows(2).all(|w| w[1] == w[0] + 1);
     match picked {
-        [first, .., last] if consecutive && picked.len() >= 3 => format!("{} to {}", size(*first), size(*last)),
-        _ => and_list(&picked.iter().map(|s| size(*s)).collect::<Vec<_>>()),
+        [first, .., last] if consecutive && picked.len() >= 3 => format!("{} to {}", payload(*first), payload(*last)),
+        _ => and_list(&picked.iter().map(|s| payload(*s)).collect::<Vec<_>>()),
     }
 }
 
@@ -168,5 +180,10 @@ mod tests {
         let all = [1000, 64_000, 1_000_000, 10_000_000];
         assert_eq!(sizes(&[1000, 64_000, 1_000_000], &all), "1 KB to 1 MB");
         assert_eq!(sizes(&[1000, 1_000_000], &all), "1 KB and 1 MB");
+        assert_eq!(payload(256), "256 B");
+        assert_eq!(payload(1024), "1 KiB");
+        assert_eq!(payload(100 << 20), "100 MiB");
+        assert_eq!(payload(1536), "1.54 KB");
+        assert_eq!(payload(100_000), "100 KB");
     }
 }

@@ -1,14 +1,21 @@
 //! The "Findings" section every report opens with: the document's
 //! findings grouped by operation and the values of its other parameters
-//! ("encrypt — armor=true"), one line each. Formatting only: the sentences
-//! are the ones `findings` wrote into the document.
+//! ("encrypt — armor=true"), one line each. Where many implementations
+//! share a kind of finding that reads the same way (a time that is not
+//! linear in size, memory growth), they share one line, so a suite with ten
+//! implementations still opens with a page, not a chapter. Formatting only:
+//! the sentences and figures are the ones `findings` wrote into the document.
 
 use serde::Serialize;
 
+use crate::findings::text;
 use crate::plan::params_key;
-use crate::results::Results;
+use crate::results::{Finding, FindingKind, FitProblem, Growth, Results};
 
-/// One finding as a report line.
+/// From this many findings of one mergeable kind in a group, they share a line.
+const MERGE_FROM: usize = 3;
+
+/// One finding (or several merged) as a report line.
 #[derive(Debug, Clone, Serialize)]
 pub struct Line {
     /// The finding's kind as the results file writes it (`cost`, `crossover`…).
@@ -24,9 +31,16 @@ pub struct Group {
     pub lines: Vec<Line>,
 }
 
+fn kind_name(kind: FindingKind) -> String {
+    serde_json::to_value(kind)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
 /// The findings in groups, in the document's order; empty when there are none.
 pub fn groups(results: &Results) -> Vec<Group> {
-    let mut out: Vec<Group> = Vec::new();
+    let mut grouped: Vec<(String, Vec<&Finding>)> = Vec::new();
     for f in &results.findings {
         let label = params_key(&f.params).replace(',', ", ");
         let title = if label.is_empty() {
@@ -34,17 +48,104 @@ pub fn groups(results: &Results) -> Vec<Group> {
         } else {
             format!("{} — {label}", f.operation)
         };
-        if out.last().is_none_or(|g| g.title != title) {
-            out.push(Group { title, lines: vec![] });
+        match grouped.last_mut() {
+            Some((t, list)) if *t == title => list.push(f),
+            _ => grouped.push((title, vec![f])),
         }
-        let kind = serde_json::to_value(f.kind)
-            .ok()
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_default();
-        out.last_mut().expect("pushed above").lines.push(Line {
-            kind,
-            text: f.text.clone(),
-        });
+    }
+    grouped
+        .into_iter()
+        .map(|(title, list)| Group {
+            title,
+            lines: lines(&list),
+        })
+        .collect()
+}
+
+/// A group's lines: each finding's own sentence, except that residual
+/// misfits and memory findings share a line when there are enough of them.
+fn lines(list: &[&Finding]) -> Vec<Line> {
+    let misfit = |f: &Finding| {
+        f.kind == FindingKind::NotLinear && f.cost.as_ref().is_some_and(|c| c.problem == Some(FitProblem::Residual))
+    };
+    let memory = |f: &Finding| f.kind == FindingKind::Memory && f.memory.is_some();
+    let misfits: Vec<&Finding> = list.iter().copied().filter(|f| misfit(f)).collect();
+    let memories: Vec<&Finding> = list.iter().copied().filter(|f| memory(f)).collect();
+    let (merge_misfits, merge_memory) = (misfits.len() >= MERGE_FROM, memories.len() >= MERGE_FROM);
+    let mut out = Vec::new();
+    for f in list {
+        if merge_misfits && misfit(f) {
+            if std::ptr::eq(*f, misfits[0]) {
+                out.push(misfit_line(&misfits));
+            }
+        } else if merge_memory && memory(f) {
+            if std::ptr::eq(*f, memories[0]) {
+                out.push(memory_line(&memories));
+            }
+        } else {
+            out.push(Line {
+                kind: kind_name(f.kind),
+                text: f.text.clone(),
+            });
+        }
     }
     out
+}
+
+fn name(f: &Finding) -> &str {
+    f.implementation.as_deref().unwrap_or("?")
+}
+
+/// "not linear in size (...): a (34% at 1 MiB), b (28% at 64 KiB)".
+fn misfit_line(list: &[&Finding]) -> Line {
+    let items: Vec<String> = list
+        .iter()
+        .filter_map(|f| {
+            let c = f.cost.as_ref()?;
+            Some(format!(
+                "{} ({} at {})",
+                name(f),
+                text::percent(c.max_residual),
+                text::payload(c.max_residual_at_bytes)
+            ))
+        })
+        .collect();
+    Line {
+        kind: kind_name(FindingKind::NotLinear),
+        text: format!(
+            "not linear in size (the best fixed + per-byte line misses a median by the share given, at that size): {}",
+            items.join(", ")
+        ),
+    }
+}
+
+/// "peak memory: a about 8.40 bytes per payload byte (35.6 MB at 256 B to
+/// 922 MB at 100 MiB); b about constant (4.59–4.88 MB)".
+fn memory_line(list: &[&Finding]) -> Line {
+    let items: Vec<String> = list
+        .iter()
+        .filter_map(|f| {
+            let m = f.memory.as_ref()?;
+            let bound = if m.upper_bounds { "≤ " } else { "" };
+            let span = format!(
+                "{bound}{} at {} to {bound}{} at {}",
+                text::size(m.smallest_rss_bytes),
+                text::payload(m.smallest_payload_bytes),
+                text::size(m.largest_rss_bytes),
+                text::payload(m.largest_payload_bytes)
+            );
+            Some(match m.growth {
+                Growth::Constant => format!("{} about constant ({span})", name(f)),
+                _ => format!(
+                    "{} grows {} bytes per payload byte ({span})",
+                    name(f),
+                    text::number(m.bytes_per_payload_byte)
+                ),
+            })
+        })
+        .collect();
+    Line {
+        kind: kind_name(FindingKind::Memory),
+        text: format!("peak memory: {}", items.join("; ")),
+    }
 }
