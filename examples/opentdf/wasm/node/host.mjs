@@ -1,5 +1,5 @@
 // Node host for tdfcore.wasm (node:wasi): a versus worker (operations
-// `encrypt`, `decrypt-local` and `decrypt-go-tdf`), or, with
+// `encrypt`, `decrypt-local` and `decrypt-go-tdf-local`), or, with
 // `encrypt|decrypt IN OUT [IN OUT ...]`, a one-shot command used by
 // check.sh. Same flags as the wazero host:
 //
@@ -89,7 +89,7 @@ async function serve() {
   // The Go SDK's TDF of the payload, written beside it by the suite's
   // payload generator (../go/payload.go): the module reading another
   // writer's TDF.
-  operation("decrypt-go-tdf", (s) => s.m.decrypt(s.tdf), {
+  operation("decrypt-go-tdf-local", (s) => s.m.decrypt(s.tdf), {
     setup: async ({ payload }) => ({ m: await module(), tdf: readFileSync(payload + ".go-sdk.tdf") }),
   });
   run();

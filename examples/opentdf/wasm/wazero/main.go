@@ -1,5 +1,5 @@
 // wazero host for tdfcore.wasm: a versus worker (operations `encrypt`,
-// `decrypt-local` and `decrypt-go-tdf`), or, with
+// `decrypt-local` and `decrypt-go-tdf-local`), or, with
 // `encrypt|decrypt IN OUT [IN OUT ...]`, a one-shot command used by check.sh.
 //
 //	wazero-host --module tdfcore.wasm --state KAS_STATE [flags] [encrypt|decrypt IN OUT ...]
@@ -149,7 +149,7 @@ func serve(load func() (*tdfModule, error)) {
 		}))
 	// The Go SDK's TDF of the payload, written beside it by the suite's
 	// payload generator: the module reading another writer's TDF.
-	versus.Register("decrypt-go-tdf", func(tdf []byte) ([]byte, error) { return t.decrypt(tdf) },
+	versus.Register("decrypt-go-tdf-local", func(tdf []byte) ([]byte, error) { return t.decrypt(tdf) },
 		versus.WithSetup(func(s versus.Setup) ([]byte, error) {
 			if _, err := instance(); err != nil {
 				return nil, err

@@ -1,5 +1,5 @@
 // Chicory host for tdfcore.wasm: a versus worker (operations `encrypt`,
-// `decrypt-local` and `decrypt-go-tdf`), or, with
+// `decrypt-local` and `decrypt-go-tdf-local`), or, with
 // `encrypt|decrypt IN OUT [IN OUT ...]`, a one-shot command used by
 // check.sh. Same flags as the wazero and Node hosts, plus --mode
 // interp|compiler (Chicory's interpreter, or its compiler to JVM bytecode):
@@ -115,7 +115,7 @@ public final class Main {
         // payload generator (../go/payload.go): the module reading another
         // writer's TDF.
         .operation(
-            "decrypt-go-tdf",
+            "decrypt-go-tdf-local",
             (Cell c) -> c.m().decrypt(c.data()),
             (SetupContext ctx) -> new Cell(module(), Files.readAllBytes(Path.of(ctx.payload() + ".go-sdk.tdf"))))
         .run();

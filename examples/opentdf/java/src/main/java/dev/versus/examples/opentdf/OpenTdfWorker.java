@@ -37,6 +37,7 @@ import java.util.Arrays;
  *       unwraps the data key with the KAS private key file: no network.
  *   <li>{@code decrypt-go-tdf}: {@code decrypt} on the Go SDK's TDF of the same payload, written
  *       by the payload generator beside the payload: the cross-SDK check.
+ *   <li>{@code decrypt-go-tdf-local}: the same with {@link LocalKas}: no network.
  * </ul>
  *
  * <p>One {@link KASClient} per worker process (its gRPC channel and session key are made once, as
@@ -138,6 +139,10 @@ public final class OpenTdfWorker {
             "decrypt-local", (Cell c) -> decrypt(c.in(), w.localKas, c.plain().length), w::setupDecrypt)
         .operation(
             "decrypt-go-tdf", (Cell c) -> decrypt(c.in(), w.networkKas, c.plain().length), w::setupGoTdf)
+        .operation(
+            "decrypt-go-tdf-local",
+            (Cell c) -> decrypt(c.in(), w.localKas, c.plain().length),
+            w::setupGoTdf)
         .run();
   }
 
