@@ -34,8 +34,18 @@ fn to_f64(xs: &[u64]) -> Vec<f64> {
 /// warm-up batches are divided by the cell's batch size.
 fn whole_series(cell: &Cell) -> Vec<f64> {
     let mut series = cell.warmup_per_call_ns();
-    series.extend(cell.samples.per_call_ns());
+    cell.samples.per_call_into(&mut series);
     series
+}
+
+/// The median of integer figures (CPU times), from one sorted copy.
+fn median_of(xs: &[u64]) -> Option<f64> {
+    if xs.is_empty() {
+        return None;
+    }
+    let mut s = to_f64(xs);
+    s.sort_unstable_by(f64::total_cmp);
+    Some(stats::summary::median_of_sorted(&s))
 }
 
 /// The cell's peak memory and whether it is only an upper bound. A run's
@@ -74,17 +84,19 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
     if cell.outcome != Outcome::Ok {
         return None;
     }
-    let per_call = cell.samples.per_call_ns();
-    let wall = summarize(&per_call)?;
-    let median = |xs: &[u64]| summarize(&to_f64(xs)).map(|s| s.median);
+    // One series, warm-up first, and the measured runs as its tail: a cell
+    // of 100,000 runs is not copied once per statistic.
+    let series = whole_series(cell);
+    let per_call = &series[series.len() - cell.samples.len()..];
+    let wall = summarize(per_call)?;
     let calls: u64 = cell.samples.iterations.iter().sum();
     let per_call_of = |xs: &[u64]| {
         (calls > 0 && xs.len() == cell.samples.iterations.len()).then(|| xs.iter().sum::<u64>() as f64 / calls as f64)
     };
     let seed = seed_for(&cell.id);
     let peak = peak_memory(&cell.samples);
-    let (median_ci, mean_ci) = bootstrap::intervals(&per_call, settings.confidence, seed).unzip();
-    let (steady_from, steady_state) = match steady::steady_state(&whole_series(cell), STEADY_TOLERANCE) {
+    let (median_ci, mean_ci) = bootstrap::intervals(per_call, settings.confidence, seed).unzip();
+    let (steady_from, steady_state) = match steady::steady_state(&series, STEADY_TOLERANCE) {
         Steady::From(k) => (Some(k), SteadyState::Reached),
         Steady::NotReached => (None, SteadyState::NotReached),
         Steady::Unknown => (None, SteadyState::Unknown),
@@ -97,15 +109,15 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         min_ns: wall.min,
         max_ns: wall.max,
         throughput_bytes_per_s: cell.payload_bytes.and_then(|b| stats::throughput(b, wall.median)),
-        median_user_ns: median(&cell.samples.user_ns),
-        median_sys_ns: median(&cell.samples.sys_ns),
+        median_user_ns: median_of(&cell.samples.user_ns),
+        median_sys_ns: median_of(&cell.samples.sys_ns),
         max_rss_bytes: peak.0,
         max_rss_at_most: peak.1,
         ci_low_ns: median_ci.map(|i| i.low),
         ci_high_ns: median_ci.map(|i| i.high),
         mean_ci_low_ns: mean_ci.map(|i| i.low),
         mean_ci_high_ns: mean_ci.map(|i| i.high),
-        outliers: robust::outliers(&per_call),
+        outliers: robust::outliers(per_call),
         steady_from,
         steady_state,
         alloc_bytes_per_call: per_call_of(&cell.samples.alloc_bytes),

@@ -33,7 +33,7 @@ pub fn first_run_ratio(cell: &Cell) -> Option<f64> {
     let steady = match s.steady_from {
         Some(k) if s.steady_state == SteadyState::Reached && k > 0 && k < series.len() => {
             let mut tail = series[k..].to_vec();
-            tail.sort_by(f64::total_cmp);
+            tail.sort_unstable_by(f64::total_cmp);
             median_of_sorted(&tail)
         }
         _ => s.median_ns,
@@ -44,7 +44,7 @@ pub fn first_run_ratio(cell: &Cell) -> Option<f64> {
 /// One implementation's cells of one operation, summarised; `None` unless notable.
 fn summary(name: &str, cells: &[(&Cell, f64)]) -> Option<FirstRun> {
     let mut ratios: Vec<f64> = cells.iter().map(|(_, r)| *r).collect();
-    ratios.sort_by(f64::total_cmp);
+    ratios.sort_unstable_by(f64::total_cmp);
     let typical = median_of_sorted(&ratios);
     if typical < NOTABLE && typical > 1.0 / NOTABLE {
         return None;

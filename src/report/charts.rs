@@ -191,7 +191,7 @@ pub fn scaling(results: &Results, subset: &Subset, row: &str) -> Option<String> 
         .filter_map(|c| bytes_of(c, row).map(|b| (*c, b)))
         .collect();
     let mut sizes: Vec<f64> = sized.iter().map(|(_, b)| *b).collect();
-    sizes.sort_by(f64::total_cmp);
+    sizes.sort_unstable_by(f64::total_cmp);
     sizes.dedup();
     if sizes.len() < 2 {
         return None;

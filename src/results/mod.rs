@@ -86,14 +86,23 @@ impl Samples {
 
     /// Wall time per call: the run's time for process cells, batch time ÷ batch size in-process.
     pub fn per_call_ns(&self) -> Vec<f64> {
+        let mut out = Vec::with_capacity(self.wall_ns.len());
+        self.per_call_into(&mut out);
+        out
+    }
+
+    /// The same, appended to `out` (no temporary for a long series).
+    pub fn per_call_into(&self, out: &mut Vec<f64>) {
+        out.reserve_exact(self.wall_ns.len());
         if self.iterations.len() == self.wall_ns.len() {
-            self.wall_ns
-                .iter()
-                .zip(&self.iterations)
-                .map(|(w, n)| *w as f64 / (*n).max(1) as f64)
-                .collect()
+            out.extend(
+                self.wall_ns
+                    .iter()
+                    .zip(&self.iterations)
+                    .map(|(w, n)| *w as f64 / (*n).max(1) as f64),
+            );
         } else {
-            self.wall_ns.iter().map(|w| *w as f64).collect()
+            out.extend(self.wall_ns.iter().map(|w| *w as f64));
         }
     }
 

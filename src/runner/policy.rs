@@ -27,7 +27,7 @@ pub fn precise(per_call: &[f64], precision: f64) -> bool {
         return false;
     };
     let mut sorted = per_call.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    sorted.sort_unstable_by(f64::total_cmp);
     let median = crate::stats::median_of_sorted(&sorted);
     median > 0.0 && (hi - lo) / 2.0 / median <= precision
 }

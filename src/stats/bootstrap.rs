@@ -58,7 +58,7 @@ fn interval_of(mut stats: Vec<f64>, level: f64) -> Option<Interval> {
     if stats.is_empty() {
         return None;
     }
-    stats.sort_by(f64::total_cmp);
+    stats.sort_unstable_by(f64::total_cmp);
     let tail = (1.0 - level) / 2.0;
     Some(Interval {
         low: percentile(&stats, tail),
@@ -87,7 +87,7 @@ impl Resampler {
     /// `xs` must be non-empty and finite.
     fn new(xs: &[f64]) -> Self {
         let mut sorted = xs.to_vec();
-        sorted.sort_by(f64::total_cmp);
+        sorted.sort_unstable_by(f64::total_cmp);
         Resampler {
             counts: vec![0; sorted.len()],
             sorted,
@@ -174,7 +174,7 @@ pub fn percentile_interval(values: Vec<f64>, level: f64) -> Option<Interval> {
 pub fn paired_ratio_estimate(a: &[f64], b: &[f64]) -> Option<f64> {
     let logs = log_ratios(a, b)?;
     let mut s = logs;
-    s.sort_by(f64::total_cmp);
+    s.sort_unstable_by(f64::total_cmp);
     Some(median_of_sorted(&s).exp())
 }
 
@@ -237,7 +237,7 @@ mod tests {
                 let mut drawn: Vec<f64> = (0..xs.len())
                     .map(|_| sorted[same_draws.random_range(0..xs.len())])
                     .collect();
-                drawn.sort_by(f64::total_cmp);
+                drawn.sort_unstable_by(f64::total_cmp);
                 assert_eq!(median, median_of_sorted(&drawn), "{xs:?}");
                 let plain_mean = drawn.iter().sum::<f64>() / drawn.len() as f64;
                 assert!((mean - plain_mean).abs() < 1e-12, "{xs:?}");

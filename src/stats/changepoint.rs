@@ -88,7 +88,7 @@ pub struct Detection {
 
 /// The median of `v` (which must not be empty).
 fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
+    v.sort_unstable_by(f64::total_cmp);
     let n = v.len();
     if n % 2 == 1 {
         v[n / 2]
@@ -114,7 +114,7 @@ pub fn noise_sigma(y: &[f64]) -> f64 {
     let robust = 1.4826 * median(&mut dev);
     // The classical estimate without the largest difference: one step is one
     // large difference, which would otherwise dominate a short series.
-    dev.sort_by(f64::total_cmp);
+    dev.sort_unstable_by(f64::total_cmp);
     dev.pop();
     let classical = if dev.len() >= 2 {
         (dev.iter().map(|x| x * x).sum::<f64>() / (dev.len() - 1) as f64).sqrt()

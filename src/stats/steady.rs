@@ -29,7 +29,7 @@ pub enum Steady {
 
 fn median(xs: &[f64]) -> f64 {
     let mut s = xs.to_vec();
-    s.sort_by(f64::total_cmp);
+    s.sort_unstable_by(f64::total_cmp);
     median_of_sorted(&s)
 }
 
@@ -43,8 +43,10 @@ pub fn steady_state(series: &[f64], rel_tolerance: f64) -> Steady {
     }
     let tail = &series[n / 2..];
     let level = median(tail);
-    let steps: Vec<f64> = series.windows(2).map(|w| w[1] - w[0]).collect();
-    let sigma = 1.4826 * mad(&steps).unwrap_or(0.0) / std::f64::consts::SQRT_2;
+    let sigma = {
+        let steps: Vec<f64> = series.windows(2).map(|w| w[1] - w[0]).collect();
+        1.4826 * mad(&steps).unwrap_or(0.0) / std::f64::consts::SQRT_2
+    };
     let threshold = (3.0 * sigma).max(rel_tolerance * level.abs());
     let mut start = 0;
     for j in 0..=(n - WINDOW) {

@@ -26,7 +26,7 @@ pub fn summarize(xs: &[f64]) -> Option<Summary> {
         return None;
     }
     let mut sorted = xs.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    sorted.sort_unstable_by(f64::total_cmp);
     let n = xs.len();
     let mean = xs.iter().sum::<f64>() / n as f64;
     let stddev = (n >= 2).then(|| {
