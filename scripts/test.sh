@@ -49,3 +49,14 @@ for lang in python node go java rust; do
   step "worker library: $lang"
   bash "workers/$lang/test.sh"
 done
+
+# The OpenTDF example end to end (install from the registries, then 256 B
+# and 1 MiB through every implementation with every output check). Its
+# install downloads the OpenTDF Go, Java and npm dependency trees, which puts
+# a fresh CI run past its time budget, so it runs only when asked:
+#   VERSUS_CI_EXAMPLES=1 bash scripts/test.sh
+if [[ "${VERSUS_CI_EXAMPLES:-}" == 1 ]]; then
+  step "examples/opentdf: install, then the smoke subset"
+  bash examples/opentdf/install.sh
+  bash examples/opentdf/smoke.sh
+fi
