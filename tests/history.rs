@@ -231,15 +231,17 @@ fn trend_exits_4_when_the_newest_run_starts_a_regression() {
             .assert()
             .success();
     };
+    // 50 ms, so the scheduling delays of a loaded machine (milliseconds)
+    // stay small beside it: six equal runs must read as no change.
     for _ in 0..6 {
-        exec("sleep 0.01");
+        exec("sleep 0.05");
     }
     versus(dir.path())
         .args(["trend", "--markdown", "t.md"])
         .assert()
         .success()
         .stdout(contains("6 run(s)"));
-    exec("sleep 0.05");
+    exec("sleep 0.25");
     versus(dir.path())
         .args(["trend", "--markdown", "t.md", "--html", "t.html"])
         .assert()
