@@ -1091,9 +1091,7 @@ fn services_get_a_free_port_and_cells_reach_them_through_it() {
         "#,
     );
     let out = dir.path().join("out");
-    run_quiet(&suite, &out)
-        .assert()
-        .code(0);
+    run_quiet(&suite, &out).assert().code(0);
     assert_eq!(outcome_of(&results(&out), "get", "py"), "ok");
 }
 
@@ -1187,9 +1185,7 @@ fn a_service_that_dies_fails_the_later_cells_naming_it_and_its_log() {
         "#,
     );
     let out = dir.path().join("out");
-    run_quiet(&suite, &out)
-        .assert()
-        .code(3);
+    run_quiet(&suite, &out).assert().code(3);
     let r = results(&out);
     let last = r["cells"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(last["outcome"], "failed");

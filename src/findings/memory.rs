@@ -90,7 +90,11 @@ fn finding(series: &Series, name: &str, cells: &[&Cell]) -> Option<Finding> {
         if p.at_most { format!("≤ {s}") } else { s }
     };
     let (low, high) = (ps.iter().min_by_key(|p| p.rss)?, ps.iter().max_by_key(|p| p.rss)?);
-    let span = format!("{} to {}", text::payload(smallest.payload), text::payload(largest.payload));
+    let span = format!(
+        "{} to {}",
+        text::payload(smallest.payload),
+        text::payload(largest.payload)
+    );
     let mut sentence = match growth {
         Growth::Constant => {
             let range = if text::size(low.rss) == text::size(high.rss) {
