@@ -22,7 +22,7 @@ pub fn size(bytes: u64) -> String {
 /// otherwise ("100 KB", "1.5 MB"), so a finding names the sizes the tables show.
 pub fn payload(bytes: u64) -> String {
     for (unit, scale) in [("GiB", 1u64 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] {
-        if bytes >= scale && bytes % scale == 0 {
+        if bytes >= scale && bytes.is_multiple_of(scale) {
             return format!("{} {unit}", bytes / scale);
         }
     }
