@@ -434,6 +434,13 @@ fn the_quickstart_suite_is_valid() {
         .code(0);
     let r = results(&out);
     assert_eq!(outcome_of(&r, "decompress", "gzip"), "ok");
+    // The implementations table lists only what --only kept.
+    let listed: Vec<&String> = r["environment"]["implementations"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(listed, ["gzip"]);
 }
 
 #[test]
@@ -501,6 +508,10 @@ fn in_process_workers_take_turns_and_their_faults_are_outcomes() {
             .all(|n| n == &iterations[0] && n.as_u64().unwrap() >= 1)
     );
     assert_eq!(good["worker"]["language"], "python");
+    // Warm-up batches keep their own sizes (calibration may grow the batch after them).
+    let warm = good["samples"]["warmup_iterations"].as_array().unwrap();
+    assert_eq!(warm.len(), good["warmup_wall_ns"].as_array().unwrap().len());
+    assert!(warm.iter().all(|n| n.as_u64().unwrap() >= 1));
     // The worker's own peak over the cell: a Python interpreter is megabytes.
     let peak = good["samples"]["worker_max_rss_bytes"].as_u64().unwrap();
     assert!(peak > 1_000_000, "{peak}");

@@ -21,12 +21,20 @@ pub fn size(bytes: u64) -> String {
 /// whole number of KiB, MiB or GiB ("256 KiB", "100 MiB"), decimal ones
 /// otherwise ("100 KB", "1.5 MB"), so a finding names the sizes the tables show.
 pub fn payload(bytes: u64) -> String {
-    for (unit, scale) in [("GiB", 1u64 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] {
-        if bytes >= scale && bytes.is_multiple_of(scale) {
-            return format!("{} {unit}", bytes / scale);
-        }
+    let whole = |scales: [(&'static str, u64); 3]| {
+        scales
+            .into_iter()
+            .find(|(_, scale)| bytes >= *scale && bytes.is_multiple_of(*scale))
+            .map(|(unit, scale)| (bytes / scale, unit))
+    };
+    let binary = whole([("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]);
+    let decimal = whole([("GB", 1_000_000_000), ("MB", 1_000_000), ("KB", 1000)]);
+    match (binary, decimal) {
+        // Whichever writes the smaller number: 16 MB, not 15625 KiB.
+        (Some((b, unit)), Some((d, _))) if b < d => format!("{b} {unit}"),
+        (Some((b, unit)), None) => format!("{b} {unit}"),
+        _ => size(bytes),
     }
-    size(bytes)
 }
 
 /// A fractional size (an estimated crossover), rounded to whole bytes.
@@ -185,5 +193,7 @@ mod tests {
         assert_eq!(payload(100 << 20), "100 MiB");
         assert_eq!(payload(1536), "1.54 KB");
         assert_eq!(payload(100_000), "100 KB");
+        assert_eq!(payload(16_000_000), "16 MB");
+        assert_eq!(payload(2048), "2 KiB");
     }
 }

@@ -12,7 +12,7 @@ fn pct(x: f64) -> String {
 
 /// The table, or None when the document has no earlier run to compare with.
 pub fn table(results: &Results) -> Option<Table> {
-    let since = results.since.as_ref()?;
+    let since = results.since.as_ref().filter(|s| !s.changes.is_empty())?;
     let fmt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), format_nanos);
     let rows = since
         .changes

@@ -54,6 +54,10 @@ pub struct Samples {
     /// In-process cells, where the runtime counts them: garbage collections per batch.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gc_count: Vec<u64>,
+    /// In-process cells: calls per warm-up batch (calibration grows the batch
+    /// again after warm-up, so measured batches are usually larger).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warmup_iterations: Vec<u64>,
     /// In-process cells: the worker process's peak resident memory over the
     /// cell (its whole life: start-up, calibration, warm-up and measured
     /// batches), runtime included.
@@ -166,6 +170,15 @@ pub enum SteadyState {
 }
 
 /// Times per call from times per sample of `batch` calls each.
+/// Each batch's time divided by its own size.
+pub fn per_call_batches(sample_ns: &[u64], sizes: &[u64]) -> Vec<f64> {
+    sample_ns
+        .iter()
+        .zip(sizes)
+        .map(|(w, n)| *w as f64 / (*n).max(1) as f64)
+        .collect()
+}
+
 pub fn per_call(sample_ns: &[u64], batch: u64) -> Vec<f64> {
     let batch = batch.max(1) as f64;
     sample_ns.iter().map(|w| *w as f64 / batch).collect()
@@ -251,6 +264,11 @@ impl Cell {
 
     /// The warm-up samples per call (in-process batches divided by the batch size).
     pub fn warmup_per_call_ns(&self) -> Vec<f64> {
+        let warm = &self.samples.warmup_iterations;
+        if warm.len() == self.warmup_wall_ns.len() {
+            return per_call_batches(&self.warmup_wall_ns, warm);
+        }
+        // Results written before warm-up batch sizes were kept.
         per_call(
             &self.warmup_wall_ns,
             self.samples.iterations.first().copied().unwrap_or(1),
@@ -605,6 +623,22 @@ pub fn from_text(text: &str) -> Result<Results> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn warm_up_batches_are_divided_by_their_own_size() {
+        let mut cell: Cell = serde_json::from_value(serde_json::json!({
+            "id": "op/a", "implementation": "a", "operation": "op", "params": {},
+            "outcome": "ok", "message": null, "payload_bytes": null, "warmup_runs": 2,
+            "runs_requested": 1, "warmup_wall_ns": [1000, 2000],
+            "samples": {"wall_ns": [4000], "user_ns": [], "sys_ns": [], "max_rss_bytes": [], "iterations": [4]},
+            "stats": null
+        }))
+        .unwrap();
+        // Older files: the first measured batch's size stands in.
+        assert_eq!(cell.warmup_per_call_ns(), [250.0, 500.0]);
+        cell.samples.warmup_iterations = vec![1, 2];
+        assert_eq!(cell.warmup_per_call_ns(), [1000.0, 1000.0]);
+    }
 
     #[test]
     fn reading_keeps_the_order_of_implementations() {

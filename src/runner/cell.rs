@@ -73,6 +73,10 @@ impl CellState {
 
     /// Warm-up samples per call (in-process batches divided by the batch size).
     pub fn warmup_per_call(&self) -> Vec<f64> {
+        let sizes = &self.samples.warmup_iterations;
+        if sizes.len() == self.warmup_wall_ns.len() {
+            return crate::results::per_call_batches(&self.warmup_wall_ns, sizes);
+        }
         crate::results::per_call(&self.warmup_wall_ns, self.batch)
     }
 

@@ -346,7 +346,10 @@ impl Runner<'_> {
     fn sample_worker(&mut self, st: &mut CellState, warmup: bool) {
         let Mode::Worker(w) = &mut st.mode else { return };
         match w.sample() {
-            Ok(s) if warmup => st.warmup_wall_ns.push(s.elapsed_ns),
+            Ok(s) if warmup => {
+                st.warmup_wall_ns.push(s.elapsed_ns);
+                st.samples.warmup_iterations.push(s.iterations);
+            }
             Ok(s) => {
                 st.samples.wall_ns.push(s.elapsed_ns);
                 st.samples.iterations.push(s.iterations);

@@ -51,9 +51,15 @@ pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
 
 /// Each implementation's version (its `version` command's first line) and
 /// artifact (a file whose size the report shows).
-pub fn implementations(suite: &Suite, tmp: &Path) -> IndexMap<String, ImplementationInfo> {
+pub fn implementations(suite: &Suite, plan: &crate::plan::Plan, tmp: &Path) -> IndexMap<String, ImplementationInfo> {
     let mut out = IndexMap::new();
-    for imp in &suite.implementations {
+    // Only those the plan runs (or reports skipped): `--only` narrows the table too.
+    let planned = |i: usize| {
+        plan.groups
+            .iter()
+            .any(|g| g.implementations.contains(&i) || g.skipped.iter().any(|(s, _)| *s == i))
+    };
+    for (_, imp) in suite.implementations.iter().enumerate().filter(|(i, _)| planned(*i)) {
         let scope = implementation_scope(imp, tmp);
         let cwd = imp.cwd.as_deref().unwrap_or(&suite.dir);
         let version = imp.version.as_ref().map(|v| {

@@ -55,7 +55,7 @@ impl Session<'_> {
             "none needed (no memory_limit in the suite)"
         };
         let mut env = environment::collect(mechanism);
-        env.implementations = document::implementations(suite, &tmp);
+        env.implementations = document::implementations(suite, self.plan, &tmp);
         let mut results = document::start(suite, env, self.noise);
         results.shard = self.shard.clone();
 
