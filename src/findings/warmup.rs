@@ -23,6 +23,15 @@ pub const NOTABLE: f64 = 1.2;
 /// first run / steady median of one cell, where warm-up was measured.
 pub fn first_run_ratio(cell: &Cell) -> Option<f64> {
     let s = cell.stats.as_ref()?;
+    // In-process warm-up without its batch sizes (older files) cannot be
+    // turned into time per call: calibration grows the batch after warm-up.
+    let in_process = !cell.samples.iterations.is_empty();
+    if in_process
+        && !cell.warmup_wall_ns.is_empty()
+        && cell.samples.warmup_iterations.len() != cell.warmup_wall_ns.len()
+    {
+        return None;
+    }
     let mut series = cell.warmup_per_call_ns();
     series.extend(cell.samples.per_call_ns());
     let settled_late = s.steady_state == SteadyState::Reached && s.steady_from.is_some_and(|k| k > 0);
