@@ -27,11 +27,11 @@ use crate::stats::linear::Line;
 const USABLE_CROSSINGS: f64 = 0.9;
 
 /// One size of the series: the winner (or tie) and its ok cells.
-struct Decided<'r> {
-    bytes: u64,
-    winner: SizeWinner,
-    compared: [&'r Cell; 2],
-    cells: Vec<&'r Cell>,
+pub(super) struct Decided<'r> {
+    pub bytes: u64,
+    pub winner: SizeWinner,
+    pub compared: [&'r Cell; 2],
+    pub cells: Vec<&'r Cell>,
 }
 
 /// `slow`'s time over `fast`'s, as the report's comparisons compute it.
@@ -47,7 +47,7 @@ fn ratio(slow: &Cell, fast: &Cell, settings: &AnalysisSettings) -> Option<Ratio>
     })
 }
 
-fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSettings) -> Option<Decided<'r>> {
+pub(super) fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSettings) -> Option<Decided<'r>> {
     let mut ok: Vec<&Cell> = cells.iter().copied().filter(|c| c.stats.is_some()).collect();
     if ok.len() < 2 {
         return None;
@@ -172,7 +172,12 @@ fn evidence<'r>(d: &Decided<'r>, implementation: &str) -> Option<(Evidence, &'r 
 /// "4.91 against 6.02 ms: 1.27x [1.15, 1.35]" (the faster first); the
 /// medians' intervals are in the finding's evidence.
 fn evidence_text(fast: &Evidence, slow: &Evidence, r: Option<&Ratio>) -> String {
-    let mut out = text::time_pair(fast.median_ns, slow.median_ns);
+    pair_text(fast.median_ns, slow.median_ns, r)
+}
+
+/// Two medians and their ratio: "4.91 against 6.02 ms: 1.27x [1.15, 1.35]".
+pub(super) fn pair_text(fast_ns: f64, slow_ns: f64, r: Option<&Ratio>) -> String {
+    let mut out = text::time_pair(fast_ns, slow_ns);
     if let Some(r) = r {
         out.push_str(&format!(": {}", text::ratio(r.ratio)));
         if let (Some(lo), Some(hi)) = (r.ci_low, r.ci_high) {

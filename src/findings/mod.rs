@@ -9,6 +9,9 @@
 //! - `crossover`: the fastest implementation at each size, and where it changes;
 //! - `memory`: peak memory about constant, or growing k bytes per payload byte.
 //!
+//! Groups outside every series (no payload size, or one) get `fastest`:
+//! who is fastest there, or which two tie.
+//!
 //! Whole-run findings: `warmup` (first run against the steady median),
 //! `drift` (identical work whose intervals do not overlap, also a warning)
 //! and `failures` (cells that did not end ok).
@@ -17,6 +20,7 @@ pub mod cost;
 pub mod crossover;
 pub mod drift;
 pub mod failures;
+pub mod fastest;
 pub mod memory;
 pub mod series;
 pub mod text;
@@ -48,12 +52,16 @@ fn rank(kind: FindingKind) -> usize {
 pub fn compute(results: &Results) -> (Vec<Finding>, Option<Warning>) {
     let settings = &results.analysis;
     let mut found = Vec::new();
-    for s in series::all(results) {
-        let fits = cost::fits(&s, settings.confidence);
-        found.extend(crossover::findings(&s, &fits, settings));
-        found.extend(fits.iter().map(|f| cost::finding(&s, f)));
-        found.extend(memory::findings(&s));
+    let all = series::all(results);
+    for s in &all {
+        let fits = cost::fits(s, settings.confidence);
+        found.extend(crossover::findings(s, &fits, settings));
+        found.extend(fits.iter().map(|f| cost::finding(s, f)));
+        found.extend(memory::findings(s));
     }
+    let in_series: std::collections::HashSet<&str> =
+        all.iter().flat_map(|s| s.cells.iter().map(|c| c.id.as_str())).collect();
+    found.extend(fastest::findings(results, &in_series, settings));
     found.extend(warmup::findings(results));
     let (drifted, warning) = drift::check(results);
     found.extend(drifted);

@@ -443,3 +443,28 @@ fn cells_that_failed_are_counted_by_outcome_and_size() {
     assert_eq!(f[0].text, "a: 2 out of memory at 1 MB and 100 MB");
     assert_eq!(f[0].outcomes[0].count, 2);
 }
+
+#[test]
+fn groups_without_sizes_name_the_fastest_or_a_tie() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let unsized_cell = |name: &str, op: &str, median: f64, rng: &mut ChaCha8Rng| {
+        let mut c = cell(name, op, 0, &[], runs(rng, median, 0.01, 20));
+        c.payload_bytes = None;
+        c
+    };
+    let cells = vec![
+        unsized_cell("a", "clear", 1e6, &mut rng),
+        unsized_cell("b", "clear", 2e6, &mut rng),
+        unsized_cell("a", "close", 1e6, &mut rng),
+        unsized_cell("b", "close", 1e6, &mut rng),
+    ];
+    let r = document(cells);
+    let winners = find(&r, FindingKind::Winner, None);
+    assert_eq!(winners.len(), 2, "{:?}", r.findings);
+    let clear = winners.iter().find(|f| f.operation == "clear").unwrap();
+    assert_eq!(clear.implementation.as_deref(), Some("a"));
+    assert!(clear.text.starts_with("a is fastest, ahead of b"), "{}", clear.text);
+    let close = winners.iter().find(|f| f.operation == "close").unwrap();
+    assert_eq!(close.implementation, None);
+    assert!(close.text.contains("tie for fastest"), "{}", close.text);
+}
