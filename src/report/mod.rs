@@ -11,6 +11,7 @@ pub mod files;
 pub mod findings;
 pub mod grid;
 pub mod html;
+pub mod info;
 pub mod markdown;
 pub mod notes;
 pub mod pieces;

@@ -4,6 +4,7 @@
 
 use indexmap::IndexMap;
 
+pub use super::info::{environment_table, versions_table};
 use super::services;
 use crate::outcome::Outcome;
 use crate::plan::{Params, params_key};
@@ -516,71 +517,6 @@ pub fn diff_table(d: &crate::diff::Diff) -> Table {
             .map(|s| s.to_string())
             .collect(),
         rows,
-    }
-}
-
-pub fn environment_table(results: &Results) -> Table {
-    let e = &results.environment;
-    let rows = vec![
-        ("CPU", e.cpu_model.clone()),
-        ("Cores", e.cores.to_string()),
-        ("Memory", format_bytes(e.memory_bytes)),
-        ("OS", e.os.clone()),
-        ("Kernel", e.kernel.clone()),
-        (
-            "Load average at start",
-            e.load_average.map_or("unknown".into(), |l| format!("{l:.2}")),
-        ),
-        (
-            "CPU governor",
-            e.cpu_governor.clone().unwrap_or_else(|| "not readable".into()),
-        ),
-        ("Memory limits enforced by", e.memory_limit_mechanism.clone()),
-        ("versus", e.versus_version.clone()),
-    ];
-    Table {
-        runs: vec![],
-        kind: TableKind::Info,
-        title: "Environment".into(),
-        labels: 2,
-        header: vec!["".into(), "".into()],
-        rows: rows.into_iter().map(|(k, v)| vec![k.to_string(), v]).collect(),
-    }
-}
-
-/// One row per implementation: its version, note and, where the suite names
-/// one, its artifact's size (e.g. a WASM module, in bytes and SI units).
-pub fn versions_table(results: &Results) -> Table {
-    let impls = &results.environment.implementations;
-    let artifacts = impls.values().any(|i| i.artifact.is_some());
-    let mut header = vec!["implementation".to_string(), "version".into()];
-    if artifacts {
-        header.push("artifact".into());
-    }
-    header.push("note".into());
-    Table {
-        runs: vec![],
-        kind: TableKind::Info,
-        title: "Implementations".into(),
-        labels: header.len(),
-        rows: impls
-            .iter()
-            .map(|(name, info)| {
-                let mut row = vec![
-                    name.clone(),
-                    info.version.clone().unwrap_or_else(|| "(not given)".into()),
-                ];
-                if artifacts {
-                    row.push(info.artifact.as_ref().map_or_else(String::new, |a| match a.bytes {
-                        Some(b) => format!("{}: {b} bytes ({})", a.path, format_bytes(b)),
-                        None => format!("{}: not found", a.path),
-                    }));
-                }
-                row.push(info.note.clone().unwrap_or_default());
-                row
-            })
-            .collect(),
-        header,
     }
 }
 

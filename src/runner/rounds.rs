@@ -233,7 +233,7 @@ impl Runner<'_> {
                 } else {
                     0
                 };
-                usage::charge(st, &m.names(), &readings, calls);
+                usage::charge(st, m.as_ref(), &readings, calls);
             }
             events.run_done();
             if states[s].outcome.is_some() {

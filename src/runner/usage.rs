@@ -37,13 +37,15 @@ impl ServiceMeter for UsageMeter {
 }
 
 /// Adds one run's readings to the cell: `calls` is 0 for a warm-up run
-/// (its CPU is not counted) and the run's calls for a measured one.
-pub(super) fn charge(st: &mut CellState, names: &[String], readings: &[Reading], calls: u64) {
+/// (its CPU is not counted) and the run's calls for a measured one. The
+/// services' names are asked for once per cell, not per run.
+pub(super) fn charge(st: &mut CellState, meter: &dyn ServiceMeter, readings: &[Reading], calls: u64) {
     if st.services.is_empty() {
-        st.services = names
-            .iter()
-            .map(|n| ServiceUsage {
-                name: n.clone(),
+        st.services = meter
+            .names()
+            .into_iter()
+            .map(|name| ServiceUsage {
+                name,
                 ..Default::default()
             })
             .collect();

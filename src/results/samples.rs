@@ -1,0 +1,106 @@
+//! A cell's raw figures: one entry per run (or in-process batch) of wall
+//! time, CPU time and peak memory, plus batch sizes, and the conversions
+//! to time per call every statistic starts from.
+
+use serde::{Deserialize, Serialize};
+
+/// One entry per measured run, in run order; all arrays have the same length.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Samples {
+    /// Process cells: each run's wall time. In-process cells: each batch's elapsed time.
+    pub wall_ns: Vec<u64>,
+    /// Process cells only (empty for in-process cells).
+    pub user_ns: Vec<u64>,
+    pub sys_ns: Vec<u64>,
+    pub max_rss_bytes: Vec<u64>,
+    /// Process cells: versus's own peak resident memory when each run started,
+    /// under which `max_rss_bytes` cannot go (see docs/results-format.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rss_floor_bytes: Vec<u64>,
+    /// Process cells: the warm-up runs' peak memory and floors, as above.
+    /// Warm-up runs are started by the spawn helper, whose floor is much lower
+    /// than versus's, so they measure small children exactly.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warmup_max_rss_bytes: Vec<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warmup_rss_floor_bytes: Vec<u64>,
+    /// In-process cells: calls per batch (one entry per sample); empty for process cells.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub iterations: Vec<u64>,
+    /// In-process cells, where the runtime counts them: bytes allocated per batch.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alloc_bytes: Vec<u64>,
+    /// In-process cells, where the runtime counts them: garbage collections per batch.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gc_count: Vec<u64>,
+    /// In-process cells: calls per warm-up batch (calibration grows the batch
+    /// again after warm-up, so measured batches are usually larger).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warmup_iterations: Vec<u64>,
+    /// In-process cells: the worker process's peak resident memory over the
+    /// cell (its whole life: start-up, calibration, warm-up and measured
+    /// batches), runtime included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worker_max_rss_bytes: Option<u64>,
+}
+
+impl Samples {
+    /// Makes room for `runs` more samples of a process cell, or of an
+    /// in-process cell (`in_process`), in the arrays that kind fills.
+    pub fn reserve_runs(&mut self, runs: usize, in_process: bool) {
+        self.wall_ns.reserve_exact(runs);
+        if in_process {
+            self.iterations.reserve_exact(runs);
+        } else {
+            for v in [
+                &mut self.user_ns,
+                &mut self.sys_ns,
+                &mut self.max_rss_bytes,
+                &mut self.rss_floor_bytes,
+            ] {
+                v.reserve_exact(runs);
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.wall_ns.len()
+    }
+
+    /// Wall time per call: the run's time for process cells, batch time ÷ batch size in-process.
+    pub fn per_call_ns(&self) -> Vec<f64> {
+        let mut out = Vec::with_capacity(self.wall_ns.len());
+        self.per_call_into(&mut out);
+        out
+    }
+
+    /// The same, appended to `out` (no temporary for a long series).
+    pub fn per_call_into(&self, out: &mut Vec<f64>) {
+        out.reserve_exact(self.wall_ns.len());
+        if self.iterations.len() == self.wall_ns.len() {
+            out.extend(batches(&self.wall_ns, &self.iterations));
+        } else {
+            out.extend(self.wall_ns.iter().map(|w| *w as f64));
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.wall_ns.is_empty()
+    }
+}
+
+/// Each batch's time divided by its own size, lazily.
+fn batches<'a>(sample_ns: &'a [u64], sizes: &'a [u64]) -> impl Iterator<Item = f64> + 'a {
+    sample_ns.iter().zip(sizes).map(|(w, n)| *w as f64 / (*n).max(1) as f64)
+}
+
+/// Each batch's time divided by its own size.
+pub fn per_call_batches(sample_ns: &[u64], sizes: &[u64]) -> Vec<f64> {
+    batches(sample_ns, sizes).collect()
+}
+
+/// Times per call from times per sample of `batch` calls each.
+pub fn per_call(sample_ns: &[u64], batch: u64) -> Vec<f64> {
+    let batch = batch.max(1) as f64;
+    sample_ns.iter().map(|w| *w as f64 / batch).collect()
+}
