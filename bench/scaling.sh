@@ -6,8 +6,8 @@
 #      implementations of `true` (runs 3, warm-up 1), V = 10, 100, 1000:
 #      whole-run wall time / cells, in alternating rounds;
 #   2. a 1 GiB payload: versus generating it (fresh cache each time) against
-#      `dd` of zeros and `head -c` of /dev/urandom of the same size, in
-#      alternating rounds;
+#      `dd` of zeros (buffered, and with oflag=direct) and `head -c` of
+#      /dev/urandom of the same size, in rotated rounds;
 #   3. peak resident memory of 100,000 runs of `true`: versus exec -N
 #      against hyperfine -N, in the same session.
 #
@@ -76,37 +76,38 @@ out
 # --- 2. payload ------------------------------------------------------------------
 printf '[payload]\nsize = "1GiB"\nseed = 1\n[operations.noop]\noutput = "none"\n[implementations.t]\nrun.noop = "true"\n' > "$WORK/big.toml"
 declare -A pay
-write_1g() { # write_1g versus|dd|head: one timed 1 GiB write, its file deleted after
+write_1g() { # write_1g versus|dd|dd-direct|head: one timed 1 GiB write, its file deleted after
   case $1 in
     versus) rm -rf "$WORK/cache"; t0=$(now); VERSUS_CACHE_DIR="$WORK/cache" "$VERSUS" run "$WORK/big.toml" --runs 1 --warmup 0 --out "$WORK/out-big" -q --no-history > /dev/null; t1=$(now); rm -rf "$WORK/cache" ;;
     dd) t0=$(now); dd if=/dev/zero of="$WORK/zero.bin" bs=4M count=256 status=none; t1=$(now); rm -f "$WORK/zero.bin" ;;
+    dd-direct) t0=$(now); dd if=/dev/zero of="$WORK/zero.bin" bs=4M count=256 oflag=direct status=none; t1=$(now); rm -f "$WORK/zero.bin" ;;
     head) t0=$(now); head -c 1073741824 /dev/urandom > "$WORK/rand.bin"; t1=$(now); rm -f "$WORK/rand.bin" ;;
   esac
   pay[$1]+="$(elapsed "$t0" "$t1") "
 }
-order=(versus dd head)
+order=(versus dd dd-direct head)
 for r in $(seq "$ROUNDS"); do
-  for i in 0 1 2; do
+  for i in 0 1 2 3; do
     # Rotated each round, and after a pause: on this VM a 1 GiB file just
     # deleted hands its memory back to the host a moment later, and writing
     # into memory that came back costs several times more; the pause puts
     # every write in the same state, and rotation spreads what is left.
     sleep "$SETTLE"
-    write_1g "${order[$(( (i + r) % 3 ))]}"
+    write_1g "${order[$(( (i + r) % 4 ))]}"
   done
 done
 out "## 2. A 1 GiB payload"
 out
-out "versus generating a 1 GiB payload into an empty cache (the whole \`versus run\` of a one-run suite, so its start-up is included) against \`dd if=/dev/zero bs=4M count=256\` (the disk's write path, nothing generated) and \`head -c 1073741824 /dev/urandom\`, the three in an order rotated each of $ROUNDS rounds, each after ${SETTLE} s idle. Seconds."
+out "versus generating a 1 GiB payload into an empty cache (the whole \`versus run\` of a one-run suite, so its start-up is included) against \`dd if=/dev/zero bs=4M count=256\` (the buffered write path, nothing generated), the same with \`oflag=direct\` (the direct write path versus uses where the filesystem allows it) and \`head -c 1073741824 /dev/urandom\`, the four in an order rotated each of $ROUNDS rounds, each after ${SETTLE} s idle. Seconds."
 out
 out "| command | median | range |"
 out "|---|---:|---|"
-for k in versus dd head; do
+for k in versus dd dd-direct head; do
   out "| $k | $(echo "${pay[$k]}" | tr ' ' '\n' | grep . | median) | $(echo "${pay[$k]}" | tr ' ' '\n' | grep . | range) |"
 done
-pv=$(echo "${pay[versus]}" | tr ' ' '\n' | grep . | median); pd=$(echo "${pay[dd]}" | tr ' ' '\n' | grep . | median); ph=$(echo "${pay[head]}" | tr ' ' '\n' | grep . | median)
+pv=$(echo "${pay[versus]}" | tr ' ' '\n' | grep . | median); pd=$(echo "${pay[dd]}" | tr ' ' '\n' | grep . | median); pdd=$(echo "${pay[dd-direct]}" | tr ' ' '\n' | grep . | median); ph=$(echo "${pay[head]}" | tr ' ' '\n' | grep . | median)
 out
-out "versus / dd: **$(awk -v a="$pv" -v b="$pd" 'BEGIN { printf "%.2f", a / b }')×** (target: within 1.5×); head / versus: **$(awk -v a="$ph" -v b="$pv" 'BEGIN { printf "%.2f", a / b }')×** (target: at least 3×)."
+out "versus / dd: **$(awk -v a="$pv" -v b="$pd" 'BEGIN { printf "%.2f", a / b }')×**, versus / dd-direct: **$(awk -v a="$pv" -v b="$pdd" 'BEGIN { printf "%.2f", a / b }')×** (target: within 1.5×); head / versus: **$(awk -v a="$ph" -v b="$pv" 'BEGIN { printf "%.2f", a / b }')×** (target: at least 3×)."
 out
 
 # --- 3. memory -------------------------------------------------------------------
