@@ -26,10 +26,6 @@ pub const SLOW_FIRST_RUN: f64 = 1.5;
 /// Smallest relative level change the steady-state detector counts.
 pub const STEADY_TOLERANCE: f64 = 0.02;
 
-fn to_f64(xs: &[u64]) -> Vec<f64> {
-    xs.iter().map(|&x| x as f64).collect()
-}
-
 /// The cell's whole series per call, warm-up first: for in-process cells the
 /// warm-up batches are divided by the cell's batch size.
 fn whole_series(cell: &Cell) -> Vec<f64> {
@@ -39,11 +35,11 @@ fn whole_series(cell: &Cell) -> Vec<f64> {
 }
 
 /// The median of integer figures (CPU times), from one sorted copy.
-fn median_of(xs: &[u64]) -> Option<f64> {
-    if xs.is_empty() {
+fn median_of(xs: impl ExactSizeIterator<Item = u64>) -> Option<f64> {
+    if xs.len() == 0 {
         return None;
     }
-    let mut s = to_f64(xs);
+    let mut s: Vec<f64> = xs.map(|x| x as f64).collect();
     s.sort_unstable_by(f64::total_cmp);
     Some(stats::summary::median_of_sorted(&s))
 }
@@ -61,12 +57,12 @@ fn peak_memory(samples: &crate::results::Samples) -> (Option<u64>, bool) {
     let slack = crate::exec::RSS_FLOOR_SLACK.0;
     // Walked twice rather than collected: a cell may hold 100,000 runs.
     let runs = || {
+        let warmup = samples.warmup_max_rss_bytes.iter().zip(&samples.warmup_rss_floor_bytes);
         samples
             .max_rss_bytes
             .iter()
-            .zip(&samples.rss_floor_bytes)
-            .chain(samples.warmup_max_rss_bytes.iter().zip(&samples.warmup_rss_floor_bytes))
-            .map(|(rss, floor)| (*rss, *floor))
+            .zip(samples.rss_floor_bytes.iter())
+            .chain(warmup.map(|(rss, floor)| (*rss, *floor)))
     };
     let exact = runs().filter(|(rss, floor)| *rss > floor + slack).map(|(rss, _)| rss);
     if let Some(m) = exact.max() {
@@ -76,7 +72,7 @@ fn peak_memory(samples: &crate::results::Samples) -> (Option<u64>, bool) {
         return (Some(m), true);
     }
     // Results written before floors were recorded: the largest figure as it is.
-    (samples.max_rss_bytes.iter().copied().max(), false)
+    (samples.max_rss_bytes.iter().max(), false)
 }
 
 /// Statistics of an ok cell with at least one sample.
@@ -109,8 +105,8 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         min_ns: wall.min,
         max_ns: wall.max,
         throughput_bytes_per_s: cell.payload_bytes.and_then(|b| stats::throughput(b, wall.median)),
-        median_user_ns: median_of(&cell.samples.user_ns),
-        median_sys_ns: median_of(&cell.samples.sys_ns),
+        median_user_ns: median_of(cell.samples.user_ns.iter()),
+        median_sys_ns: median_of(cell.samples.sys_ns.iter()),
         max_rss_bytes: peak.0,
         max_rss_at_most: peak.1,
         ci_low_ns: median_ci.map(|i| i.low),
@@ -384,10 +380,10 @@ mod tests {
             runs_requested: wall.len() as u32,
             warmup_wall_ns: vec![],
             samples: Samples {
-                wall_ns: wall.to_vec(),
-                user_ns: wall.to_vec(),
-                sys_ns: vec![0; wall.len()],
-                max_rss_bytes: vec![5; wall.len()],
+                wall_ns: wall.to_vec().into(),
+                user_ns: wall.to_vec().into(),
+                sys_ns: vec![0; wall.len()].into(),
+                max_rss_bytes: vec![5; wall.len()].into(),
                 ..Default::default()
             },
             worker: None,

@@ -194,7 +194,7 @@ mod tests {
                     runs_requested: wall.len() as u32,
                     warmup_wall_ns: vec![],
                     samples: Samples {
-                        wall_ns: wall.to_vec(),
+                        wall_ns: wall.to_vec().into(),
                         ..Default::default()
                     },
                     started_at: None,

@@ -68,7 +68,7 @@ fn history(path: &Path) -> Result<HashMap<String, u64>> {
     Ok(r.cells
         .iter()
         .map(|c| {
-            let ns = c.warmup_wall_ns.iter().chain(&c.samples.wall_ns).sum::<u64>();
+            let ns = c.warmup_wall_ns.iter().sum::<u64>() + c.samples.wall_ns.iter().sum::<u64>();
             (c.id.clone(), ns)
         })
         .filter(|(_, ns)| *ns > 0)

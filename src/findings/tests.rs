@@ -39,8 +39,7 @@ fn cell(implementation: &str, operation: &str, size: u64, extra: &[(&str, ParamV
         runs_requested: n as u32,
         warmup_wall_ns: vec![],
         samples: Samples {
-            wall_ns: wall,
-            max_rss_bytes: vec![],
+            wall_ns: wall.into(),
             ..Default::default()
         },
         // Cells of one parameter set were measured side by side.
@@ -275,7 +274,7 @@ fn a_line_that_would_start_above_the_smallest_time_does_not_hold() {
 }
 
 fn with_memory(mut c: Cell, rss: u64) -> Cell {
-    c.samples.max_rss_bytes = vec![rss; c.samples.wall_ns.len()];
+    c.samples.max_rss_bytes = vec![rss; c.samples.wall_ns.len()].into();
     c
 }
 

@@ -14,10 +14,12 @@ use serde::{Deserialize, Serialize};
 use crate::outcome::Outcome;
 use crate::plan::Params;
 
+mod column;
 pub mod finding;
 mod journal;
 mod samples;
 pub mod validate;
+pub use column::Column;
 pub use finding::{
     CostFit, Crossover, Drift, Evidence, Finding, FindingKind, FirstRun, FitProblem, Growth, MemoryGrowth,
     OutcomeCount, Ratio, SizeWinner,

@@ -4,19 +4,30 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::column::Column;
+
+/// Nanoseconds, held as whole nanoseconds (a run under 4.3 s fits 32 bits).
+pub type Nanos = Column<1>;
+/// Nanoseconds of CPU time, held as the microseconds `wait4` counts in.
+pub type CpuNanos = Column<1000>;
+/// Bytes of peak memory, held as the KiB `wait4` counts in.
+pub type RssBytes = Column<1024>;
+
 /// One entry per measured run, in run order; all arrays have the same length.
+/// The per-run columns are compact (see `column.rs`): 100,000 runs of a
+/// process cell hold 20 bytes a run, not 40.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Samples {
     /// Process cells: each run's wall time. In-process cells: each batch's elapsed time.
-    pub wall_ns: Vec<u64>,
+    pub wall_ns: Nanos,
     /// Process cells only (empty for in-process cells).
-    pub user_ns: Vec<u64>,
-    pub sys_ns: Vec<u64>,
-    pub max_rss_bytes: Vec<u64>,
+    pub user_ns: CpuNanos,
+    pub sys_ns: CpuNanos,
+    pub max_rss_bytes: RssBytes,
     /// Process cells: versus's own peak resident memory when each run started,
     /// under which `max_rss_bytes` cannot go (see docs/results-format.md).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rss_floor_bytes: Vec<u64>,
+    #[serde(default, skip_serializing_if = "RssBytes::is_empty")]
+    pub rss_floor_bytes: RssBytes,
     /// Process cells: the warm-up runs' peak memory and floors, as above.
     /// Warm-up runs are started by the spawn helper, whose floor is much lower
     /// than versus's, so they measure small children exactly.
@@ -52,14 +63,10 @@ impl Samples {
         if in_process {
             self.iterations.reserve_exact(runs);
         } else {
-            for v in [
-                &mut self.user_ns,
-                &mut self.sys_ns,
-                &mut self.max_rss_bytes,
-                &mut self.rss_floor_bytes,
-            ] {
-                v.reserve_exact(runs);
-            }
+            self.user_ns.reserve_exact(runs);
+            self.sys_ns.reserve_exact(runs);
+            self.max_rss_bytes.reserve_exact(runs);
+            self.rss_floor_bytes.reserve_exact(runs);
         }
     }
 
@@ -78,9 +85,9 @@ impl Samples {
     pub fn per_call_into(&self, out: &mut Vec<f64>) {
         out.reserve_exact(self.wall_ns.len());
         if self.iterations.len() == self.wall_ns.len() {
-            out.extend(batches(&self.wall_ns, &self.iterations));
+            out.extend(batches(self.wall_ns.iter(), &self.iterations));
         } else {
-            out.extend(self.wall_ns.iter().map(|w| *w as f64));
+            out.extend(self.wall_ns.iter().map(|w| w as f64));
         }
     }
 
@@ -90,13 +97,13 @@ impl Samples {
 }
 
 /// Each batch's time divided by its own size, lazily.
-fn batches<'a>(sample_ns: &'a [u64], sizes: &'a [u64]) -> impl Iterator<Item = f64> + 'a {
-    sample_ns.iter().zip(sizes).map(|(w, n)| *w as f64 / (*n).max(1) as f64)
+fn batches<'a>(sample_ns: impl Iterator<Item = u64> + 'a, sizes: &'a [u64]) -> impl Iterator<Item = f64> + 'a {
+    sample_ns.zip(sizes).map(|(w, n)| w as f64 / (*n).max(1) as f64)
 }
 
 /// Each batch's time divided by its own size.
 pub fn per_call_batches(sample_ns: &[u64], sizes: &[u64]) -> Vec<f64> {
-    batches(sample_ns, sizes).collect()
+    batches(sample_ns.iter().copied(), sizes).collect()
 }
 
 /// Times per call from times per sample of `batch` calls each.

@@ -88,7 +88,12 @@ fn cell(c: &Cell) -> Check {
             return Err(format!("samples.{name} has {len} entries for {n} runs"));
         }
     }
-    if let Some(w) = s.wall_ns.iter().chain(&c.warmup_wall_ns).find(|w| **w as f64 > MAX_NS) {
+    if let Some(w) = s
+        .wall_ns
+        .iter()
+        .chain(c.warmup_wall_ns.iter().copied())
+        .find(|w| *w as f64 > MAX_NS)
+    {
         return Err(format!("samples.wall_ns holds {w}: not a time a run can take"));
     }
     if s.iterations.contains(&0) {

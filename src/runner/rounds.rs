@@ -61,7 +61,7 @@ fn min_time_targets(states: &mut [CellState], measured: u32, min_runs: u32, min_
     for st in states.iter_mut().filter(|s| s.outcome.is_none() && !s.done) {
         let taken = st.samples.wall_ns.len() as u32;
         if measured == 1 {
-            let first_ns = st.samples.wall_ns.first().copied().unwrap_or(1).max(1);
+            let first_ns = st.samples.wall_ns.first().unwrap_or(1).max(1);
             let fit = (min_time.as_nanos() / u128::from(first_ns)).min(u128::from(u32::MAX)) as u32;
             st.target_runs = fit.max(min_runs).min(max_runs.max(1));
         }

@@ -236,7 +236,7 @@ fn auto_warm_up_lasts_until_the_samples_are_level() {
     // Level from call 11 on. Windows of 5 are judged by their median, so warm-up
     // may end with up to two slow samples still in the last window.
     assert!((16..=20).contains(&c.warmup_runs), "{:?}", c.warmup_wall_ns);
-    assert!(c.samples.wall_ns.iter().all(|w| *w == 1000));
+    assert!(c.samples.wall_ns.iter().all(|w| w == 1000));
 }
 
 /// The whole measured outcome of a fixed fake run (cells after analysis,

@@ -13,22 +13,31 @@ pub fn mad(xs: &[f64]) -> Option<f64> {
     median_and_mad(xs).map(|(_, d)| d)
 }
 
+/// The MAD of `xs`, computed in `xs` itself (left reordered and overwritten):
+/// for a caller whose buffer is scratch anyway.
+pub fn mad_in_place(xs: &mut [f64]) -> Option<f64> {
+    median_and_mad_in_place(xs).map(|(_, d)| d)
+}
+
 /// The median and the MAD of `xs`, from one copy of it: sorted for the
 /// median, then overwritten by the deviations (whose median does not depend
 /// on their order). Sorts in place, without the scratch buffer of a stable
 /// sort: 100,000 samples cost one copy, not three.
 pub fn median_and_mad(xs: &[f64]) -> Option<(f64, f64)> {
-    if xs.is_empty() {
+    median_and_mad_in_place(&mut xs.to_vec())
+}
+
+fn median_and_mad_in_place(s: &mut [f64]) -> Option<(f64, f64)> {
+    if s.is_empty() {
         return None;
     }
-    let mut s = xs.to_vec();
     s.sort_unstable_by(f64::total_cmp);
-    let m = median_of_sorted(&s);
-    for v in &mut s {
+    let m = median_of_sorted(s);
+    for v in s.iter_mut() {
         *v = (*v - m).abs();
     }
     s.sort_unstable_by(f64::total_cmp);
-    Some((m, median_of_sorted(&s)))
+    Some((m, median_of_sorted(s)))
 }
 
 /// Indices of the outliers in `xs`. With a MAD of zero (over half the samples

@@ -12,7 +12,7 @@
 //! starts right after the last such window that begins in the first half. A
 //! deviating window in the last half means no steady state was found.
 
-use crate::stats::robust::mad;
+use crate::stats::robust::mad_in_place;
 use crate::stats::summary::median_of_sorted;
 
 pub const WINDOW: usize = 5;
@@ -44,8 +44,8 @@ pub fn steady_state(series: &[f64], rel_tolerance: f64) -> Steady {
     let tail = &series[n / 2..];
     let level = median(tail);
     let sigma = {
-        let steps: Vec<f64> = series.windows(2).map(|w| w[1] - w[0]).collect();
-        1.4826 * mad(&steps).unwrap_or(0.0) / std::f64::consts::SQRT_2
+        let mut steps: Vec<f64> = series.windows(2).map(|w| w[1] - w[0]).collect();
+        1.4826 * mad_in_place(&mut steps).unwrap_or(0.0) / std::f64::consts::SQRT_2
     };
     let threshold = (3.0 * sigma).max(rel_tolerance * level.abs());
     let mut start = 0;

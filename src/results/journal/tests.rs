@@ -17,7 +17,7 @@ fn cell(id: &str, implementation: &str) -> Cell {
         runs_requested: 1,
         warmup_wall_ns: vec![],
         samples: Samples {
-            wall_ns: vec![7],
+            wall_ns: vec![7].into(),
             ..Default::default()
         },
         started_at: None,
