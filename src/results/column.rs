@@ -102,7 +102,7 @@ impl<const UNIT: u64> Column<UNIT> {
 
 /// `v` as a `u32` count of `UNIT`s, when that is exact.
 fn narrow<const UNIT: u64>(v: u64) -> Option<u32> {
-    if v % UNIT != 0 {
+    if !v.is_multiple_of(UNIT) {
         return None;
     }
     u32::try_from(v / UNIT).ok()
