@@ -112,16 +112,23 @@ out
 
 # --- 3. memory -------------------------------------------------------------------
 rss() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1; }
-vm=$(rss "$VERSUS" exec -N --runs "$RUNS_100K" --warmup 0 -q --no-history true)
-hm=$(rss hyperfine -N --runs "$RUNS_100K" --warmup 0 --style none true)
+declare -A mem
+for n in 1 "$RUNS_100K"; do
+  mem[versus-$n]=$(rss "$VERSUS" exec -N --runs "$n" --warmup 0 -q --no-history true)
+  mem[hyperfine-$n]=$(rss hyperfine -N --runs "$n" --warmup 0 --style none true)
+done
 out "## 3. Peak memory at $RUNS_100K runs"
 out
-out "Peak resident memory (GNU time's %M, KiB) of \`versus exec -N --runs $RUNS_100K --warmup 0 -q --no-history true\` and \`hyperfine -N --runs $RUNS_100K --warmup 0 --style none true\`, one after the other."
+out "Peak resident memory (GNU time's %M, KiB) of \`versus exec -N --runs N --warmup 0 -q --no-history true\` and \`hyperfine -N --runs N --warmup 0 --style none true\`, one after the other, at N = 1 and N = $RUNS_100K; what the runs cost is the difference. Resident memory counts the pages of each tool's own executable that are mapped in (file pages shared with the page cache), so a larger binary starts higher."
 out
-out "| tool | peak RSS (KiB) |"
-out "|---|---:|"
-out "| versus | $vm |"
-out "| hyperfine | $hm |"
+out "| tool | peak RSS, 1 run | peak RSS, $RUNS_100K runs | cost of the runs | bytes per run |"
+out "|---|---:|---:|---:|---:|"
+for t in versus hyperfine; do
+  a=${mem[$t-1]} b=${mem[$t-$RUNS_100K]}
+  out "| $t | $a | $b | $(( b - a )) | $(awk -v d=$(( b - a )) -v n="$RUNS_100K" 'BEGIN { printf "%.1f", d * 1024 / n }') |"
+done
+vm=${mem[versus-$RUNS_100K]} hm=${mem[hyperfine-$RUNS_100K]}
+vc=$(( vm - mem[versus-1] )) hc=$(( hm - mem[hyperfine-1] ))
 out
-out "versus / hyperfine: **$(awk -v a="$vm" -v b="$hm" 'BEGIN { printf "%.2f", a / b }')×** (target: at most 1×)."
+out "versus / hyperfine at $RUNS_100K runs: **$(awk -v a="$vm" -v b="$hm" 'BEGIN { printf "%.2f", a / b }')×** in peak RSS (target: at most 1×), **$(awk -v a="$vc" -v b="$hc" 'BEGIN { printf "%.2f", a / b }')×** in what the runs cost."
 cat "$REPORT"
