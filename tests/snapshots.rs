@@ -38,6 +38,7 @@ fn terminal_summaries_fit_the_width() {
         let path = entry.unwrap().path();
         let mut r = results::read(&path).unwrap();
         versus::findings::refresh(&mut r);
+        with_a_change_since(&mut r);
         for columns in [80, 60] {
             let text = terminal::summary_with(&r, false, terminal::Layout::plain(columns));
             for line in text.lines() {
@@ -50,6 +51,31 @@ fn terminal_summaries_fit_the_width() {
             }
         }
     }
+}
+
+/// A "change since" table of every cell, as a run recorded in the history gets one.
+fn with_a_change_since(r: &mut results::Results) {
+    let changes = r
+        .cells
+        .iter()
+        .map(|c| results::Change {
+            id: c.id.clone(),
+            old_median_ns: Some(1_000_000.0),
+            new_median_ns: Some(1_100_000.0),
+            ratio: Some(1.1),
+            ci_low: Some(1.05),
+            ci_high: Some(1.15),
+            verdict: None,
+            note: None,
+        })
+        .collect();
+    r.since = Some(results::Since {
+        run_id: 7,
+        label: "last run".into(),
+        started_at: "2026-11-23T00:00:00Z".into(),
+        warning: None,
+        changes,
+    });
 }
 
 #[test]

@@ -234,7 +234,10 @@ fn list(store: &mut Store, filter: &Filter, limit: usize) -> Result<ExitCode> {
             r.cells.to_string(),
         ]);
     }
-    print!("{}", terminal::render_table(&table));
+    print!(
+        "{}",
+        terminal::render_table_with(&table, terminal::Layout::stdout(false))
+    );
     if runs.is_empty() {
         println!("(no runs)");
     }
@@ -262,7 +265,10 @@ fn show(store: &mut Store, id: i64) -> Result<ExitCode> {
         }
     );
     println!("command: {}\nrecorded by: {}\n", results.suite.command, r.source);
-    print!("{}", terminal::summary(&results));
+    print!(
+        "{}",
+        terminal::summary_with(&results, false, terminal::Layout::stdout(false))
+    );
     Ok(ExitCode::from(exit::OK))
 }
 

@@ -302,10 +302,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
 /// The end-of-run summary at the terminal's width (stdout's, else 100
 /// columns), coloured as `colour` says.
 fn summary(results: &Results, verbose: bool, colour: bool) -> String {
-    let columns = console::Term::stdout()
-        .size_checked()
-        .map_or(terminal::DEFAULT_WIDTH, |(_, cols)| usize::from(cols));
-    terminal::summary_with(results, verbose, terminal::Layout { columns, colour })
+    terminal::summary_with(results, verbose, terminal::Layout::stdout(colour))
 }
 
 /// Whether to colour: `--color` when given, else `exec --style color/nocolor/basic`,
@@ -417,7 +414,7 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
         );
     }
     let table = crate::report::tables::diff_table(&d);
-    say(&terminal::render_table(&table));
+    say(&terminal::render_table_with(&table, terminal::Layout::stdout(false)));
     let mut notes = Vec::new();
     if !machines.is_empty() {
         notes.push(format!("WARNING: different machines: {}", machines.join("; ")));

@@ -150,7 +150,7 @@ pub fn merge(args: MergeArgs) -> Result<ExitCode> {
         ..Default::default()
     };
     files::write(&merged, &outputs, None)?;
-    super::say(&terminal::summary(&merged));
+    super::say(&terminal::summary_with(&merged, false, terminal::Layout::stdout(false)));
     super::say(&format!(
         "\nResults: {}\nReport:  {}\n",
         results_path.display(),

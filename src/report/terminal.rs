@@ -118,6 +118,14 @@ impl Layout {
         Layout { columns, colour: false }
     }
 
+    /// Standard output's width when it is a terminal, else `DEFAULT_WIDTH`.
+    pub fn stdout(colour: bool) -> Self {
+        let columns = console::Term::stdout()
+            .size_checked()
+            .map_or(DEFAULT_WIDTH, |(_, cols)| usize::from(cols));
+        Layout { columns, colour }
+    }
+
     fn paint(&self, text: &str, style: &console::Style) -> String {
         if self.colour {
             style.clone().force_styling(true).apply_to(text).to_string()
@@ -267,7 +275,7 @@ pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String 
         if let Some(w) = results.since.as_ref().and_then(|s| s.warning.as_ref()) {
             out.push_str(&format!("WARNING: {w}\n"));
         }
-        out.push_str(&render_table(&t));
+        out.push_str(&render_table_with(&t, layout));
         out.push('\n');
     }
     let problems = tables::outcome_rows(results);
