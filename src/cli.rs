@@ -104,12 +104,7 @@ pub enum ColorChoice {
     Never,
 }
 
-/// `--warmup`: a fixed number of runs, or until steady.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Warmup {
-    Runs(u32),
-    Auto,
-}
+pub use crate::suite::Warmup;
 
 /// A count of runs: at least 1.
 fn parse_count(s: &str) -> Result<u32, String> {

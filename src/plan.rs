@@ -9,7 +9,11 @@ use std::time::Duration;
 
 use indexmap::IndexMap;
 
-use crate::suite::{ParamValue, Suite};
+use crate::suite::{ParamValue, Suite, Warmup};
+
+/// Warm-up runs planned (for progress and shard balance) for a cell warmed up
+/// until steady: the fewest that rule takes, two windows of five samples.
+pub const AUTO_WARMUP_PLANNED: u32 = 10;
 
 /// One point of the matrix: parameter name → value, in matrix order.
 pub type Params = IndexMap<String, ParamValue>;
@@ -20,9 +24,7 @@ pub struct Selection {
     /// Implementation or operation names; empty means everything.
     pub only: Vec<String>,
     pub runs: Option<u32>,
-    pub warmup: Option<u32>,
-    /// Warm up until steady instead of a fixed count.
-    pub warmup_auto: bool,
+    pub warmup: Option<Warmup>,
     pub timeout: Option<Duration>,
     pub sampling: Sampling,
 }
@@ -148,7 +150,14 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
             .collect();
         let last = |f: &dyn Fn(&crate::suite::Override) -> Option<u32>| applying.iter().rev().find_map(|o| f(o));
         let runs = sel.runs.or(last(&|o| o.runs)).unwrap_or(suite.settings.runs).max(1);
-        let warmup = sel.warmup.or(last(&|o| o.warmup)).unwrap_or(suite.settings.warmup);
+        let warmup = sel
+            .warmup
+            .or(applying.iter().rev().find_map(|o| o.warmup))
+            .unwrap_or(suite.settings.warmup);
+        let (warmup, warmup_auto) = match warmup {
+            Warmup::Runs(n) => (n, false),
+            Warmup::Auto => (AUTO_WARMUP_PLANNED, true),
+        };
         let timeout = sel
             .timeout
             .or(applying.iter().rev().find_map(|o| o.timeout))
@@ -179,7 +188,7 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
                 params: params.clone(),
                 runs,
                 warmup,
-                warmup_auto: sel.warmup_auto,
+                warmup_auto,
                 sampling: sel.sampling,
                 timeout,
                 vars: vars.clone(),

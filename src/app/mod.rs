@@ -18,7 +18,7 @@ use anyhow::{Context, Result, bail};
 use indexmap::IndexMap;
 
 use crate::analysis;
-use crate::cli::{ColorChoice, Common, ExecArgs, RunArgs, SortOrder, Style, TimeUnit, Warmup};
+use crate::cli::{ColorChoice, Common, ExecArgs, RunArgs, SortOrder, Style, TimeUnit};
 use crate::exec::helper::HelperExecutor;
 use crate::exec::{ProcessExecutor, interrupt};
 use crate::exit;
@@ -66,11 +66,7 @@ fn selection(common: &Common, only: Vec<String>) -> Result<Selection> {
     Ok(Selection {
         only,
         runs: common.runs,
-        warmup: match common.warmup {
-            Some(Warmup::Runs(n)) => Some(n),
-            _ => None,
-        },
-        warmup_auto: common.warmup == Some(Warmup::Auto),
+        warmup: common.warmup,
         timeout,
         sampling,
     })

@@ -7,7 +7,7 @@ use super::*;
 use crate::plan::{Selection, build};
 use crate::results::StopRule;
 use crate::runner::fake::Fake;
-use crate::suite::parse;
+use crate::suite::{Warmup, parse};
 
 fn suite(impls: &str, ops: &str) -> Suite {
     let text = format!(
@@ -205,7 +205,7 @@ fn adaptive_sampling_stops_each_cell_by_its_own_rule() {
     );
     let sel = Selection {
         runs: Some(6),
-        warmup: Some(0),
+        warmup: Some(Warmup::Runs(0)),
         sampling: crate::plan::Sampling::Precision {
             precision: 0.05,
             max_runs: 20,
@@ -222,21 +222,36 @@ fn adaptive_sampling_stops_each_cell_by_its_own_rule() {
 
 #[test]
 fn auto_warm_up_lasts_until_the_samples_are_level() {
-    let s = suite(
-        "[implementations.j]\nrun.x = \"jit\"",
-        "[operations.x]\noutput = \"none\"",
+    let by_flag = (
+        suite(
+            "[implementations.j]\nrun.x = \"jit\"",
+            "[operations.x]\noutput = \"none\"",
+        ),
+        Selection {
+            warmup: Some(Warmup::Auto),
+            runs: Some(5),
+            ..Default::default()
+        },
     );
-    let sel = Selection {
-        warmup_auto: true,
-        runs: Some(5),
-        ..Default::default()
-    };
-    let (cells, _) = run_with(&s, &sel);
-    let c = &cells[0];
-    // Level from call 11 on. Windows of 5 are judged by their median, so warm-up
-    // may end with up to two slow samples still in the last window.
-    assert!((16..=20).contains(&c.warmup_runs), "{:?}", c.warmup_wall_ns);
-    assert!(c.samples.wall_ns.iter().all(|w| w == 1000));
+    // The same asked by the suite, for this point of the matrix.
+    let by_suite = (
+        suite(
+            "[implementations.j]\nrun.x = \"jit\"\n[[override]]\nwhen = { size = \"100\" }\nwarmup = \"auto\"",
+            "[operations.x]\noutput = \"none\"",
+        ),
+        Selection {
+            runs: Some(5),
+            ..Default::default()
+        },
+    );
+    for (s, sel) in [by_flag, by_suite] {
+        let (cells, _) = run_with(&s, &sel);
+        let c = &cells[0];
+        // Level from call 11 on. Windows of 5 are judged by their median, so warm-up
+        // may end with up to two slow samples still in the last window.
+        assert!((16..=20).contains(&c.warmup_runs), "{:?}", c.warmup_wall_ns);
+        assert!(c.samples.wall_ns.iter().all(|w| w == 1000));
+    }
 }
 
 /// The whole measured outcome of a fixed fake run (cells after analysis,
@@ -297,7 +312,7 @@ fn max_time_stops_after_exactly_the_time_it_allows() {
     );
     let sel = Selection {
         runs: Some(2),
-        warmup: Some(1),
+        warmup: Some(Warmup::Runs(1)),
         sampling: crate::plan::Sampling::Precision {
             precision: 0.001,
             max_runs: 1000,
@@ -322,7 +337,7 @@ fn precision_and_max_time_stop_cells_of_one_group_separately() {
     );
     let sel = Selection {
         runs: Some(6),
-        warmup: Some(0),
+        warmup: Some(Warmup::Runs(0)),
         sampling: crate::plan::Sampling::Precision {
             precision: 0.05,
             max_runs: 1000,

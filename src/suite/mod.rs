@@ -34,13 +34,21 @@ pub struct SuiteError {
 #[derive(Debug, Clone)]
 pub struct Settings {
     pub runs: u32,
-    pub warmup: u32,
+    pub warmup: Warmup,
     pub timeout: Duration,
     /// Minimum duration of one in-process sample (a batch of calls).
     pub min_sample_time: Duration,
 }
 
 pub const DEFAULT_MIN_SAMPLE_TIME: Duration = Duration::from_millis(10);
+
+/// Warm-up before a cell's measured runs: a fixed number of runs, or `Auto`,
+/// until the cell's last samples are level (the runner's policy decides).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Warmup {
+    Runs(u32),
+    Auto,
+}
 
 #[derive(Debug, Clone)]
 pub enum Payload {
@@ -119,7 +127,7 @@ pub struct Override {
     pub when: IndexMap<String, ParamValue>,
     pub vars: IndexMap<String, String>,
     pub runs: Option<u32>,
-    pub warmup: Option<u32>,
+    pub warmup: Option<Warmup>,
     pub timeout: Option<Duration>,
     pub skip: Vec<String>,
     pub reason: Option<String>,

@@ -55,8 +55,9 @@ pub struct SuiteFile {
 pub struct Settings {
     /// Measured runs per cell (default 10).
     pub runs: Option<u32>,
-    /// Unmeasured warm-up runs per cell before the measured ones (default 1).
-    pub warmup: Option<u32>,
+    /// Unmeasured warm-up runs per cell before the measured ones (default 1), or
+    /// "auto": until the cell's last 10 samples are level (at most 100).
+    pub warmup: Option<WarmupSpec>,
     /// Per-run time limit, e.g. "60s" (default 10m).
     pub timeout: Option<String>,
     /// Run every command through `sh -c` instead of splitting it into words (default false).
@@ -210,6 +211,14 @@ pub struct ImplementationSpec {
     pub variants: IndexMap<String, IndexMap<String, String>>,
 }
 
+/// `warmup`: a number of runs, or the word "auto".
+#[derive(Debug, Deserialize, JsonSchema, Clone)]
+#[serde(untagged)]
+pub enum WarmupSpec {
+    Runs(u32),
+    Word(String),
+}
+
 /// Settings for the cells whose parameters match `when`.
 #[derive(Debug, Deserialize, JsonSchema, Clone, Default)]
 #[serde(deny_unknown_fields)]
@@ -217,7 +226,7 @@ pub struct OverrideSpec {
     /// Parameter values this override applies to, e.g. `{ size = "100MB" }`.
     pub when: IndexMap<String, ParamValue>,
     pub runs: Option<u32>,
-    pub warmup: Option<u32>,
+    pub warmup: Option<WarmupSpec>,
     pub timeout: Option<String>,
     /// New values for `[vars]` where this override applies.
     #[serde(default)]

@@ -178,3 +178,27 @@ fn unsupported_names_a_real_operation_and_not_one_with_a_command() {
     let s = parse(Path::new("s.toml"), &fine).unwrap();
     assert_eq!(s.implementations[0].unsupported, [(1, "no decoder".to_string())]);
 }
+
+#[test]
+fn warmup_is_a_number_of_runs_or_auto() {
+    let with = |settings: &str, over: &str| {
+        format!("{BASE}\n[settings]\n{settings}\n[[override]]\nwhen = {{ size = \"2KB\" }}\n{over}\n")
+    };
+    let s = parse_str(&with("warmup = \"auto\"", "warmup = 3")).unwrap();
+    assert_eq!(
+        (s.settings.warmup, s.overrides[0].warmup),
+        (Warmup::Auto, Some(Warmup::Runs(3)))
+    );
+    let s = parse_str(&with("warmup = 2", "warmup = \"auto\"")).unwrap();
+    assert_eq!(
+        (s.settings.warmup, s.overrides[0].warmup),
+        (Warmup::Runs(2), Some(Warmup::Auto))
+    );
+    let e = error(&with("warmup = \"lots\"", ""));
+    assert!(
+        e.contains("settings.warmup = \"lots\": give a number of runs or \"auto\""),
+        "{e}"
+    );
+    let e = error(&with("", "warmup = \"later\""));
+    assert!(e.contains("override #1.warmup = \"later\""), "{e}");
+}

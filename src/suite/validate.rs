@@ -7,10 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::model::{OutputMode, SuiteFile};
+use super::model::{OutputMode, SuiteFile, WarmupSpec};
 use super::{
     DEFAULT_MIN_SAMPLE_TIME, DEFAULT_RUNS, DEFAULT_TIMEOUT, DEFAULT_WARMUP, Implementation, Input, Operation, Override,
-    Payload, RUN_PLACEHOLDERS, Readiness, Service, Settings, Suite, SuiteError,
+    Payload, RUN_PLACEHOLDERS, Readiness, Service, Settings, Suite, SuiteError, Warmup,
 };
 use crate::placeholder::{CommandTemplate, Template};
 use crate::units::{parse_duration, parse_size};
@@ -351,7 +351,7 @@ impl Validator<'_> {
                 when: o.when.clone(),
                 vars: o.vars.clone(),
                 runs: o.runs,
-                warmup: o.warmup,
+                warmup: self.warmup(&format!("{what}.warmup"), &o.warmup)?,
                 timeout: self.duration(&format!("{what}.timeout"), &o.timeout)?,
                 skip: o.skip.iter().flat_map(|s| expand(s)).collect(),
                 reason: o.reason.clone(),
@@ -412,10 +412,21 @@ impl Validator<'_> {
         Ok(services)
     }
 
+    fn warmup(&self, field: &str, spec: &Option<WarmupSpec>) -> Result<Option<Warmup>, SuiteError> {
+        match spec {
+            None => Ok(None),
+            Some(WarmupSpec::Runs(n)) => Ok(Some(Warmup::Runs(*n))),
+            Some(WarmupSpec::Word(w)) if w == "auto" => Ok(Some(Warmup::Auto)),
+            Some(WarmupSpec::Word(w)) => Err(self.err(format!("{field} = \"{w}\": give a number of runs or \"auto\""))),
+        }
+    }
+
     fn settings(&self, file: &SuiteFile) -> Result<Settings, SuiteError> {
         let settings = Settings {
             runs: file.settings.runs.unwrap_or(DEFAULT_RUNS),
-            warmup: file.settings.warmup.unwrap_or(DEFAULT_WARMUP),
+            warmup: self
+                .warmup("settings.warmup", &file.settings.warmup)?
+                .unwrap_or(Warmup::Runs(DEFAULT_WARMUP)),
             timeout: self
                 .duration("settings.timeout", &file.settings.timeout)?
                 .unwrap_or(DEFAULT_TIMEOUT),
