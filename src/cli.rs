@@ -152,7 +152,8 @@ pub struct RunArgs {
     /// Folder for results.json, cells.jsonl and report.md [default: versus-results/<suite name>].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Run only these implementations and/or operations (repeat the flag, or separate with commas).
+    /// Run only these implementations and/or operations (repeat the flag, or separate with commas);
+    /// an implementation with variants is named by a variant or by its own name for all of them.
     #[arg(long, value_name = "NAME", value_delimiter = ',')]
     pub only: Vec<String>,
     /// Also write the Markdown report to PATH (it is always written to DIR/report.md).

@@ -118,10 +118,16 @@ pub fn cell_id(operation: &str, implementation: &str, params: &Params) -> String
 #[error("--only {0}: no implementation or operation has this name (known: {1})")]
 pub struct UnknownName(String, String);
 
+/// Whether `--only NAME` picks this implementation: by its own name, or by
+/// the declared name that stands for all of its variants.
+fn only_picks(i: &crate::suite::Implementation, name: &str) -> bool {
+    i.name == name || i.declared == name
+}
+
 pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
     for name in &sel.only {
-        let known =
-            suite.implementations.iter().any(|i| &i.name == name) || suite.operations.iter().any(|o| &o.name == name);
+        let known = suite.implementations.iter().any(|i| only_picks(i, name))
+            || suite.operations.iter().any(|o| &o.name == name);
         if !known {
             let all: Vec<&str> = suite
                 .implementations
@@ -135,10 +141,10 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
     let picks_impl = sel
         .only
         .iter()
-        .any(|n| suite.implementations.iter().any(|i| &i.name == n));
+        .any(|n| suite.implementations.iter().any(|i| only_picks(i, n)));
     let picks_op = sel.only.iter().any(|n| suite.operations.iter().any(|o| &o.name == n));
     let impls: Vec<usize> = (0..suite.implementations.len())
-        .filter(|&i| !picks_impl || sel.only.contains(&suite.implementations[i].name))
+        .filter(|&i| !picks_impl || sel.only.iter().any(|n| only_picks(&suite.implementations[i], n)))
         .collect();
 
     let mut groups = Vec::new();
@@ -318,5 +324,36 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    /// `--only` takes a declared name for all of its variants, as `skip` does.
+    #[test]
+    fn only_takes_a_declared_name_for_its_variants() {
+        let s = suite(
+            r#"
+            [implementations.j]
+            run = { enc = "j {v} e", dec = "j {v} d" }
+            variants.v17 = { v = "17" }
+            variants.v25 = { v = "25" }
+            "#,
+        );
+        let pick = |names: &[&str]| {
+            let only = names.iter().map(|n| n.to_string()).collect();
+            build(
+                &s,
+                &Selection {
+                    only,
+                    ..Default::default()
+                },
+            )
+            .unwrap()
+            .groups[0]
+                .implementations
+                .iter()
+                .map(|&i| s.implementations[i].name.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(pick(&["j"]), ["j-v17", "j-v25"]);
+        assert_eq!(pick(&["j-v25", "a"]), ["a", "j-v25"]);
     }
 }

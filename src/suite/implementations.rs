@@ -139,6 +139,7 @@ impl Validator<'_> {
         };
         Ok(Implementation {
             name: iname.to_string(),
+            declared: iname.to_string(),
             commands,
             worker,
             version,

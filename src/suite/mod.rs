@@ -96,6 +96,9 @@ impl Operation {
 #[derive(Debug, Clone)]
 pub struct Implementation {
     pub name: String,
+    /// The name the suite file declares it under: `name` itself, or for a
+    /// variant the implementation whose variants it is (`java` for `java-jdk17`).
+    pub declared: String,
     /// One command per operation, in `Suite::operations` order; `None` where the
     /// worker serves the operation.
     pub commands: Vec<Option<CommandTemplate>>,
