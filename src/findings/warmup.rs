@@ -41,9 +41,7 @@ pub fn first_run_ratio(cell: &Cell) -> Option<f64> {
     }
     let steady = match s.steady_from {
         Some(k) if s.steady_state == SteadyState::Reached && k > 0 && k < series.len() => {
-            let mut tail = series[k..].to_vec();
-            tail.sort_unstable_by(f64::total_cmp);
-            median_of_sorted(&tail)
+            crate::stats::median(&series[k..])
         }
         _ => s.median_ns,
     };

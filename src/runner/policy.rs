@@ -27,9 +27,7 @@ pub fn warmed_up(warmup_per_call: &[f64]) -> bool {
         return false;
     }
     let (last, before) = recent.split_last().expect("2·WINDOW samples");
-    let Some((level, _)) = robust::median_and_mad(before) else {
-        return false;
-    };
+    let level = crate::stats::median(before);
     let band = before
         .iter()
         .map(|x| (x - level).abs())
@@ -45,9 +43,7 @@ pub fn precise(per_call: &[f64], precision: f64) -> bool {
     let Some((lo, hi)) = robust::median_interval(per_call) else {
         return false;
     };
-    let mut sorted = per_call.to_vec();
-    sorted.sort_unstable_by(f64::total_cmp);
-    let median = crate::stats::median_of_sorted(&sorted);
+    let median = crate::stats::median(per_call);
     median > 0.0 && (hi - lo) / 2.0 / median <= precision
 }
 

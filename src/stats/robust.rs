@@ -8,13 +8,9 @@ use crate::stats::summary::median_of_sorted;
 /// The modified z-score above which a sample is an outlier.
 pub const OUTLIER_Z: f64 = 3.5;
 
-/// Median absolute deviation from the median; `None` for an empty slice.
-pub fn mad(xs: &[f64]) -> Option<f64> {
-    median_and_mad(xs).map(|(_, d)| d)
-}
-
-/// The MAD of `xs`, computed in `xs` itself (left reordered and overwritten):
-/// for a caller whose buffer is scratch anyway.
+/// Median absolute deviation from the median, computed in `xs` itself (left
+/// reordered and overwritten), for a caller whose buffer is scratch anyway;
+/// `None` for an empty slice.
 pub fn mad_in_place(xs: &mut [f64]) -> Option<f64> {
     median_and_mad_in_place(xs).map(|(_, d)| d)
 }
@@ -84,7 +80,7 @@ mod tests {
 
     #[test]
     fn mad_and_outliers() {
-        assert_eq!(mad(&[1.0, 2.0, 3.0, 4.0, 100.0]), Some(1.0));
+        assert_eq!(mad_in_place(&mut [1.0, 2.0, 3.0, 4.0, 100.0]), Some(1.0));
         assert_eq!(outliers(&[10.0, 11.0, 10.5, 9.8, 10.2, 30.0]), vec![5]);
         assert!(outliers(&[5.0, 5.0, 5.0, 9.0]).is_empty());
         assert!(outliers(&[]).is_empty());

@@ -13,7 +13,7 @@
 //! deviating window in the last half means no steady state was found.
 
 use crate::stats::robust::mad_in_place;
-use crate::stats::summary::median_of_sorted;
+use crate::stats::summary::median;
 
 pub const WINDOW: usize = 5;
 
@@ -25,12 +25,6 @@ pub enum Steady {
     NotReached,
     /// Too few samples to tell (fewer than 2·WINDOW).
     Unknown,
-}
-
-fn median(xs: &[f64]) -> f64 {
-    let mut s = xs.to_vec();
-    s.sort_unstable_by(f64::total_cmp);
-    median_of_sorted(&s)
 }
 
 /// See the module documentation. `rel_tolerance` is the smallest relative

@@ -43,6 +43,13 @@ pub fn summarize(xs: &[f64]) -> Option<Summary> {
     })
 }
 
+/// Median of a non-empty slice, from a sorted copy of it.
+pub fn median(xs: &[f64]) -> f64 {
+    let mut s = xs.to_vec();
+    s.sort_unstable_by(f64::total_cmp);
+    median_of_sorted(&s)
+}
+
 /// Median of an already sorted, non-empty slice (mean of the two middle values when even).
 pub fn median_of_sorted(sorted: &[f64]) -> f64 {
     let n = sorted.len();
