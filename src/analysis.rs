@@ -3,21 +3,20 @@
 //! quality of the measurement. Pure over the `Results` document; the reports
 //! only print what this computes.
 //!
-//! Verdicts: an implementation is `slower` than the baseline when the paired
-//! test says the difference is real (Wilcoxon signed-rank p < alpha, on the
-//! log-time differences of runs taken side by side) *and* the ratio's interval
-//! lies entirely above 1 *and* the ratio exceeds 1 + noise; `faster`
-//! symmetrically; otherwise `indistinguishable`. The noise floor keeps a real
-//! but negligible 0.3% difference on a noisy machine from being called slower.
+//! Comparisons and their verdicts are `judge`'s: this module picks each
+//! group's baseline and asks `judge::compare` for every other cell.
 
 use std::collections::HashMap;
 
+use crate::judge::compare::compare;
+use crate::judge::levels;
 use crate::outcome::Outcome;
 use crate::plan::params_key;
-use crate::results::{AnalysisSettings, Cell, Comparison, Environment, Results, Stats, SteadyState, Verdict, Warning};
+use crate::results::{AnalysisSettings, Cell, Environment, Levels, Results, Stats, SteadyState, Verdict, Warning};
 use crate::stats::bootstrap::{self, seed_for};
+use crate::stats::order::MIN_SAMPLES_95;
 use crate::stats::steady::{self, Steady};
-use crate::stats::{self, hypothesis, robust, summarize};
+use crate::stats::{self, robust, summarize};
 
 /// Coefficient of variation above which a cell is flagged as noisy.
 pub const HIGH_CV: f64 = 0.10;
@@ -75,6 +74,18 @@ fn peak_memory(samples: &crate::results::Samples) -> (Option<u64>, bool) {
     (samples.max_rss_bytes.iter().max(), false)
 }
 
+/// The cell's median on the log scale with its interval over its segments.
+/// The interval is of the log median, so it turns into one of the median by
+/// `exp` (medians commute with monotone maps); the center is recomputed in
+/// nanoseconds by the caller, which keeps an even count's midpoint exact.
+fn median_estimate(cell: &Cell, per_call: &[f64], level: f64) -> Option<levels::LogEstimate> {
+    if per_call.iter().any(|x| *x <= 0.0) {
+        return None;
+    }
+    let logs: Vec<f64> = per_call.iter().map(|x| x.ln()).collect();
+    levels::estimate(&logs, &cell.segment_lengths(), level)
+}
+
 /// Statistics of an ok cell with at least one sample.
 pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
     if cell.outcome != Outcome::Ok {
@@ -91,7 +102,15 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
     };
     let seed = seed_for(&cell.id);
     let peak = peak_memory(&cell.samples);
-    let (median_ci, mean_ci) = bootstrap::intervals(per_call, settings.confidence, seed).unzip();
+    let median_est = median_estimate(cell, per_call, settings.confidence);
+    let median_ci = median_est
+        .as_ref()
+        .and_then(|e| e.interval)
+        .map(|(lo, hi)| (lo.exp(), hi.exp()));
+    let mean_ci = (per_call.len() >= MIN_SAMPLES_95)
+        .then(|| bootstrap::intervals(per_call, settings.confidence, seed))
+        .flatten()
+        .map(|(_, mean)| mean);
     let (steady_from, steady_state) = match steady::steady_state(&series, STEADY_TOLERANCE) {
         Steady::From(k) => (Some(k), SteadyState::Reached),
         Steady::NotReached => (None, SteadyState::NotReached),
@@ -109,8 +128,9 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         median_sys_ns: median_of(cell.samples.sys_ns.iter()),
         max_rss_bytes: peak.0,
         max_rss_at_most: peak.1,
-        ci_low_ns: median_ci.map(|i| i.low),
-        ci_high_ns: median_ci.map(|i| i.high),
+        ci_low_ns: median_ci.map(|i| i.0),
+        ci_high_ns: median_ci.map(|i| i.1),
+        levels: median_est.filter(|e| e.segments > 1).map(|e| Levels::of(&e)),
         mean_ci_low_ns: mean_ci.map(|i| i.low),
         mean_ci_high_ns: mean_ci.map(|i| i.high),
         outliers: robust::outliers(per_call),
@@ -140,67 +160,6 @@ pub fn baseline_of<'c>(cells: &[&'c Cell], named: Option<&str>) -> Option<&'c Ce
             stats::argmin(&medians).map(|i| ok[i])
         }
     }
-}
-
-/// Decides a verdict from a ratio, its interval and a p-value.
-pub fn verdict(ratio: f64, ci: Option<(f64, f64)>, p: Option<f64>, settings: &AnalysisSettings) -> Verdict {
-    let significant = p.is_some_and(|p| p < settings.alpha);
-    let Some((lo, hi)) = ci else {
-        return Verdict::Indistinguishable;
-    };
-    if significant && lo > 1.0 && ratio > 1.0 + settings.noise {
-        Verdict::Slower
-    } else if significant && hi < 1.0 && ratio < 1.0 / (1.0 + settings.noise) {
-        Verdict::Faster
-    } else {
-        Verdict::Indistinguishable
-    }
-}
-
-/// Compares `cell` with `base`. `paired` when their runs were taken side by
-/// side (same group, interleaved); else two independent series (e.g. two files).
-pub fn compare(cell: &Cell, base: &Cell, paired: bool, settings: &AnalysisSettings) -> Option<Comparison> {
-    let (a, b) = (cell.samples.per_call_ns(), base.samples.per_call_ns());
-    let (sa, sb) = (cell.stats.as_ref()?, base.stats.as_ref()?);
-    if sb.median_ns <= 0.0 {
-        return None;
-    }
-    let seed = seed_for(&format!("{}|{}", cell.id, base.id));
-    // The same cell, not merely the same id: `diff` compares cells of equal ids from two files.
-    let is_base = std::ptr::eq(cell, base);
-    let (ratio, ci, p) = if is_base {
-        (1.0, Some((1.0, 1.0)), None)
-    } else if paired {
-        let ratio = bootstrap::paired_ratio_estimate(&a, &b).unwrap_or(sa.median_ns / sb.median_ns);
-        let ci = bootstrap::paired_ratio(&a, &b, settings.confidence, seed).map(|i| (i.low, i.high));
-        let p = bootstrap::log_ratios(&a, &b)
-            .filter(|l| l.len() >= 2)
-            .map(|l| hypothesis::wilcoxon_signed_rank(&l));
-        (ratio, ci, p)
-    } else {
-        let ci = bootstrap::unpaired_ratio(&a, &b, settings.confidence, seed).map(|i| (i.low, i.high));
-        (
-            sa.median_ns / sb.median_ns,
-            ci,
-            Some(hypothesis::mann_whitney_u(&a, &b)),
-        )
-    };
-    Some(Comparison {
-        implementation: cell.implementation.clone(),
-        baseline: base.implementation.clone(),
-        operation: cell.operation.clone(),
-        params: cell.params.clone(),
-        ratio,
-        ci_low: ci.map(|c| c.0),
-        ci_high: ci.map(|c| c.1),
-        p_value: p,
-        verdict: if is_base {
-            Verdict::Baseline
-        } else {
-            verdict(ratio, ci, p, settings)
-        },
-        paired,
-    })
 }
 
 /// Fills in `stats`, `comparisons`, the measurement warnings and the
@@ -236,9 +195,8 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
             let Some(comparison) = compare(c, base, paired, &settings) else {
                 continue;
             };
-            let (n1, n2) = (c.samples.len(), base.samples.len());
-            if comparison.verdict != Verdict::Baseline && hypothesis::smallest_p(paired, n1, n2) >= settings.alpha {
-                untestable.push(format!("{} ({} runs)", c.label(), n1.min(n2)));
+            if comparison.verdict != Verdict::Baseline && comparison.ci_low.is_none() {
+                untestable.push(format!("{} ({} runs)", c.label(), comparison.n));
             }
             comparisons.push(comparison);
         }
@@ -249,9 +207,11 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
         warnings.push(Warning {
             kind: "too_few_runs".into(),
             message: format!(
-                "{} comparison(s) had too few runs for the test ever to reach p < {}: with n paired runs the signed-rank test's smallest p-value is 2/2^n, so at least 6 are needed (at α = 0.05), and however large the difference these can only read 'not confirmed' or ≈. Use --runs 6 or more. Comparisons: {}.",
+                "{} comparison(s) had too few runs for a {:.0}% interval: no interval, verdict or winner exists below {} runs (however large the difference, these read 'unknown'). Use --runs {} or more. Comparisons: {}.",
                 untestable.len(),
-                settings.alpha,
+                settings.confidence * 100.0,
+                stats::order::min_samples(settings.confidence),
+                stats::order::min_samples(settings.confidence),
                 untestable.join(", ")
             ),
         });
@@ -260,6 +220,34 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
     warnings.extend(extra_warnings.iter().cloned());
     results.warnings = warnings;
     crate::findings::refresh(results);
+}
+
+/// Warning kinds `analyze` computes from the cells and the machine; any
+/// other kind in a document (a repaired journal, a failed teardown) was
+/// recorded by the run and is kept when the document is analysed again.
+pub const COMPUTED_WARNINGS: &[&str] = &[
+    "too_few_runs",
+    "high_variation",
+    "slow_first_run",
+    "warmup_in_measurement",
+    "no_steady_state",
+    "many_outliers",
+    "busy_machine",
+    "cpu_governor",
+    crate::findings::drift::KIND,
+];
+
+/// Analyses a saved document again with this versus's rules (statistics,
+/// verdicts, computed warnings and findings), keeping the warnings the run
+/// itself recorded: what `versus report` shows for a file of any version.
+pub fn reanalyze(results: &mut Results) {
+    let recorded: Vec<Warning> = results
+        .warnings
+        .iter()
+        .filter(|w| !COMPUTED_WARNINGS.contains(&w.kind.as_str()))
+        .cloned()
+        .collect();
+    analyze(results, &recorded);
 }
 
 /// A measurement problem found in one cell: (warning kind, what was seen).
@@ -389,6 +377,7 @@ mod tests {
             worker: None,
             machine: None,
             services: vec![],
+            segments: vec![],
             work_params: None,
             started_at: Some("t".into()),
             stop_rule: Default::default(),
@@ -423,7 +412,7 @@ mod tests {
                 .map(|c| c.verdict)
                 .collect::<Vec<_>>()
         };
-        assert!(slowest(&few).iter().all(|v| *v == Verdict::Indistinguishable));
+        assert!(slowest(&few).iter().all(|v| *v == Verdict::Unknown));
         assert!(few.warnings.iter().any(|w| w.kind == "too_few_runs"));
         let enough = with_runs(6);
         assert!(slowest(&enough).iter().all(|v| *v == Verdict::Slower));
@@ -435,6 +424,13 @@ mod tests {
         let s = cell_stats(&cell("a", &[10, 20, 30], Outcome::Ok), &AnalysisSettings::default()).unwrap();
         assert_eq!((s.median_ns, s.n, s.max_rss_bytes), (20.0, 3, Some(5)));
         assert_eq!(s.throughput_bytes_per_s, Some(1_000_000.0 / 20e-9));
+        // Three runs are too few for an interval of the median; six are enough.
+        assert_eq!((s.ci_low_ns, s.ci_high_ns, s.mean_ci_low_ns), (None, None, None));
+        let s = cell_stats(
+            &cell("a", &[10, 20, 30, 15, 25, 20], Outcome::Ok),
+            &AnalysisSettings::default(),
+        )
+        .unwrap();
         assert!(s.ci_low_ns.unwrap() <= 20.0 && s.ci_high_ns.unwrap() >= 20.0);
         assert_eq!(
             cell_stats(&cell("b", &[10], Outcome::Timeout), &AnalysisSettings::default()),
@@ -451,27 +447,6 @@ mod tests {
         assert_eq!(baseline_of(&cells, Some("a")).unwrap().implementation, "a");
         assert_eq!(baseline_of(&cells, None).unwrap().implementation, "b");
         assert!(baseline_of(&cells, Some("c")).is_none());
-    }
-
-    #[test]
-    fn verdicts_need_significance_an_interval_and_a_relevant_size() {
-        let s = AnalysisSettings::default();
-        assert_eq!(verdict(1.27, Some((1.21, 1.33)), Some(0.001), &s), Verdict::Slower);
-        assert_eq!(verdict(0.80, Some((0.78, 0.82)), Some(0.001), &s), Verdict::Faster);
-        // Real but below the 1% noise floor.
-        assert_eq!(
-            verdict(1.003, Some((1.001, 1.005)), Some(0.001), &s),
-            Verdict::Indistinguishable
-        );
-        // Interval straddles 1.
-        assert_eq!(
-            verdict(1.05, Some((0.99, 1.10)), Some(0.01), &s),
-            Verdict::Indistinguishable
-        );
-        assert_eq!(
-            verdict(1.05, Some((1.01, 1.10)), Some(0.2), &s),
-            Verdict::Indistinguishable
-        );
     }
 
     #[test]
@@ -561,7 +536,10 @@ mod tests {
         let wrong = (0..trials)
             .filter(|_| {
                 let (a, b) = adaptive_pair(&mut rng, 1.0);
-                compare(&a, &b, true, &s).unwrap().verdict != Verdict::Indistinguishable
+                matches!(
+                    compare(&a, &b, true, &s).unwrap().verdict,
+                    Verdict::Faster | Verdict::Slower
+                )
             })
             .count();
         assert!(

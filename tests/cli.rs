@@ -90,7 +90,7 @@ fn every_fault_is_an_outcome_and_the_other_cells_still_run() {
         .assert()
         .code(3);
     let r = results(&out);
-    assert_eq!(r["schema_version"], 1);
+    assert_eq!(r["schema_version"], 2);
     assert_eq!(outcome_of(&r, "copy", "good"), "ok");
     assert_eq!(outcome_of(&r, "copy", "also_good"), "ok");
     assert_eq!(outcome_of(&r, "copy", "crash"), "failed");

@@ -8,14 +8,14 @@ use std::path::{Path, PathBuf};
 use versus::report::{markdown, tables, terminal};
 use versus::results::{self, Results};
 
-/// A committed results file as `versus report` renders it: with the
-/// findings this versus computes (the fixtures predate them).
+/// A committed results file as `versus report` renders it: analysed again
+/// by this versus (the fixtures predate its verdicts and findings).
 fn fixture(name: &str) -> Results {
     let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/results")
         .join(name);
     let mut r = results::read(&path).unwrap();
-    versus::findings::refresh(&mut r);
+    versus::analysis::reanalyze(&mut r);
     r
 }
 
@@ -37,7 +37,7 @@ fn terminal_summaries_fit_the_width() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let mut r = results::read(&path).unwrap();
-        versus::findings::refresh(&mut r);
+        versus::analysis::reanalyze(&mut r);
         with_a_change_since(&mut r);
         for columns in [80, 60] {
             let text = terminal::summary_with(&r, false, terminal::Layout::plain(columns));

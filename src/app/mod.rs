@@ -365,8 +365,9 @@ fn sort_by_time(results: &mut Results) {
 
 pub fn report(args: crate::cli::ReportArgs) -> Result<ExitCode> {
     let mut results = results::read(&args.results)?;
-    // Findings as this versus computes them, also for files written before it did.
-    crate::findings::refresh(&mut results);
+    // Statistics, verdicts and findings as this versus computes them, also
+    // for files written by an older one.
+    analysis::reanalyze(&mut results);
     let outputs = Outputs {
         html: args.html.iter().cloned().collect(),
         markdown: args.markdown.iter().cloned().collect(),

@@ -14,7 +14,6 @@
 
 use indexmap::IndexMap;
 
-use crate::analysis;
 use crate::findings::cost::Fitted;
 use crate::findings::series::Series;
 use crate::findings::text;
@@ -37,7 +36,7 @@ pub(super) struct Decided<'r> {
 /// `slow`'s time over `fast`'s, as the report's comparisons compute it.
 fn ratio(slow: &Cell, fast: &Cell, settings: &AnalysisSettings) -> Option<Ratio> {
     let paired = slow.started_at.is_some() && slow.started_at == fast.started_at && slow.machine == fast.machine;
-    let c = analysis::compare(slow, fast, paired, settings)?;
+    let c = crate::judge::compare::compare(slow, fast, paired, settings)?;
     Some(Ratio {
         ratio: c.ratio,
         ci_low: c.ci_low,

@@ -48,6 +48,7 @@ fn cell(implementation: &str, operation: &str, size: u64, extra: &[(&str, ParamV
         worker: None,
         machine: None,
         services: vec![],
+        segments: vec![],
         work_params: Some(vec!["size".into()]),
         params,
         stats: None,

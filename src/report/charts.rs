@@ -405,7 +405,7 @@ pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option
 
 type RatioChart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<WithKeyPoints<LogCoord<f64>>, RangedCoordf64>>;
 
-/// The bars of the relative chart (filled for a verdict, outlined for ≈),
+/// The bars of the relative chart (filled for a verdict, outlined for same or unknown),
 /// their whiskers, and the line at 1×.
 fn draw_bars(chart: &mut RatioChart, results: &Results, comps: &[(&Cell, &Comparison)]) -> Option<()> {
     let impls = crate::report::tables::implementations(results);
@@ -415,7 +415,7 @@ fn draw_bars(chart: &mut RatioChart, results: &Results, comps: &[(&Cell, &Compar
         let i = impls.iter().position(|x| *x == k.implementation).unwrap_or(0);
         let c = colour(i);
         let style = match k.verdict {
-            crate::results::Verdict::Indistinguishable => c.stroke_width(2),
+            crate::results::Verdict::Same | crate::results::Verdict::Unknown => c.stroke_width(2),
             _ => c.mix(0.75).filled(),
         };
         chart

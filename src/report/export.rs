@@ -34,8 +34,8 @@ pub fn csv(results: &Results) -> Result<String, csv::Error> {
             "ratio",
             "ratio_ci_low",
             "ratio_ci_high",
-            "p_value",
             "verdict",
+            "minimum_detectable",
         ]
         .map(String::from),
     );
@@ -78,10 +78,10 @@ pub fn csv(results: &Results) -> Result<String, csv::Error> {
             num(cmp.map(|k| k.ratio)),
             num(cmp.and_then(|k| k.ci_low)),
             num(cmp.and_then(|k| k.ci_high)),
-            num(cmp.and_then(|k| k.p_value)),
             cmp.and_then(|k| serde_json::to_value(k.verdict).ok())
                 .and_then(|v| v.as_str().map(String::from))
                 .unwrap_or_default(),
+            num(cmp.and_then(|k| k.minimum_detectable)),
         ]);
         w.write_record(&row)?;
     }

@@ -14,6 +14,7 @@ pub enum Mark {
     Faster,
     Slower,
     Same,
+    Unknown,
     Baseline,
     NotOk,
     Empty,
@@ -84,7 +85,8 @@ fn mark(cell: &Cell, comparison: Option<&Comparison>) -> Mark {
     match comparison.map(|c| c.verdict) {
         Some(Verdict::Faster) => Mark::Faster,
         Some(Verdict::Slower) => Mark::Slower,
-        Some(Verdict::Indistinguishable) => Mark::Same,
+        Some(Verdict::Same) => Mark::Same,
+        Some(Verdict::Unknown) => Mark::Unknown,
         Some(Verdict::Baseline) => Mark::Baseline,
         None => Mark::Empty,
     }

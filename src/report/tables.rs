@@ -62,8 +62,9 @@ fn ratio_text(results: &Results, cell: &Cell) -> String {
     comparison_of(results, cell).map_or_else(|| "—".to_string(), verdict_text)
 }
 
-/// "1.27x slower [1.21, 1.33]", "1.25x faster [1.20, 1.31]", "≈ 1.01 [0.98, 1.03]", "baseline".
-/// A faster ratio is shown inverted, so the factor always reads as "times".
+/// "1.27x slower [1.21, 1.33]", "1.25x faster [1.20, 1.31]", "≈ 1.00 [0.99, 1.01]",
+/// "unknown 1.05 [0.97, 1.13]", "baseline". A faster ratio is shown
+/// inverted, so the factor always reads as "times".
 pub fn verdict_text(c: &Comparison) -> String {
     let (main, detail) = verdict_parts(c);
     if detail.is_empty() {
@@ -74,32 +75,31 @@ pub fn verdict_text(c: &Comparison) -> String {
 }
 
 /// `verdict_text` in two parts: the verdict with its factor ("1.27x slower")
-/// and the evidence ("[1.21, 1.33]", with the p-value when it decided).
+/// and the evidence ("[1.21, 1.33]"; "(n=3, no interval)").
 pub fn verdict_parts(c: &Comparison) -> (String, String) {
-    let interval = |lo: Option<f64>, hi: Option<f64>| match (lo, hi) {
-        (Some(lo), Some(hi)) => format!("[{lo:.2}, {hi:.2}]"),
-        _ => String::new(),
+    // Three decimals where two would print an interval as one number, or
+    // hide whether it leaves a 1% band ("unknown 1.01 [1.01, 1.01]").
+    let digits = match (c.ci_low, c.ci_high) {
+        (Some(lo), Some(hi)) if hi - lo < 0.02 && matches!(c.verdict, Verdict::Same | Verdict::Unknown) => 3,
+        _ => 2,
     };
-    let slower = || (format!("{:.2}x slower", c.ratio), interval(c.ci_low, c.ci_high));
-    let faster = || {
-        (
-            format!("{:.2}x faster", 1.0 / c.ratio),
-            interval(c.ci_high.map(|h| 1.0 / h), c.ci_low.map(|l| 1.0 / l)),
-        )
+    let interval = |lo: Option<f64>, hi: Option<f64>| match (lo, hi) {
+        (Some(lo), Some(hi)) => format!("[{lo:.digits$}, {hi:.digits$}]"),
+        _ => String::new(),
     };
     match c.verdict {
         Verdict::Baseline => ("baseline".into(), String::new()),
-        Verdict::Slower => slower(),
-        Verdict::Faster => faster(),
-        // A large ratio the test could not confirm (too few runs, too much
-        // noise) must not read as "about equal"; the p-value says why when
-        // the interval alone looks clear of 1.
-        Verdict::Indistinguishable if (c.ratio.ln()).abs() > 0.05 => {
-            let (what, range) = if c.ratio > 1.0 { slower() } else { faster() };
-            let p = c.p_value.map_or_else(String::new, |p| format!(", p = {p:.2}"));
-            (format!("not confirmed: {what}"), format!("{range}{p}"))
-        }
-        Verdict::Indistinguishable => (format!("≈ {:.2}", c.ratio), interval(c.ci_low, c.ci_high)),
+        Verdict::Slower => (format!("{:.digits$}x slower", c.ratio), interval(c.ci_low, c.ci_high)),
+        Verdict::Faster => (
+            format!("{:.digits$}x faster", 1.0 / c.ratio),
+            interval(c.ci_high.map(|h| 1.0 / h), c.ci_low.map(|l| 1.0 / l)),
+        ),
+        Verdict::Same => (format!("≈ {:.digits$}", c.ratio), interval(c.ci_low, c.ci_high)),
+        Verdict::Unknown if c.ci_low.is_none() => (
+            format!("unknown {:.digits$}", c.ratio),
+            format!("(n={}, no interval)", c.n),
+        ),
+        Verdict::Unknown => (format!("unknown {:.digits$}", c.ratio), interval(c.ci_low, c.ci_high)),
     }
 }
 
@@ -182,10 +182,9 @@ fn ratio_title(results: &Results) -> String {
         .clone()
         .unwrap_or_else(|| "the fastest".to_string());
     format!(
-        "Relative to {against}: time ratio with its {:.0}% interval (≈: no difference of at least {} at α = {})",
+        "Relative to {against}: time ratio with its {:.0}% interval (≈: the same within ±{noise}%; unknown: the interval reaches past ±{noise}%)",
         results.analysis.confidence * 100.0,
-        format_args!("{}%", results.analysis.noise * 100.0),
-        results.analysis.alpha
+        noise = results.analysis.noise * 100.0,
     )
 }
 
@@ -428,18 +427,37 @@ pub(super) fn comparison_of<'r>(results: &'r Results, cell: &Cell) -> Option<&'r
         .find(|c| c.implementation == cell.implementation && c.operation == cell.operation && c.params == cell.params)
 }
 
-/// How the verdicts were reached, in one paragraph, and how many found no difference.
+/// How the verdicts were reached, in one paragraph, with the count of each
+/// answer and the smallest change the run could have seen.
 pub fn verdict_note(results: &Results) -> String {
-    let same = results
+    let count = |v: Verdict| results.comparisons.iter().filter(|c| c.verdict == v).count();
+    let noise = results.analysis.noise * 100.0;
+    let mut mdes: Vec<f64> = results
         .comparisons
         .iter()
-        .filter(|c| c.verdict == Verdict::Indistinguishable)
-        .count();
+        .filter_map(|c| c.minimum_detectable)
+        .collect();
+    mdes.sort_unstable_by(f64::total_cmp);
+    let could_see = match (mdes.first(), mdes.last()) {
+        (Some(_), Some(worst)) => format!(
+            " This run could see changes of {:.1}% or more in its median comparison and {:.1}% in its least precise one (four times in five).",
+            crate::stats::median_of_sorted(&mdes) * 100.0,
+            worst * 100.0
+        ),
+        _ => String::new(),
+    };
+    let mut settle: Vec<u64> = results.comparisons.iter().filter_map(|c| c.settle_runs).collect();
+    settle.sort_unstable();
+    let settle = settle.get(settle.len() / 2).map_or_else(String::new, |n| {
+        format!(" At the spread seen, about {n} runs would settle half the unknowns (`--runs`, or `--precision`).")
+    });
     format!(
-        "{same} comparison(s) could not be called faster or slower by at least {}% (≈, or \"not confirmed\" when the ratio itself is large). Ratios are paired where runs were interleaved (compared run by run); intervals are {:.0}% bootstrap intervals; a verdict needs a Wilcoxon signed-rank p-value below {} and an interval clear of the noise floor.",
-        results.analysis.noise * 100.0,
+        "{} faster, {} slower, {} the same (≈: the whole interval lies within ±{noise}%), {} unknown (the interval reaches past ±{noise}%, or too few runs for one).{settle} Ratios are paired where runs were interleaved (the median of the run-by-run ratios); intervals are {:.0}% order-statistic intervals of that median, widened by any variation between passes and worker processes; a verdict is what its interval shows: faster or slower when it excludes 1 and the ratio passes the {noise}% noise floor.{could_see}",
+        count(Verdict::Faster),
+        count(Verdict::Slower),
+        count(Verdict::Same),
+        count(Verdict::Unknown),
         results.analysis.confidence * 100.0,
-        results.analysis.alpha
     )
 }
 
@@ -571,18 +589,20 @@ mod tests {
     }
 
     #[test]
-    fn an_unconfirmed_large_ratio_does_not_read_as_equal() {
+    fn an_unknown_never_reads_as_equal() {
         let mut c = fixture().comparisons[1].clone();
-        c.verdict = Verdict::Indistinguishable;
+        c.verdict = Verdict::Unknown;
         c.ratio = 0.63;
         c.ci_low = Some(0.37);
-        c.ci_high = Some(0.72);
-        c.p_value = Some(0.08);
+        c.ci_high = Some(1.08);
         let (main, detail) = verdict_parts(&c);
-        assert_eq!(main, "not confirmed: 1.59x faster");
-        assert_eq!(detail, "[1.39, 2.70], p = 0.08");
-        c.ratio = 1.004;
-        assert!(verdict_text(&c).starts_with("≈ 1.00"));
+        assert_eq!(main, "unknown 0.63");
+        assert_eq!(detail, "[0.37, 1.08]");
+        (c.ci_low, c.ci_high, c.n) = (None, None, 3);
+        assert_eq!(verdict_text(&c), "unknown 0.63 (n=3, no interval)");
+        c.verdict = Verdict::Same;
+        (c.ratio, c.ci_low, c.ci_high) = (1.004, Some(0.998), Some(1.009));
+        assert_eq!(verdict_text(&c), "≈ 1.004 [0.998, 1.009]");
     }
 
     #[test]

@@ -27,7 +27,9 @@ pub use finding::{
 pub use journal::{Journal, Recovered};
 pub use samples::{Samples, per_call, per_call_batches};
 
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
+/// Older versions this versus still reads (their verdicts are computed again).
+pub const READS_SCHEMA_VERSIONS: [u32; 2] = [1, 2];
 
 /// Summary statistics of a cell's wall times (nanoseconds) and resources.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -50,9 +52,14 @@ pub struct Stats {
     /// bound. See docs/results-format.md, "Peak memory".
     #[serde(default)]
     pub max_rss_at_most: bool,
-    /// 95% bootstrap interval of the median (ns per call).
+    /// 95% interval of the median (ns per call): order statistics,
+    /// interpolated, widened by the variation between segments (`levels`).
+    /// Null with fewer than 6 runs.
     pub ci_low_ns: Option<f64>,
     pub ci_high_ns: Option<f64>,
+    /// Which levels of repetition the interval covers; null with one segment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub levels: Option<Levels>,
     /// 95% bootstrap interval of the mean (ns per call).
     pub mean_ci_low_ns: Option<f64>,
     pub mean_ci_high_ns: Option<f64>,
@@ -115,6 +122,10 @@ pub struct Cell {
     /// the cell (`Machine::id`). Cells are only compared within one machine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<String>,
+    /// The segments its runs were taken in (passes of the suite, worker
+    /// processes), in sample order; empty when all were taken in one go.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub segments: Vec<Segment>,
     /// What each background service of the suite used while this cell ran.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub services: Vec<ServiceUsage>,
@@ -151,6 +162,31 @@ impl ServiceUsage {
 }
 
 impl Cell {
+    /// The runs of each segment as a range of sample indices, keyed by
+    /// (pass, fork). One span of every sample when the cell has no segments
+    /// or their counts do not add up to its samples.
+    pub fn segment_spans(&self) -> Vec<((u32, u32), std::ops::Range<usize>)> {
+        let n = self.samples.len();
+        let total: usize = self.segments.iter().map(|s| s.runs as usize).sum();
+        if self.segments.is_empty() || total != n {
+            return vec![((0, 0), 0..n)];
+        }
+        let mut at = 0;
+        self.segments
+            .iter()
+            .map(|s| {
+                let span = at..at + s.runs as usize;
+                at = span.end;
+                ((s.pass, s.fork), span)
+            })
+            .collect()
+    }
+
+    /// The number of measured runs in each segment, in sample order.
+    pub fn segment_lengths(&self) -> Vec<usize> {
+        self.segment_spans().into_iter().map(|(_, r)| r.len()).collect()
+    }
+
     /// How reports and warnings name the cell: "impl op [params]".
     pub fn label(&self) -> String {
         let p = crate::plan::params_key(&self.params);
@@ -209,24 +245,92 @@ pub struct Comparison {
     /// Time of the implementation relative to the baseline, above 1 is slower:
     /// with paired runs the median of the per-pair ratios, else median / median.
     pub ratio: f64,
-    /// 95% interval of the ratio (paired bootstrap when `paired`).
+    /// 95% interval of the ratio: the median of the per-pair ratios'
+    /// order-statistic interval when `paired`, widened by the variation
+    /// between passes and forks (`levels`); else both medians' intervals
+    /// combined. Null with fewer than 6 runs (`note` says so).
     pub ci_low: Option<f64>,
     pub ci_high: Option<f64>,
-    /// Two-sided p-value: Wilcoxon signed-rank on paired log times, else Mann-Whitney U.
-    pub p_value: Option<f64>,
-    /// "faster", "slower", "indistinguishable", or "baseline" for the baseline itself.
+    /// Decided by the interval (`judge::verdict`): "faster", "slower", "same"
+    /// (the interval lies inside the noise band), "unknown", or "baseline".
     pub verdict: Verdict,
     /// Whether the runs were taken side by side (the same group, interleaved).
     pub paired: bool,
+    /// Values behind the estimate: pairs of runs when paired, else the smaller run count.
+    #[serde(default)]
+    pub n: usize,
+    /// Which levels of repetition the interval covers.
+    #[serde(default)]
+    pub levels: Levels,
+    /// The smallest relative change (0.032 = 3.2%) this comparison would
+    /// call faster or slower four times in five, at its size and spread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum_detectable: Option<f64>,
+    /// For an `unknown`: about how many runs (pairs) in all would settle it at the spread seen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settle_runs: Option<u64>,
+    /// Why there is no interval or verdict, when there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
+/// The answer of a comparison: three of them, and the baseline itself.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     Faster,
     Slower,
-    Indistinguishable,
+    /// No difference as large as the noise band: the whole interval lies inside it.
+    Same,
+    /// Neither called nor ruled out: too few runs, or an interval that
+    /// reaches past the band (schema 1 wrote "indistinguishable").
+    #[serde(alias = "indistinguishable")]
+    Unknown,
     Baseline,
+}
+
+/// The levels of repetition behind an estimate: runs, and the segments
+/// (passes of the suite, worker processes) they were taken in.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct Levels {
+    /// Segments the runs came from; 1 when all were taken in one go.
+    pub segments: usize,
+    /// Share of one run's variance that lies between segments (0 to 1);
+    /// null with one segment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub between_share: Option<f64>,
+    /// Whether the variation between segments widened the interval.
+    #[serde(default)]
+    pub widened: bool,
+}
+
+impl Levels {
+    pub fn of(est: &crate::judge::levels::LogEstimate) -> Levels {
+        Levels {
+            segments: est.segments,
+            between_share: est.between_share,
+            widened: est.widened,
+        }
+    }
+}
+
+/// A stretch of a cell's measured runs taken in one go: its group's turn in
+/// one pass of the suite, in one worker process for an in-process cell. The
+/// cell's samples are its segments' runs, in segment order.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct Segment {
+    /// The pass of the suite (0-based).
+    pub pass: u32,
+    /// In-process cells: the worker process within the pass (0-based).
+    #[serde(default)]
+    pub fork: u32,
+    /// Measured runs (samples) in this segment.
+    pub runs: u32,
+    /// Warm-up runs taken before them.
+    #[serde(default)]
+    pub warmup_runs: u32,
+    /// When the segment's group started (RFC 3339).
+    pub started_at: String,
 }
 
 /// How comparisons were decided; stored so re-rendering gives the same verdicts.
@@ -505,7 +609,7 @@ pub fn read(path: &Path) -> Result<Results> {
 pub fn from_text(text: &str) -> Result<Results> {
     let probe: serde_json::Value = serde_json::from_str(text).context("not valid JSON")?;
     match probe.get("schema_version").and_then(|v| v.as_u64()) {
-        Some(v) if v == u64::from(SCHEMA_VERSION) => {}
+        Some(v) if READS_SCHEMA_VERSIONS.iter().any(|r| u64::from(*r) == v) => {}
         Some(v) => {
             anyhow::bail!("schema_version {v} is not supported by this versus (it reads version {SCHEMA_VERSION})")
         }
@@ -514,7 +618,8 @@ pub fn from_text(text: &str) -> Result<Results> {
     // Parsed again from the text, not from `probe`: a `Value`'s objects are
     // sorted by key, which would lose the order of implementations (the
     // report's column order) and of parameters.
-    let results: Results = serde_json::from_str(text).context("not a valid versus results file")?;
+    let mut results: Results = serde_json::from_str(text).context("not a valid versus results file")?;
+    results.schema_version = SCHEMA_VERSION;
     validate::check(&results).map_err(|e| anyhow::anyhow!(e))?;
     Ok(results)
 }

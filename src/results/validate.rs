@@ -148,8 +148,10 @@ fn comparison(c: &Comparison) -> Check {
             ratio(name, v)?;
         }
     }
-    if let Some(p) = c.p_value.filter(|p| !(0.0..=1.0).contains(p)) {
-        return Err(format!("p_value = {p}: a probability lies in [0, 1]"));
+    if let Some(m) = c.minimum_detectable.filter(|m| !(m.is_finite() && *m >= 0.0)) {
+        return Err(format!(
+            "minimum_detectable = {m}: a relative change is finite and not negative"
+        ));
     }
     Ok(())
 }

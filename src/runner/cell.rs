@@ -131,6 +131,7 @@ pub(super) fn early_cell(runner: &Runner, ctx: &GroupContext, imp: usize, outcom
         worker: None,
         machine: None,
         services: vec![],
+        segments: vec![],
         work_params: Some(crate::plan::work::params_used(suite, ctx.group.operation, imp)),
         started_at: Some(ctx.started_at.clone()),
         stop_rule: StopRule::Failed,

@@ -2,7 +2,7 @@
 //! precisely enough. Pure functions over the samples taken so far; the
 //! scheduler asks them after every round.
 
-use crate::stats::robust;
+use crate::stats::order;
 use crate::stats::steady::{self, Steady, WINDOW};
 
 /// `--warmup auto` stops warming a cell up after this many runs, steady or not.
@@ -36,11 +36,10 @@ pub fn warmed_up(warmup_per_call: &[f64]) -> bool {
 }
 
 /// Whether the 95% interval of the median is within `precision` (relative
-/// half-width) of the median. Uses the order-statistic interval, which needs
-/// no resampling (it is asked after every round); the report's bootstrap
-/// interval of the same median is close to it.
+/// half-width) of the median: the report's own interval (order statistics,
+/// no resampling, so it can be asked after every round).
 pub fn precise(per_call: &[f64], precision: f64) -> bool {
-    let Some((lo, hi)) = robust::median_interval(per_call) else {
+    let Some((lo, hi)) = order::median_interval(per_call, 0.95) else {
         return false;
     };
     let median = crate::stats::median(per_call);

@@ -1,4 +1,7 @@
-//! Percentile bootstrap. Resampling is driven by a xoshiro256++ generator
+//! Percentile bootstrap, for the statistics that have no exact interval: a
+//! cell's mean, and fits across sizes built from several cells' medians
+//! (medians and ratios of medians use order statistics, `stats::order`).
+//! Resampling is driven by a xoshiro256++ generator
 //! seeded from the cell's id, so the same samples always give the same
 //! interval. xoshiro and not a cryptographic generator: the draws only need to
 //! be uniform and reproducible, and with 2000 resamples of a 1000-run cell
@@ -12,8 +15,6 @@
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-
-use crate::stats::summary::median_of_sorted;
 
 /// Resamples per interval.
 pub const RESAMPLES: usize = 2000;
@@ -167,54 +168,10 @@ pub fn percentile_interval(values: Vec<f64>, level: f64) -> Option<Interval> {
     interval_of(values, level)
 }
 
-/// The paired ratio of `a` to `b` where `a[i]` and `b[i]` were taken side by
-/// side: the median of the per-pair ratios a[i]/b[i] (computed on logs). Machine
-/// drift shared by a pair cancels in its ratio instead of widening the spread.
-/// Uses the first `min(len)` pairs; `None` with no pair or a non-positive time.
-pub fn paired_ratio_estimate(a: &[f64], b: &[f64]) -> Option<f64> {
-    let logs = log_ratios(a, b)?;
-    let mut s = logs;
-    s.sort_unstable_by(f64::total_cmp);
-    Some(median_of_sorted(&s).exp())
-}
-
-/// ln(a[i]) − ln(b[i]) for the first `min(len)` pairs.
-pub fn log_ratios(a: &[f64], b: &[f64]) -> Option<Vec<f64>> {
-    let n = a.len().min(b.len());
-    if n == 0 || a[..n].iter().chain(&b[..n]).any(|x| !x.is_finite() || *x <= 0.0) {
-        return None;
-    }
-    Some(a[..n].iter().zip(&b[..n]).map(|(x, y)| x.ln() - y.ln()).collect())
-}
-
-/// Interval for `paired_ratio_estimate`: the bootstrap interval of the median
-/// of the per-pair log ratios, exponentiated. Needs at least 2 pairs.
-pub fn paired_ratio(a: &[f64], b: &[f64], level: f64, seed: u64) -> Option<Interval> {
-    let logs = log_ratios(a, b).filter(|l| l.len() >= 2)?;
-    let i = interval(&logs, Statistic::Median, level, seed)?;
-    Some(Interval {
-        low: i.low.exp(),
-        high: i.high.exp(),
-    })
-}
-
-/// Interval for median(a) / median(b) from two independent series (different runs,
-/// e.g. two results files): each is resampled on its own.
-pub fn unpaired_ratio(a: &[f64], b: &[f64], level: f64, seed: u64) -> Option<Interval> {
-    if !usable(a) || !usable(b) || a.iter().chain(b).any(|x| *x <= 0.0) {
-        return None;
-    }
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let (mut ra, mut rb) = (Resampler::new(a), Resampler::new(b));
-    let stats = (0..RESAMPLES)
-        .map(|_| ra.draw(&mut rng).0 / rb.draw(&mut rng).0)
-        .collect();
-    interval_of(stats, level)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::summary::median_of_sorted;
     use rand_chacha::ChaCha8Rng;
     use rand_distr::{Distribution, LogNormal, Normal};
 
@@ -252,7 +209,6 @@ mod tests {
         assert_eq!(a, interval(&xs, Statistic::Median, 0.95, 1).unwrap());
         assert!(a.contains(10.5) && a.low >= 1.0 && a.high <= 20.0);
         assert_eq!(interval(&[1.0], Statistic::Mean, 0.95, 1), None);
-        assert_eq!(paired_ratio(&[1.0, 2.0], &[0.0, 1.0], 0.95, 1), None);
     }
 
     /// Fraction of `trials` intervals that contain the true value.
@@ -277,18 +233,5 @@ mod tests {
             interval(&xs, Statistic::Mean, 0.95, t).unwrap().contains(50.0)
         });
         assert!((0.93..=0.97).contains(&mean), "mean coverage {mean}");
-    }
-
-    #[test]
-    fn paired_ratio_interval_covers_the_true_ratio_despite_drift() {
-        let noise = LogNormal::new(0.0, 0.03).unwrap();
-        let cov = coverage(1000, |rng, t| {
-            // Both series share a slow drift of up to 20%; pairing cancels it.
-            let drift: Vec<f64> = (0..30).map(|i| 1.0 + 0.2 * (i as f64 / 30.0)).collect();
-            let a: Vec<f64> = drift.iter().map(|d| 103.0 * d * noise.sample(rng)).collect();
-            let b: Vec<f64> = drift.iter().map(|d| 100.0 * d * noise.sample(rng)).collect();
-            paired_ratio(&a, &b, 0.95, t).unwrap().contains(1.03)
-        });
-        assert!((0.93..=0.97).contains(&cov), "paired ratio coverage {cov}");
     }
 }

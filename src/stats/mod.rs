@@ -4,9 +4,10 @@
 //!
 //! - `summary`: mean, median, standard deviation, min, max.
 //! - `changepoint`: where a series of per-run medians moved (PELT).
-//! - `bootstrap`: seeded percentile-bootstrap intervals, including the ratio
-//!   of medians over *paired* runs.
-//! - `hypothesis`: Wilcoxon signed-rank (paired) and Mann-Whitney U (unpaired).
+//! - `bootstrap`: seeded percentile-bootstrap intervals of means and of
+//!   statistics built from several cells' medians.
+//! - `order`: the distribution-free interval of a median from order
+//!   statistics, interpolated to its level.
 //! - `linear`: straight-line fits weighted for relative error (fixed cost
 //!   plus cost per byte across sizes that span decades).
 //! - `robust`: median absolute deviation and outliers.
@@ -14,8 +15,8 @@
 
 pub mod bootstrap;
 pub mod changepoint;
-pub mod hypothesis;
 pub mod linear;
+pub mod order;
 pub mod robust;
 pub mod steady;
 pub mod summary;

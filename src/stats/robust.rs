@@ -49,34 +49,9 @@ pub fn outliers(xs: &[f64]) -> Vec<usize> {
         .collect()
 }
 
-/// Distribution-free 95% interval of the median from order statistics: the
-/// samples of rank n/2 ∓ 0.98·√n (the binomial(n, ½) normal approximation).
-/// Cheap (one sort, no resampling), so the scheduler can ask it after every
-/// round. `None` with fewer than 6 samples, where it would be the whole range.
-pub fn median_interval(xs: &[f64]) -> Option<(f64, f64)> {
-    let n = xs.len();
-    if n < 6 {
-        return None;
-    }
-    let mut s = xs.to_vec();
-    s.sort_unstable_by(f64::total_cmp);
-    let half = 0.98 * (n as f64).sqrt();
-    let lo = ((n as f64 / 2.0 - half).floor() as usize).clamp(1, n) - 1;
-    let hi = ((n as f64 / 2.0 + 1.0 + half).ceil() as usize).clamp(1, n) - 1;
-    Some((s[lo], s[hi]))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn median_interval_brackets_the_median() {
-        let xs: Vec<f64> = (1..=100).map(f64::from).collect();
-        let (lo, hi) = median_interval(&xs).unwrap();
-        assert_eq!((lo, hi), (40.0, 61.0));
-        assert_eq!(median_interval(&xs[..5]), None);
-    }
 
     #[test]
     fn mad_and_outliers() {

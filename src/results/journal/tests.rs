@@ -26,6 +26,7 @@ fn cell(id: &str, implementation: &str) -> Cell {
         stats: None,
         machine: None,
         services: vec![],
+        segments: vec![],
         work_params: None,
     }
 }

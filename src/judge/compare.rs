@@ -1,0 +1,138 @@
+//! Two cells compared: the ratio of their times per call with its interval,
+//! and the verdict that interval supports (`verdict::decide`).
+//!
+//! Cells of one group were measured side by side, taking turns, so their
+//! runs are compared pair by pair: the ratio is the median of the per-pair
+//! ratios, and drift shared by a pair cancels in it. Pairs are only formed
+//! within a segment (the same pass, the same fork), and the interval covers
+//! the variation between segments too (`levels`). Cells of different runs
+//! (two results files, a resumed group) are compared as two independent
+//! medians: the ratio of the medians, with an interval from both cells' own.
+
+use crate::judge::levels::{self, LogEstimate};
+use crate::judge::verdict;
+use crate::results::{AnalysisSettings, Cell, Comparison, Levels, Stats, Verdict};
+
+/// The pairs of two cells measured side by side, as log ratios, with the
+/// lengths of the segments they fall in. Segments are matched by their pass
+/// and fork; within one, run i of each cell forms pair i.
+pub fn paired_log_ratios(cell: &Cell, base: &Cell) -> (Vec<f64>, Vec<usize>) {
+    let (a, b) = (cell.samples.per_call_ns(), base.samples.per_call_ns());
+    let (sa, sb) = (cell.segment_spans(), base.segment_spans());
+    let mut logs = Vec::with_capacity(a.len().min(b.len()));
+    let mut lengths = Vec::new();
+    for (key, ra) in &sa {
+        let Some((_, rb)) = sb.iter().find(|(k, _)| k == key) else {
+            continue;
+        };
+        let n = ra.len().min(rb.len());
+        let pairs = a[ra.start..ra.start + n].iter().zip(&b[rb.start..rb.start + n]);
+        let before = logs.len();
+        logs.extend(
+            pairs
+                .filter(|(x, y)| **x > 0.0 && **y > 0.0)
+                .map(|(x, y)| x.ln() - y.ln()),
+        );
+        if logs.len() > before {
+            lengths.push(logs.len() - before);
+        }
+    }
+    (logs, lengths)
+}
+
+/// A cell's median on the log scale with its interval, from its statistics.
+pub fn log_estimate(stats: &Stats) -> Option<LogEstimate> {
+    if stats.median_ns <= 0.0 {
+        return None;
+    }
+    let center = stats.median_ns.ln();
+    let interval = match (stats.ci_low_ns, stats.ci_high_ns) {
+        (Some(lo), Some(hi)) if lo > 0.0 && hi > 0.0 => Some((lo.ln(), hi.ln())),
+        _ => None,
+    };
+    let levels = stats.levels.clone().unwrap_or_default();
+    Some(LogEstimate {
+        center,
+        interval,
+        n: stats.n,
+        segments: levels.segments.max(1),
+        between_share: levels.between_share,
+        widened: levels.widened,
+    })
+}
+
+/// The log ratio `a / b` of two independent estimates: each side of the
+/// interval combines the matching half-widths of both (in quadrature).
+pub fn unpaired(a: &LogEstimate, b: &LogEstimate) -> LogEstimate {
+    let interval = match (a.half_widths(), b.half_widths()) {
+        (Some((a_lo, a_hi)), Some((b_lo, b_hi))) => {
+            let c = a.center - b.center;
+            Some((c - a_lo.hypot(b_hi), c + a_hi.hypot(b_lo)))
+        }
+        _ => None,
+    };
+    LogEstimate {
+        center: a.center - b.center,
+        interval,
+        n: a.n.min(b.n),
+        segments: a.segments.min(b.segments),
+        between_share: None,
+        widened: a.widened || b.widened,
+    }
+}
+
+/// Why an estimate has no interval, for the reader.
+pub fn missing_interval_note(n: usize) -> String {
+    format!("too few runs (n={n}) for an interval: at least 6 are needed")
+}
+
+/// A comparison made from a log-ratio estimate.
+pub fn from_estimate(
+    cell: &Cell,
+    base: &Cell,
+    est: &LogEstimate,
+    paired: bool,
+    settings: &AnalysisSettings,
+) -> Comparison {
+    let band = (1.0 + settings.noise).ln();
+    let exp = |(lo, hi): (f64, f64)| (lo.exp(), hi.exp());
+    Comparison {
+        implementation: cell.implementation.clone(),
+        baseline: base.implementation.clone(),
+        operation: cell.operation.clone(),
+        params: cell.params.clone(),
+        ratio: est.center.exp(),
+        ci_low: est.interval.map(|i| exp(i).0),
+        ci_high: est.interval.map(|i| exp(i).1),
+        verdict: verdict::decide(est, band),
+        paired,
+        n: est.n,
+        levels: Levels::of(est),
+        minimum_detectable: verdict::minimum_detectable(est, band, settings.confidence).map(|m| m.exp() - 1.0),
+        settle_runs: verdict::runs_to_settle(est, band),
+        note: est.interval.is_none().then(|| missing_interval_note(est.n)),
+    }
+}
+
+/// Compares `cell` with `base`. `paired` when their runs were taken side by
+/// side (same group, interleaved); else two independent series.
+pub fn compare(cell: &Cell, base: &Cell, paired: bool, settings: &AnalysisSettings) -> Option<Comparison> {
+    let (sa, sb) = (cell.stats.as_ref()?, base.stats.as_ref()?);
+    if sb.median_ns <= 0.0 || sa.median_ns <= 0.0 {
+        return None;
+    }
+    // The same cell, not merely the same id: `diff` compares cells of equal ids from two files.
+    if std::ptr::eq(cell, base) {
+        let mut c = from_estimate(cell, base, &log_estimate(sa)?, true, settings);
+        (c.ratio, c.ci_low, c.ci_high, c.verdict) = (1.0, Some(1.0), Some(1.0), Verdict::Baseline);
+        (c.minimum_detectable, c.settle_runs, c.note) = (None, None, None);
+        return Some(c);
+    }
+    let est = if paired {
+        let (logs, lengths) = paired_log_ratios(cell, base);
+        levels::estimate(&logs, &lengths, settings.confidence)?
+    } else {
+        unpaired(&log_estimate(sa)?, &log_estimate(sb)?)
+    };
+    Some(from_estimate(cell, base, &est, paired, settings))
+}

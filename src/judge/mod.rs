@@ -1,0 +1,15 @@
+//! Judging samples: the one layer that decides what a difference means.
+//! Everything that prints a verdict — the comparisons of a run, its findings,
+//! `versus diff`, the change since the last run, `--fail-above` and `versus
+//! trend` — asks here, so one rule says "this is a change" everywhere.
+//!
+//! - `levels`: a median's interval over runs and the segments (passes,
+//!   forks) they were taken in, widened by the variation between segments.
+//! - `verdict`: faster / slower / same / unknown from an interval and the
+//!   noise band; the smallest change a comparison could see; what would
+//!   settle an unknown.
+//! - `compare`: two cells of one run (paired) or of two runs (unpaired).
+
+pub mod compare;
+pub mod levels;
+pub mod verdict;
