@@ -390,6 +390,7 @@ mod tests {
             machine: None,
             services: vec![],
             work_params: None,
+            harness_fault: None,
             started_at: Some("t".into()),
             stop_rule: Default::default(),
             stats: None,

@@ -203,6 +203,7 @@ mod tests {
                     machine: None,
                     services: vec![],
                     work_params: None,
+                    harness_fault: None,
                     stats: None,
                 })
                 .collect(),

@@ -149,14 +149,22 @@ impl Executor for ProcessExecutor {
         })();
         let (stdin, stdout, stderr) = match stdio {
             Ok(s) => s,
-            Err(e) => return failed(format!("cannot open standard streams: {e}")),
+            Err(e) => return RunRecord::not_started_by(&e, format!("cannot open standard streams: {e}")),
         };
         cmd.stdin(stdin).stdout(stdout).stderr(stderr);
 
         let limit = match req.memory_limit {
             Some(bytes) => match self.limiter().prepare(bytes) {
                 Ok(l) => Some(l),
-                Err(e) => return failed(format!("cannot set the memory limit: {e}")),
+                Err(e) => {
+                    let mut r = RunRecord::not_started_by(&e, format!("cannot set the memory limit: {e}"));
+                    // A cgroup refused for want of room is versus short of
+                    // resources, not its output disk full.
+                    if let Exit::HarnessError(fault, _) = &mut r.exit {
+                        *fault = crate::outcome::HarnessFault::CannotStart;
+                    }
+                    return r;
+                }
             },
             None => None,
         };
@@ -180,10 +188,11 @@ impl Executor for ProcessExecutor {
                 if let Some(l) = limit {
                     l.finish();
                 }
-                return failed(match e.kind() {
+                let message = match e.kind() {
                     std::io::ErrorKind::NotFound => format!("{program}: command not found"),
                     _ => format!("{program}: {e}"),
-                });
+                };
+                return RunRecord::not_started_by(&e, message);
             }
         };
         let pid = child.id() as libc::pid_t;

@@ -49,6 +49,7 @@ fn cell(implementation: &str, operation: &str, size: u64, extra: &[(&str, ParamV
         machine: None,
         services: vec![],
         work_params: Some(vec!["size".into()]),
+        harness_fault: None,
         params,
         stats: None,
     }
