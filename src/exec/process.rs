@@ -51,6 +51,19 @@ impl ProcessExecutor {
     fn limiter(&mut self) -> &MemoryLimiter {
         self.limiter.get_or_insert_with(MemoryLimiter::detect)
     }
+
+    /// One run's memory limit, or the record of a run that could not start
+    /// because the limit could not be set. A cgroup refused for want of room
+    /// is versus short of resources (its own fault), not its output disk full.
+    fn prepare_limit(&mut self, bytes: Bytes) -> Result<RunLimit, RunRecord> {
+        self.limiter().prepare(bytes).map_err(|e| {
+            let mut r = RunRecord::not_started_by(&e, format!("cannot set the memory limit: {e}"));
+            if let Exit::HarnessError(fault, _) = &mut r.exit {
+                *fault = crate::outcome::HarnessFault::CannotStart;
+            }
+            r
+        })
+    }
 }
 
 impl Default for ProcessExecutor {
@@ -153,20 +166,9 @@ impl Executor for ProcessExecutor {
         };
         cmd.stdin(stdin).stdout(stdout).stderr(stderr);
 
-        let limit = match req.memory_limit {
-            Some(bytes) => match self.limiter().prepare(bytes) {
-                Ok(l) => Some(l),
-                Err(e) => {
-                    let mut r = RunRecord::not_started_by(&e, format!("cannot set the memory limit: {e}"));
-                    // A cgroup refused for want of room is versus short of
-                    // resources, not its output disk full.
-                    if let Exit::HarnessError(fault, _) = &mut r.exit {
-                        *fault = crate::outcome::HarnessFault::CannotStart;
-                    }
-                    return r;
-                }
-            },
-            None => None,
+        let limit = match req.memory_limit.map(|bytes| self.prepare_limit(bytes)).transpose() {
+            Ok(l) => l,
+            Err(not_started) => return not_started,
         };
         if let Some(l) = &limit {
             let hook = l.child_hook();

@@ -44,11 +44,10 @@ pub(super) fn disk_full(dir: &Path) -> bool {
 pub(super) fn harness_fault(exit: &Exit, capture_dir: Option<&Path>) -> Option<HarnessFault> {
     match exit {
         Exit::HarnessError(fault, _) => Some(*fault),
-        // A timeout or an out-of-memory kill is the program's, full disk or not.
-        Exit::Timeout | Exit::OutOfMemory => None,
-        Exit::Code(_) | Exit::Signal(_) | Exit::SpawnError(_) => {
-            capture_dir.filter(|d| disk_full(d)).map(|_| HarnessFault::OutputFull)
-        }
+        // A timeout or an out-of-memory kill is the program's, full disk or
+        // not; a program that could not start was classified by its spawn.
+        Exit::Timeout | Exit::OutOfMemory | Exit::SpawnError(_) => None,
+        Exit::Code(_) | Exit::Signal(_) => capture_dir.filter(|d| disk_full(d)).map(|_| HarnessFault::OutputFull),
     }
 }
 

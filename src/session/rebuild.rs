@@ -54,7 +54,9 @@ pub fn document(
     doc.since = None;
     let reason = match why {
         Why::NoResults => " (the run left no results file: it was killed, or is still going)",
-        Why::ResultsOlder => " (the results file beside it is older: a resumed run did not finish)",
+        Why::ResultsOlder => {
+            " (the results file beside it is older: a later run into this folder, or a --resume, did not finish)"
+        }
         Why::Asked => "",
     };
     let mut warnings = vec![Warning {
