@@ -379,6 +379,7 @@ mod tests {
             services: vec![],
             segments: vec![],
             work_params: None,
+            harness_fault: None,
             started_at: Some("t".into()),
             stop_rule: Default::default(),
             stats: None,

@@ -26,7 +26,7 @@ pub enum Command {
     /// Benchmark two or more commands against each other (hyperfine-style).
     #[command(after_help = EXIT_CODES)]
     Exec(Box<ExecArgs>),
-    /// Re-render saved results (results.json) as HTML, Markdown, CSV or Bencher Metric Format.
+    /// Re-render saved results (results.json, or a run's folder, finished or not) as HTML, Markdown, CSV or Bencher Metric Format.
     Report(ReportArgs),
     /// Put the pieces of a sharded run (`run --shard`) back together: one results.json and report.
     #[command(after_help = MERGE_HELP)]
@@ -390,7 +390,11 @@ mod tests {
 
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// A results.json written by `versus run` or `versus exec --json`.
+    /// A results.json written by `versus run` or `versus exec --json`; or a
+    /// run's output folder, finished or not (its results.json, else its
+    /// journal: a run killed with kill -9 is rendered, marked interrupted,
+    /// nothing measured), whose report.md and report.html are written in it
+    /// unless an output is given; or that folder's cells.jsonl.
     pub results: PathBuf,
     /// Self-contained HTML report (inline CSS and SVG charts, no network).
     #[arg(long, value_name = "PATH")]

@@ -203,6 +203,7 @@ mod tests {
                     services: vec![],
                     segments: vec![],
                     work_params: None,
+                    harness_fault: None,
                     stats: None,
                 })
                 .collect(),

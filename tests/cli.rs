@@ -119,10 +119,12 @@ fn every_fault_is_an_outcome_and_the_other_cells_still_run() {
     for label in ["TIMEOUT", "OOM", "FAILED", "WRONG OUTPUT"] {
         assert!(md.contains(label), "report lacks {label}");
     }
-    // The journal holds every cell, as one line for the one group.
+    // The journal holds the run's header, then every cell, as one line for the one group.
     let journal = fs::read_to_string(out.join("cells.jsonl")).unwrap();
-    assert_eq!(journal.lines().count(), 1);
-    let line: serde_json::Value = serde_json::from_str(journal.trim()).unwrap();
+    assert_eq!(journal.lines().count(), 2);
+    let header: serde_json::Value = serde_json::from_str(journal.lines().next().unwrap()).unwrap();
+    assert_eq!(header["type"], "run");
+    let line: serde_json::Value = serde_json::from_str(journal.lines().nth(1).unwrap()).unwrap();
     assert_eq!(
         (line["type"].as_str(), line["data"].as_array().map(Vec::len)),
         (Some("group"), Some(6))
@@ -328,7 +330,8 @@ fn ctrl_c_keeps_finished_cells_and_exits_non_zero() {
         .unwrap();
     let journal = out.join("cells.jsonl");
     let start = Instant::now();
-    while fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 1 {
+    // The first group after the run's header line.
+    while fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 2 {
         assert!(start.elapsed() < Duration::from_secs(30), "no cell finished");
         std::thread::sleep(Duration::from_millis(20));
     }

@@ -1,7 +1,8 @@
 //! Faults of versus itself, with the real binary and real processes:
 //! `kill -9` at a group boundary and mid-group then `--resume`, a torn
-//! journal tail, TERM and HUP, a full disk for the journal and for the code
-//! under test, and results files that lie. Every wait is bounded and polls
+//! journal tail, TERM and HUP, a full disk for the journal (its write cut
+//! back to the last whole line) and for the code under test, and results
+//! files that lie. Every wait is bounded and polls
 //! for a state; nothing asserts how long anything took.
 
 use std::fs;
@@ -10,6 +11,9 @@ use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+
+mod common;
+use common::Tmpfs;
 
 fn versus() -> Command {
     let mut c = Command::new(assert_cmd::cargo::cargo_bin("versus"));
@@ -36,6 +40,14 @@ fn lines(path: &Path) -> Vec<String> {
     fs::read_to_string(path)
         .map(|t| t.lines().map(String::from).collect())
         .unwrap_or_default()
+}
+
+/// Group lines of a journal (each run's header line left out).
+fn groups(journal: &Path) -> usize {
+    lines(journal)
+        .iter()
+        .filter(|l| l.starts_with(r#"{"type":"group""#))
+        .count()
 }
 
 fn results(dir: &Path) -> Value {
@@ -103,7 +115,7 @@ fn kill_9_after_a_group_then_resume_keeps_it_and_runs_the_rest() {
     let suite = logging_suite(dir.path(), &log, "0.05");
     let mut child = start(&suite, &out, &[]);
     wait_for("the first group in the journal", || {
-        lines(&out.join("cells.jsonl")).len() == 1
+        groups(&out.join("cells.jsonl")) == 1
     });
     signal(&child, libc::SIGKILL);
     child.wait().unwrap();
@@ -130,7 +142,7 @@ fn kill_9_inside_a_group_measures_that_group_again_from_its_start() {
     wait_for("group 2 under way", || runs_of(&log, 2) >= 3);
     signal(&child, libc::SIGKILL);
     child.wait().unwrap();
-    let journaled = lines(&out.join("cells.jsonl")).len();
+    let journaled = groups(&out.join("cells.jsonl"));
     assert_eq!(journaled, 1, "only group 1 was finished");
     let before = runs_of(&log, 2);
     let resumed = versus()
@@ -216,35 +228,10 @@ fn kill_9_leaves_no_process_behind() {
     wait_for("the guard to clear every process", || marked(child.id()).is_empty());
 }
 
-/// A small tmpfs, or `None` (with the reason printed) where mounting is not allowed.
-struct Tmpfs(tempfile::TempDir);
-
-impl Tmpfs {
-    fn mount(size: &str) -> Option<Tmpfs> {
-        let dir = tempfile::tempdir().unwrap();
-        let ok = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(dir.path())
-            .status()
-            .is_ok_and(|s| s.success());
-        if !ok {
-            eprintln!("skipped: cannot mount a tmpfs here (needs root or CAP_SYS_ADMIN)");
-            return None;
-        }
-        Some(Tmpfs(dir))
-    }
-}
-
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(self.0.path()).status();
-    }
-}
-
 #[test]
 fn code_that_fills_the_disk_is_an_outcome_and_the_run_goes_on() {
     let Some(fs_) = Tmpfs::mount("4m") else { return };
-    let out = fs_.0.path().join("out");
+    let out = fs_.path().join("out");
     let dir = tempfile::tempdir().unwrap();
     let suite = write(
         dir.path(),
@@ -281,14 +268,17 @@ fn code_that_fills_the_disk_is_an_outcome_and_the_run_goes_on() {
     };
     assert_eq!(cell("filler")["outcome"], "failed");
     assert!(cell("filler")["message"].as_str().unwrap().contains("No space left"));
+    // Its output went to versus's own folder: the folder's fault, measured again on --resume.
+    assert_eq!(cell("filler")["harness_fault"], "output_full");
     assert_eq!(cell("fine")["outcome"], "ok");
+    assert!(cell("fine").get("harness_fault").is_none());
 }
 
 #[test]
 fn a_full_journal_disk_names_the_journal_and_the_run_resumes_after() {
     let Some(fs_) = Tmpfs::mount("4m") else { return };
-    let out = fs_.0.path().join("out");
-    let filler = fs_.0.path().join("filler");
+    let out = fs_.path().join("out");
+    let filler = fs_.path().join("filler");
     let dir = tempfile::tempdir().unwrap();
     // Group n=2's run fills the disk outside versus's folder, so the
     // journal cannot take group 2.
@@ -324,7 +314,7 @@ fn a_full_journal_disk_names_the_journal_and_the_run_resumes_after() {
     // file) could not be written: the message names which.
     let named = ["cells.jsonl", "results.json"].map(|f| out.join(f).display().to_string());
     assert!(named.iter().any(|n| stderr.contains(n.as_str())), "{stderr}");
-    assert!(!lines(&out.join("cells.jsonl")).is_empty(), "group 1 kept");
+    assert!(groups(&out.join("cells.jsonl")) >= 1, "group 1 kept");
     fs::remove_file(&filler).unwrap();
     let suite2 = fs::read_to_string(&suite)
         .unwrap()
@@ -338,6 +328,70 @@ fn a_full_journal_disk_names_the_journal_and_the_run_resumes_after() {
         .status()
         .unwrap();
     assert_eq!(resumed.code(), Some(0));
+    assert_eq!(cells(&out), 2);
+}
+
+#[test]
+fn a_journal_write_cut_short_by_a_full_disk_is_cut_back_to_its_last_whole_line() {
+    let Some(fs_) = Tmpfs::mount("4m") else { return };
+    let out = fs_.path().join("out");
+    let filler = fs_.path().join("filler");
+    let dir = tempfile::tempdir().unwrap();
+    let once = dir.path().join("filled-once");
+    // Group n=2's first run (once) fills the disk outside versus's folder. Its
+    // line (150 runs of figures) is longer than a page, so the write gets
+    // as far as the room left in the journal's last page and then fails:
+    // part of the line reaches the file.
+    let suite = write(
+        dir.path(),
+        "s.toml",
+        &format!(
+            r#"
+            [settings]
+            runs = 150
+            warmup = 0
+            shell = true
+            [matrix]
+            n = [1, 2]
+            [operations.x]
+            output = "none"
+            [implementations.a]
+            run.x = "if [ {{n}} = 2 ] && [ ! -e {once} ]; then touch {once}; head -c 50000000 /dev/zero > {f} 2>/dev/null; fi; true"
+            "#,
+            f = filler.display(),
+            once = once.display()
+        ),
+    );
+    let run = versus()
+        .args(["run", "-q", "--no-history"])
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cells.jsonl") && stderr.contains("cut off"), "{stderr}");
+    let journal = fs::read(out.join("cells.jsonl")).unwrap();
+    assert_eq!(journal.last(), Some(&b'\n'), "the journal ends inside a line");
+    for line in journal.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        serde_json::from_slice::<Value>(line).expect("every line of the journal is whole");
+    }
+    fs::remove_file(&filler).unwrap();
+    let resumed = versus()
+        .args(["run", "-q", "--no-history"])
+        .arg(&suite)
+        .arg("--resume")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        resumed.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert!(!out.join("cells.jsonl.torn").exists(), "nothing was left to set aside");
     assert_eq!(cells(&out), 2);
 }
 

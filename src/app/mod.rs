@@ -5,8 +5,10 @@
 mod adhoc;
 pub mod history;
 mod params;
+mod report;
 mod shards;
 
+pub use report::report;
 pub use shards::merge;
 
 use std::fs;
@@ -27,7 +29,7 @@ use crate::report::files::{self, Outputs};
 use crate::report::{markdown, tables, terminal};
 use crate::results::{self, Journal, Recovered, Results, Warning};
 use crate::runner::End;
-use crate::session::{Checkpoint, Session, preflight};
+use crate::session::{Checkpoint, Session, preflight, resume};
 use crate::suite;
 use crate::units::{self, parse_duration};
 
@@ -119,7 +121,15 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         None => (plan, None),
     };
     let (out_dir, recovered) = output_folder(&args, &suite.name, shard.as_ref())?;
-    let warnings = journal_warnings(&recovered);
+    let mut warnings = journal_warnings(&recovered);
+    let resumed = resume::split(recovered.cells);
+    if let Some(message) = resume::notice(&resumed) {
+        eprintln!("resuming: {message}");
+        warnings.push(Warning {
+            kind: "measured_again".into(),
+            message,
+        });
+    }
     let journal_path = out_dir.join("cells.jsonl");
     if args.resume.is_none() {
         let _ = fs::remove_file(&journal_path);
@@ -129,7 +139,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         suite: &suite,
         plan: &plan,
         dir: &out_dir,
-        resume: recovered.cells,
+        resume: resumed.keep,
         warnings,
         checkpoint: Some(Checkpoint {
             journal: Journal::open(&journal_path)?,
@@ -169,6 +179,8 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
             "interrupted: the finished cells are saved; continue with --resume {}",
             out_dir.display()
         );
+    } else if let Some(hint) = resume::hint(&results, &out_dir) {
+        eprintln!("{hint}");
     }
     // The results are on disk: only now may the store fail the run.
     let status = exit::status_of_run(&results, &end);
@@ -180,7 +192,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
 
 /// A journal repaired on `--resume` is said at once and kept in the report.
 fn journal_warnings(recovered: &Recovered) -> Vec<Warning> {
-    let Some((torn, bytes)) = &recovered.set_aside else {
+    let (Some(torn), bytes) = (&recovered.set_aside, recovered.unreadable_bytes) else {
         return vec![];
     };
     let message = format!(
@@ -361,30 +373,6 @@ fn sort_by_time(results: &mut Results) {
         let imp = order.iter().position(|(_, n)| *n == c.implementation);
         (groups.iter().position(|x| *x == g), imp)
     });
-}
-
-pub fn report(args: crate::cli::ReportArgs) -> Result<ExitCode> {
-    let mut results = results::read(&args.results)?;
-    // Statistics, verdicts and findings as this versus computes them, also
-    // for files written by an older one.
-    analysis::reanalyze(&mut results);
-    let outputs = Outputs {
-        html: args.html.iter().cloned().collect(),
-        markdown: args.markdown.iter().cloned().collect(),
-        csv: args.csv.clone(),
-        bmf: args.bmf.clone(),
-        json: None,
-        asciidoc: None,
-    };
-    if outputs.is_empty() {
-        bail!("nothing to write: give at least one of --html, --markdown, --csv, --bmf");
-    }
-    let notes = match &args.notes {
-        Some(p) => Some(fs::read_to_string(p).with_context(|| format!("--notes {}: cannot read it", p.display()))?),
-        None => None,
-    };
-    files::write(&results, &outputs, notes.as_deref())?;
-    Ok(ExitCode::from(exit::OK))
 }
 
 pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {

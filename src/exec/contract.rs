@@ -42,6 +42,10 @@ pub enum Exit {
     OutOfMemory,
     /// The program could not be started (not found, not executable, ...).
     SpawnError(String),
+    /// versus could not start the run for a reason of its own (no process,
+    /// memory or file descriptor to be had, its output disk full): no fault
+    /// of the program's.
+    HarnessError(crate::outcome::HarnessFault, String),
 }
 
 /// One measured run.
@@ -71,6 +75,17 @@ impl RunRecord {
             rss_floor: Bytes(0),
             exit: Exit::SpawnError(message),
         }
+    }
+
+    /// A run versus could not start, `error` saying why: the harness's fault
+    /// when the error names the system's resources, else the program's.
+    pub fn not_started_by(error: &std::io::Error, message: String) -> RunRecord {
+        let mut r = RunRecord::not_started(String::new());
+        r.exit = match crate::outcome::HarnessFault::of_io(error) {
+            Some(fault) => Exit::HarnessError(fault, message),
+            None => Exit::SpawnError(message),
+        };
+        r
     }
 }
 

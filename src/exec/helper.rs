@@ -191,8 +191,11 @@ pub fn serve() -> Result<()> {
         let req: RunRequest = serde_json::from_str(&line?).context("spawn helper: bad request")?;
         let mut reply = serde_json::to_vec(&exec.run(&req))?;
         reply.push(b'\n');
-        stdout.write_all(&reply)?;
-        stdout.flush()?;
+        match stdout.write_all(&reply).and_then(|()| stdout.flush()) {
+            // The main process is gone (killed): there is no one left to tell.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+            other => other?,
+        }
     }
     Ok(())
 }

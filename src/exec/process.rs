@@ -51,6 +51,19 @@ impl ProcessExecutor {
     fn limiter(&mut self) -> &MemoryLimiter {
         self.limiter.get_or_insert_with(MemoryLimiter::detect)
     }
+
+    /// One run's memory limit, or the record of a run that could not start
+    /// because the limit could not be set. A cgroup refused for want of room
+    /// is versus short of resources (its own fault), not its output disk full.
+    fn prepare_limit(&mut self, bytes: Bytes) -> Result<RunLimit, RunRecord> {
+        self.limiter().prepare(bytes).map_err(|e| {
+            let mut r = RunRecord::not_started_by(&e, format!("cannot set the memory limit: {e}"));
+            if let Exit::HarnessError(fault, _) = &mut r.exit {
+                *fault = crate::outcome::HarnessFault::CannotStart;
+            }
+            r
+        })
+    }
 }
 
 impl Default for ProcessExecutor {
@@ -149,16 +162,13 @@ impl Executor for ProcessExecutor {
         })();
         let (stdin, stdout, stderr) = match stdio {
             Ok(s) => s,
-            Err(e) => return failed(format!("cannot open standard streams: {e}")),
+            Err(e) => return RunRecord::not_started_by(&e, format!("cannot open standard streams: {e}")),
         };
         cmd.stdin(stdin).stdout(stdout).stderr(stderr);
 
-        let limit = match req.memory_limit {
-            Some(bytes) => match self.limiter().prepare(bytes) {
-                Ok(l) => Some(l),
-                Err(e) => return failed(format!("cannot set the memory limit: {e}")),
-            },
-            None => None,
+        let limit = match req.memory_limit.map(|bytes| self.prepare_limit(bytes)).transpose() {
+            Ok(l) => l,
+            Err(not_started) => return not_started,
         };
         if let Some(l) = &limit {
             let hook = l.child_hook();
@@ -180,10 +190,11 @@ impl Executor for ProcessExecutor {
                 if let Some(l) = limit {
                     l.finish();
                 }
-                return failed(match e.kind() {
+                let message = match e.kind() {
                     std::io::ErrorKind::NotFound => format!("{program}: command not found"),
                     _ => format!("{program}: {e}"),
-                });
+                };
+                return RunRecord::not_started_by(&e, message);
             }
         };
         let pid = child.id() as libc::pid_t;

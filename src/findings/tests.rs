@@ -50,6 +50,7 @@ fn cell(implementation: &str, operation: &str, size: u64, extra: &[(&str, ParamV
         services: vec![],
         segments: vec![],
         work_params: Some(vec!["size".into()]),
+        harness_fault: None,
         params,
         stats: None,
     }

@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-use crate::outcome::Outcome;
+use crate::outcome::{HarnessFault, Outcome};
 use crate::plan::Params;
 
 mod column;
@@ -135,6 +135,12 @@ pub struct Cell {
     /// same work. Absent in results written before versus recorded it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub work_params: Option<Vec<String>>,
+    /// Set when the cell failed for a reason of versus's own rather than the
+    /// code under test's (its output folder full, a run it could not
+    /// start): `--resume` measures the cell again. Absent otherwise, and in
+    /// results written before versus told the two apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harness_fault: Option<HarnessFault>,
     /// Null unless the outcome is ok.
     pub stats: Option<Stats>,
 }

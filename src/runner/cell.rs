@@ -8,13 +8,14 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use super::checks::Failure;
 use super::hooks::{self, Hooks};
 use super::inprocess::{self, InProcess};
 use super::inputs::PayloadFile;
 use super::scope::{CellFiles, cell_scope};
 use super::{Events, Runner};
 use crate::exec::{Executor, RunRequest};
-use crate::outcome::Outcome;
+use crate::outcome::{HarnessFault, Outcome};
 use crate::payload::Digest;
 use crate::plan::{Group, cell_id};
 use crate::results::{Cell, Samples, StopRule, WorkerInfo};
@@ -48,6 +49,8 @@ pub(super) struct CellState {
     pub target_runs: u32,
     /// What the background services used during this cell's runs.
     pub services: Vec<crate::results::ServiceUsage>,
+    /// Set when the cell failed for a reason of versus's own.
+    pub fault: Option<HarnessFault>,
 }
 
 impl CellState {
@@ -68,6 +71,7 @@ impl CellState {
             hooks: Hooks::default(),
             target_runs: 1,
             services: vec![],
+            fault: None,
         }
     }
 
@@ -84,8 +88,14 @@ impl CellState {
     /// a failed cell's output, and a program that filled the disk with it
     /// must not keep the journal from recording the outcome.
     pub fn fail(&mut self, outcome: Outcome, message: String) {
+        self.fail_for(outcome, Failure { message, fault: None });
+    }
+
+    /// Ends the cell with `outcome`, keeping whose fault it was.
+    pub fn fail_for(&mut self, outcome: Outcome, failure: Failure) {
         self.outcome = Some(outcome);
-        self.message = Some(message);
+        self.message = Some(failure.message);
+        self.fault = failure.fault;
         if let Some(out) = &self.out {
             // Emptied before it is removed: the executor may hold it open
             // for the next run, which would keep its blocks allocated.
@@ -135,8 +145,18 @@ pub(super) fn early_cell(runner: &Runner, ctx: &GroupContext, imp: usize, outcom
         work_params: Some(crate::plan::work::params_used(suite, ctx.group.operation, imp)),
         started_at: Some(ctx.started_at.clone()),
         stop_rule: StopRule::Failed,
+        harness_fault: None,
         stats: None,
     }
+}
+
+/// A cell that failed before any sample, with whose fault it was.
+fn failed_early(runner: &Runner, ctx: &GroupContext, imp: usize, outcome: Outcome, failure: Failure) -> Start {
+    let cell = Cell {
+        harness_fault: failure.fault,
+        ..early_cell(runner, ctx, imp, outcome, failure.message)
+    };
+    Start::Ended(Box::new(cell))
 }
 
 /// The finished cell from its state.
@@ -150,6 +170,7 @@ pub(super) fn finished_cell(runner: &Runner, ctx: &GroupContext, st: CellState) 
         samples: st.samples,
         worker: st.worker,
         services: st.services,
+        harness_fault: st.fault.filter(|_| outcome != Outcome::Ok),
         stop_rule: if outcome == Outcome::Ok {
             st.stop_rule
         } else {
@@ -191,15 +212,8 @@ impl Runner<'_> {
             Input::Payload => ctx.payload.map(|p| p.path.clone()),
             Input::Operation(j) => match self.ensure_artifact(j, imp, group, exec, events) {
                 Ok(p) => Some(p),
-                Err(why) => {
-                    return Ok(Start::Ended(Box::new(early_cell(
-                        self,
-                        ctx,
-                        imp,
-                        Outcome::Skipped,
-                        why,
-                    ))));
-                }
+                // Skipped, and versus's own fault when its producer's failure was.
+                Err(why) => return Ok(failed_early(self, ctx, imp, Outcome::Skipped, why)),
             },
         };
         let dir = self.cell_dir(group.operation, imp, &group.params);
@@ -245,8 +259,8 @@ impl Runner<'_> {
             inherit_output: inherit,
             exact_memory: false,
         };
-        if let Err(msg) = hooks::run_all(exec, "cell_setup", &hooks.setup) {
-            return Ok(Start::Ended(Box::new(early_cell(self, ctx, imp, Outcome::Failed, msg))));
+        if let Err(failure) = hooks::run_all(exec, "cell_setup", &hooks.setup) {
+            return Ok(failed_early(self, ctx, imp, Outcome::Failed, failure));
         }
         let out = matches!(op.output, OutputMode::Stdout | OutputMode::File).then_some(out);
         let mut st = CellState::new(imp, Mode::Process(req), out);
@@ -300,7 +314,14 @@ impl Runner<'_> {
                 st.samples.reserve_runs(planned_runs(group), true);
                 self.verify_worker(&mut st, ctx.payload, group);
             }
-            Err(e) => st.fail(inprocess::outcome_of(&e), format!("worker: {e}")),
+            Err(e) => {
+                let fault = match &e {
+                    crate::worker::client::WorkerError::Spawn(io) => HarnessFault::of_io(io),
+                    _ => None,
+                };
+                let message = format!("worker: {e}");
+                st.fail_for(inprocess::outcome_of(&e), Failure { message, fault });
+            }
         }
         st
     }

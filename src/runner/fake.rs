@@ -10,7 +10,8 @@ use crate::units::{Bytes, Nanos};
 
 /// Programs the fake understands (argv[0]):
 /// `copy IN` writes IN to stdout; `garble IN` writes something else;
-/// `fail` exits 1; `hang` times out; `hog` runs out of memory.
+/// `fail` exits 1; `hang` times out; `hog` runs out of memory; `nofork`
+/// cannot be started for want of a process (the harness's fault).
 /// The wall time is 1000 ns × (position of the program in this list + 1).
 pub struct Fake {
     pub log: Vec<String>,
@@ -62,6 +63,10 @@ impl Executor for Fake {
             "fail" => Exit::Code(1),
             "hang" => Exit::Timeout,
             "hog" => Exit::OutOfMemory,
+            "nofork" => Exit::HarnessError(
+                crate::outcome::HarnessFault::CannotStart,
+                "fork: Resource temporarily unavailable".into(),
+            ),
             _ => Exit::Code(0),
         };
         let rank = ["copy", "garble", "fail", "hang", "hog"]

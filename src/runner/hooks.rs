@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::checks::describe;
+use super::checks::{Failure, describe, harness_fault};
 use crate::exec::streams::tail;
 use crate::exec::{Executor, Exit, RunRequest};
 use crate::placeholder::{CommandTemplate, Scope};
@@ -55,17 +55,21 @@ impl Hooks {
     }
 }
 
-/// Runs `requests` in order; the first that does not exit 0 stops them, described.
-pub(super) fn run_all(exec: &mut dyn Executor, what: &str, requests: &[RunRequest]) -> Result<(), String> {
+/// Runs `requests` in order; the first that does not exit 0 stops them,
+/// described, with whose fault it was.
+pub(super) fn run_all(exec: &mut dyn Executor, what: &str, requests: &[RunRequest]) -> Result<(), Failure> {
     for req in requests {
         let r = exec.run(req);
         if r.exit != Exit::Code(0) {
             let stderr = req.stderr.as_deref().map(|p| tail(p, 1000)).unwrap_or_default();
-            return Err(format!(
-                "{what} command `{}`: {}; {stderr}",
-                req.argv.join(" "),
-                describe(&r.exit, 0).1
-            ));
+            return Err(Failure {
+                message: format!(
+                    "{what} command `{}`: {}; {stderr}",
+                    req.argv.join(" "),
+                    describe(&r.exit, 0).1
+                ),
+                fault: harness_fault(&r.exit, req.stderr.as_deref().and_then(Path::parent)),
+            });
         }
     }
     Ok(())

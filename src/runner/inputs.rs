@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 
+use super::checks::Failure;
 use super::scope::params_scope;
 use super::{Events, NoEvents, Runner};
 use crate::exec::streams::tail;
@@ -191,22 +192,25 @@ impl Runner<'_> {
         group: &Group,
         exec: &mut dyn Executor,
         events: &mut dyn Events,
-    ) -> Result<PathBuf, String> {
+    ) -> Result<PathBuf, Failure> {
         let producer = &self.suite.operations[op];
         if let Some((_, why)) = self.suite.implementations[imp]
             .unsupported
             .iter()
             .find(|(o, _)| *o == op)
         {
-            return Err(format!("its input from '{}' is not offered: {why}", producer.name));
+            return Err(format!("its input from '{}' is not offered: {why}", producer.name).into());
         }
         let id = cell_id(&producer.name, &self.suite.implementations[imp].name, &group.params);
-        if let Some(o) = self.outcomes.get(&id).filter(|o| **o != Outcome::Ok) {
-            return Err(format!(
-                "its input from '{}' is missing: that cell ended {}",
-                producer.name,
-                o.label()
-            ));
+        if let Some((o, fault)) = self.outcomes.get(&id).filter(|(o, _)| *o != Outcome::Ok) {
+            return Err(Failure {
+                message: format!(
+                    "its input from '{}' is missing: that cell ended {}",
+                    producer.name,
+                    o.label()
+                ),
+                fault: *fault,
+            });
         }
         let path = self.cell_dir(op, imp, &group.params).join("out");
         if path.is_file() {
@@ -224,15 +228,20 @@ impl Runner<'_> {
             warmup: 0,
             ..group.clone()
         };
-        let cells = self.run_group(&sub, exec, &mut NoEvents).map_err(|e| e.to_string())?;
+        let cells = self
+            .run_group(&sub, exec, &mut NoEvents)
+            .map_err(|e| Failure::from(e.to_string()))?;
         match cells.first() {
             Some(c) if c.outcome == Outcome::Ok && path.is_file() => Ok(path),
-            Some(c) => Err(format!(
-                "its input from '{}' could not be produced: {}",
-                producer.name,
-                c.message.clone().unwrap_or_else(|| c.outcome.label().into())
-            )),
-            None => Err(format!("its input from '{}' could not be produced", producer.name)),
+            Some(c) => Err(Failure {
+                message: format!(
+                    "its input from '{}' could not be produced: {}",
+                    producer.name,
+                    c.message.clone().unwrap_or_else(|| c.outcome.label().into())
+                ),
+                fault: c.harness_fault,
+            }),
+            None => Err(format!("its input from '{}' could not be produced", producer.name).into()),
         }
     }
 }

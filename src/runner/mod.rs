@@ -96,8 +96,9 @@ pub struct Runner<'a> {
     payloads: HashMap<String, PayloadFile>,
     /// SHA-256 of files that do not change during the run (payloads, expected outputs).
     digests: HashMap<PathBuf, Digest>,
-    /// Outcome of every cell so far, by id, to skip consumers of failed producers.
-    outcomes: HashMap<String, Outcome>,
+    /// Outcome of every cell so far, by id, and whether its failure was
+    /// versus's own, to skip consumers of failed producers.
+    outcomes: HashMap<String, (Outcome, Option<crate::outcome::HarnessFault>)>,
     setup_failed: HashMap<usize, String>,
 }
 
@@ -131,7 +132,7 @@ impl<'a> Runner<'a> {
     ) -> Result<End> {
         events.start(self.plan.total_runs());
         for c in self.done.values() {
-            self.outcomes.insert(c.id.clone(), c.outcome);
+            self.outcomes.insert(c.id.clone(), (c.outcome, c.harness_fault));
         }
         for gi in 0..self.plan.groups.len() {
             if interrupted() {
@@ -156,7 +157,7 @@ impl<'a> Runner<'a> {
                 return Ok(End::Interrupted);
             }
             for c in &cells {
-                self.outcomes.insert(c.id.clone(), c.outcome);
+                self.outcomes.insert(c.id.clone(), (c.outcome, c.harness_fault));
             }
             sink(cells)?;
         }
@@ -213,10 +214,10 @@ impl<'a> Runner<'a> {
             return Ok(vec![]);
         }
         for st in &mut states {
-            if let Err(msg) = hooks::run_all(exec, "cell_teardown", &st.hooks.teardown)
+            if let Err(failure) = hooks::run_all(exec, "cell_teardown", &st.hooks.teardown)
                 && st.outcome.is_none()
             {
-                st.fail(Outcome::Failed, msg);
+                st.fail_for(Outcome::Failed, failure);
             }
         }
         self.close_workers(&mut states, &ctx);

@@ -4,22 +4,20 @@
 //! injected (`Clock`), so `max_time` is tested exactly with a fake one.
 
 use std::fs;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::cell::{CellState, Mode};
-use super::checks::describe;
+use super::checks::{Failure, describe, disk_full, harness_fault};
 use super::inputs::PayloadFile;
 use super::{Events, Runner, hooks, inprocess, policy, usage};
 use crate::exec::interrupt::interrupted;
 use crate::exec::streams::tail;
 use crate::exec::{Executor, Exit, RunRecord, RunRequest};
-use crate::outcome::Outcome;
+use crate::outcome::{HarnessFault, Outcome};
 use crate::payload;
 use crate::plan::{Group, Sampling};
 use crate::results::StopRule;
-
-/// Free space under which a failed run's disk is reported as full.
-const FULL_DISK: u64 = 64 * 1024;
 
 /// Monotonic time as the stop rules see it.
 pub trait Clock {
@@ -256,8 +254,8 @@ impl Runner<'_> {
         if let Some(out) = &st.out {
             let _ = fs::remove_file(out);
         }
-        if let Err(msg) = hooks::run_all(exec, "prepare", &st.hooks.prepare) {
-            st.fail(Outcome::Failed, msg);
+        if let Err(failure) = hooks::run_all(exec, "prepare", &st.hooks.prepare) {
+            st.fail_for(Outcome::Failed, failure);
             return;
         }
         // Warm-up runs measure memory exactly (see RunRequest::exact_memory).
@@ -274,10 +272,10 @@ impl Runner<'_> {
             return;
         }
         self.absorb(st, record, warmup, payload, group);
-        if let Err(msg) = concluded
+        if let Err(failure) = concluded
             && st.outcome.is_none()
         {
-            st.fail(Outcome::Failed, msg);
+            st.fail_for(Outcome::Failed, failure);
         }
     }
 
@@ -302,20 +300,17 @@ impl Runner<'_> {
                 if !lines.is_empty() {
                     msg = format!("{msg}; stderr: {}", lines[lines.len().saturating_sub(3)..].join(" / "));
                 }
-                // A full disk also swallows the stderr that would have said so.
-                if let Some(dir) = err.parent()
-                    && payload::free_space(dir).is_some_and(|free| free < FULL_DISK)
-                {
-                    msg = format!(
-                        "{msg}; the disk holding its output ({}) is full: No space left on device",
-                        dir.display()
-                    );
-                }
             }
-            st.fail(
-                outcome,
-                format!("{} run: {msg}", if warmup { "warm-up" } else { "measured" }),
-            );
+            let capture_dir = req.stderr.as_deref().and_then(Path::parent);
+            let fault = harness_fault(&r.exit, capture_dir);
+            if let (Some(HarnessFault::OutputFull), Some(dir)) = (fault, capture_dir) {
+                msg = format!(
+                    "{msg}; the disk holding its output ({}) is full: No space left on device",
+                    dir.display()
+                );
+            }
+            let message = format!("{} run: {msg}", if warmup { "warm-up" } else { "measured" });
+            st.fail_for(outcome, Failure { message, fault });
             return;
         }
         if let Some(out) = st.out.clone().filter(|_| op.checks_output()) {
@@ -324,8 +319,11 @@ impl Runner<'_> {
             } else {
                 Err(format!("the run produced no output file ({})", out.display()))
             };
-            if let Err(msg) = digest.and_then(|d| self.check_digest(d, payload, group).map(|()| st.digests.push(d))) {
-                st.fail(Outcome::WrongOutput, msg);
+            if let Err(message) = digest.and_then(|d| self.check_digest(d, payload, group).map(|()| st.digests.push(d)))
+            {
+                // Output cut short by a full disk is versus's folder's fault, not the program's.
+                let fault = out.parent().filter(|d| disk_full(d)).map(|_| HarnessFault::OutputFull);
+                st.fail_for(Outcome::WrongOutput, Failure { message, fault });
                 return;
             }
         }

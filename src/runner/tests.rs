@@ -147,6 +147,33 @@ fn chains_feed_outputs_forward_and_skip_after_a_failed_producer() {
 }
 
 #[test]
+fn a_run_versus_could_not_start_is_its_own_fault_and_so_is_the_skip_it_causes() {
+    let s = suite(
+        r#"
+        [implementations.starved]
+        run = { enc = "nofork", dec = "copy {enc.out}" }
+        [implementations.broken]
+        run = { enc = "fail", dec = "copy {enc.out}" }
+        "#,
+        "[operations.enc]\n[operations.dec]\ninput = \"enc\"\nroundtrip = true",
+    );
+    let (cells, _) = run(&s);
+    let fault = |op: &str, imp: &str| {
+        let c = cells
+            .iter()
+            .find(|c| c.operation == op && c.implementation == imp)
+            .unwrap();
+        (c.outcome, c.harness_fault)
+    };
+    use crate::outcome::HarnessFault::CannotStart;
+    assert_eq!(fault("enc", "starved"), (Outcome::Failed, Some(CannotStart)));
+    assert_eq!(fault("dec", "starved"), (Outcome::Skipped, Some(CannotStart)));
+    // The code's own failure, and the skip it causes, are the code's.
+    assert_eq!(fault("enc", "broken"), (Outcome::Failed, None));
+    assert_eq!(fault("dec", "broken"), (Outcome::Skipped, None));
+}
+
+#[test]
 fn same_output_compares_against_the_first_good_implementation() {
     let s = suite(
         r#"

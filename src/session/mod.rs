@@ -8,6 +8,8 @@
 pub mod checkpoint;
 pub mod document;
 pub mod preflight;
+pub mod rebuild;
+pub mod resume;
 
 use std::fs;
 use std::path::Path;
@@ -78,6 +80,9 @@ impl Session<'_> {
             let groups = services.borrow().process_groups();
             runner.meter = Some(Box::new(crate::exec::usage::UsageMeter::new(groups)));
             results.environment.services = document::services(suite, &services.borrow(), &ports, &tmp);
+        }
+        if let Some(cp) = self.checkpoint.as_mut() {
+            cp.begin(&results)?;
         }
         runner.setup(exec, events)?;
         let mut all: IndexMap<String, Cell> = self.resume.clone();

@@ -57,9 +57,14 @@ fn a_session_records_every_group_and_ends_complete() {
     assert_eq!(end, End::Complete);
     assert_eq!(results.status, RunStatus::Complete);
     assert_eq!(results.cells.len(), 8);
-    let journal = results::Journal::recover(&dir.path().join("cells.jsonl"))
-        .unwrap()
-        .cells;
+    let recovered = results::Journal::recover(&dir.path().join("cells.jsonl")).unwrap();
+    // The run's header comes first, so the journal alone can be rendered.
+    let header = recovered.header.unwrap();
+    assert_eq!(
+        (header.suite.name.as_str(), header.status),
+        ("fake", RunStatus::Running)
+    );
+    let journal = recovered.cells;
     let ids: Vec<&String> = results.cells.iter().map(|c| &c.id).collect();
     let mut journaled: Vec<&String> = journal.keys().collect();
     journaled.sort();

@@ -28,6 +28,7 @@ fn cell(id: &str, implementation: &str) -> Cell {
         services: vec![],
         segments: vec![],
         work_params: None,
+        harness_fault: None,
     }
 }
 
@@ -65,8 +66,8 @@ fn a_torn_tail_is_set_aside_and_the_journal_stays_appendable() {
     let fragment = tear(&path, 25);
     let r = Journal::recover(&path).unwrap();
     assert_eq!(r.cells.keys().collect::<Vec<_>>(), ["a"]);
-    let (torn, bytes) = r.set_aside.unwrap();
-    assert_eq!(bytes, fragment.len() + 1);
+    let torn = r.set_aside.unwrap();
+    assert_eq!(r.unreadable_bytes, fragment.len() + 1);
     assert_eq!(fs::read(&torn).unwrap()[..fragment.len()], fragment[..]);
     // The next group goes on a line of its own, not glued to the fragment.
     Journal::open(&path).unwrap().append_group(&[cell("b", "x")]).unwrap();
@@ -100,4 +101,59 @@ fn a_fragment_glued_to_the_next_record_costs_only_that_line() {
     let r = Journal::recover(&path).unwrap();
     assert_eq!(r.cells.keys().collect::<Vec<_>>(), ["a", "c"]);
     assert!(r.set_aside.is_some());
+}
+
+fn header(name: &str) -> Results {
+    let mut r: Results = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/results/sha256.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    r.suite.name = name.into();
+    r
+}
+
+#[test]
+fn the_last_run_header_is_read_back_without_its_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cells.jsonl");
+    let mut j = Journal::open(&path).unwrap();
+    j.append_run(&header("first")).unwrap();
+    j.append_group(&[cell("a", "x")]).unwrap();
+    j.append_run(&header("resumed")).unwrap();
+    j.append_group(&[cell("b", "x")]).unwrap();
+    let r = Journal::recover(&path).unwrap();
+    let h = r.header.unwrap();
+    assert_eq!(h.suite.name, "resumed");
+    assert!(h.cells.is_empty(), "a header carries no cells");
+    assert_eq!(r.cells.keys().collect::<Vec<_>>(), ["a", "b"]);
+    assert!(Journal::looks_like(&path));
+}
+
+#[test]
+fn a_line_of_an_unknown_type_is_skipped_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = journal_with(dir.path(), &[&[cell("a", "x")]]);
+    let mut text = fs::read_to_string(&path).unwrap();
+    text.push_str("{\"type\":\"later_idea\",\"data\":{\"x\":1}}\n");
+    fs::write(&path, &text).unwrap();
+    Journal::open(&path).unwrap().append_group(&[cell("b", "x")]).unwrap();
+    let r = Journal::recover(&path).unwrap();
+    assert_eq!(r.cells.keys().collect::<Vec<_>>(), ["a", "b"]);
+    assert!(r.set_aside.is_none());
+    assert!(fs::read_to_string(&path).unwrap().contains("later_idea"));
+}
+
+#[test]
+fn reading_leaves_a_torn_tail_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = journal_with(dir.path(), &[&[cell("a", "x")], &[cell("b", "x")]]);
+    let fragment = tear(&path, 25);
+    let before = fs::read(&path).unwrap();
+    let r = Journal::read(&path).unwrap();
+    assert_eq!(r.cells.keys().collect::<Vec<_>>(), ["a"]);
+    assert_eq!(r.unreadable_bytes, fragment.len() + 1);
+    assert!(r.set_aside.is_none());
+    assert_eq!(fs::read(&path).unwrap(), before, "read changed the journal");
+    assert!(!path.with_extension("jsonl.torn").exists());
 }
