@@ -6,6 +6,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.Provider;
@@ -22,8 +23,8 @@ import org.bouncycastle.jce.provider.BouncyCastleProvider;
  * AES-128-GCM ("AES/GCM/NoPadding", XML Encryption 1.1 {@code aes128-gcm}) through one JCE
  * provider, as a versus worker.
  *
- * <p>Usage: {@code java -cp ... AesGcmWorker sun|bc} (started by versus), or {@code AesGcmWorker
- * selftest} (by hand: checks that both providers agree, prints the result and exits).
+ * <p>Usage: {@code java -cp ... AesGcmWorker sun|bc [--dir DIR]} (started by versus), or {@code
+ * AesGcmWorker selftest} (by hand: checks that both providers agree, prints the result and exits).
  *
  * <p>{@code sun} is the JDK's own SunJCE provider, reached by name; {@code bc} is a {@link
  * BouncyCastleProvider} object passed to {@link Cipher#getInstance(String, Provider)} and never
@@ -43,6 +44,9 @@ import org.bouncycastle.jce.provider.BouncyCastleProvider;
  *       the original comparison measured. OpenJDK before 21 allocates, on every 512-byte read of an
  *       AEAD decryption, a buffer the size of everything read so far (JDK-8298249), so SunJCE's
  *       streaming decryption there grows with the square of the size.
+ *   <li>{@code read-file}, {@code encrypt-file}, {@code decrypt-file}: the original comparison's
+ *       own steps, file to file through the streams (see {@link FilePath}); their files go into the
+ *       folder given with {@code --dir}.
  * </ul>
  *
  * <p>Each call does what one message costs an application such as WSS4J: {@code
@@ -117,11 +121,17 @@ public final class AesGcmWorker {
               + ")");
       return;
     }
-    if (args.length != 1) {
-      System.err.println("usage: AesGcmWorker sun|bc [--version] | AesGcmWorker selftest");
+    boolean withDir = args.length == 3 && args[1].equals("--dir");
+    if (args.length != 1 && !withDir) {
+      System.err.println(
+          "usage: AesGcmWorker sun|bc [--dir DIR] | AesGcmWorker sun|bc --version"
+              + " | AesGcmWorker selftest");
       System.exit(2);
     }
     Provider provider = provider(args[0]);
+    // Where the file operations write their files (the suite passes its {tmp}).
+    Path dir =
+        withDir ? Path.of(args[2]) : Path.of(System.getProperty("java.io.tmpdir"), "aes-gcm-java");
     Worker.builder()
         .operation(
             "encrypt",
@@ -139,6 +149,17 @@ public final class AesGcmWorker {
             "decrypt-stream",
             AesGcmWorker::run,
             ctx -> setup(ctx, provider, Cipher.DECRYPT_MODE, Api.STREAM))
+        .operation("read-file", FilePath::read, FilePath::setupRead)
+        .operation(
+            "encrypt-file",
+            FilePath::call,
+            ctx -> FilePath.setup(ctx, provider, Cipher.ENCRYPT_MODE, dir),
+            FilePath::teardown)
+        .operation(
+            "decrypt-file",
+            FilePath::call,
+            ctx -> FilePath.setup(ctx, provider, Cipher.DECRYPT_MODE, dir),
+            FilePath::teardown)
         .run();
   }
 
