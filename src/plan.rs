@@ -309,7 +309,12 @@ mod tests {
             let dec = g.operation == 1;
             assert_eq!(g.implementations, if dec { vec![0] } else { vec![0, 1] });
             assert_eq!(g.runs, if dec { 3 } else { 10 });
-            assert_eq!(g.timeout, if dec { Duration::from_secs(5) } else { s.settings.timeout });
+            let timeout = if dec {
+                Duration::from_secs(5)
+            } else {
+                s.settings.timeout
+            };
+            assert_eq!(g.timeout, timeout);
             assert_eq!(g.skipped.len(), usize::from(dec));
         }
     }
