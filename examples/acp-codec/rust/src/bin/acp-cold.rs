@@ -23,8 +23,11 @@ fn main() -> Result<(), codec::Error> {
     }
     let mut s = Summary::default();
     if path == "--all" || path == "--raw" {
-        let read: fn(&str, &mut Summary) -> Result<(), codec::Error> =
-            if path == "--raw" { codec::parse_line } else { codec::decode_line };
+        let read: fn(&str, &mut Summary) -> Result<(), codec::Error> = if path == "--raw" {
+            codec::parse_line
+        } else {
+            codec::decode_line
+        };
         let path = std::env::args().nth(2).ok_or("usage: acp-cold --all|--raw CORPUS")?;
         for line in std::fs::read_to_string(path)?.split('\n').filter(|l| !l.is_empty()) {
             read(line, &mut s)?;
