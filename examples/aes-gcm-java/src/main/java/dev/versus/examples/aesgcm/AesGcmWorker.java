@@ -111,7 +111,7 @@ public final class AesGcmWorker {
       System.out.println(
           p.getName()
               + " "
-              + p.getVersionStr()
+              + versionOf(p)
               + " on "
               + System.getProperty("java.vm.name")
               + " "
@@ -161,6 +161,20 @@ public final class AesGcmWorker {
             ctx -> FilePath.setup(ctx, provider, Cipher.DECRYPT_MODE, dir),
             FilePath::teardown)
         .run();
+  }
+
+  /**
+   * The provider's version as its jar names it where that says more: Bouncy Castle's {@code
+   * getVersionStr()} is a number, so 1.70 reports itself as "1.7"; its jar's manifest says
+   * "1.70.0". SunJCE's version is the JDK's, as it reports it.
+   */
+  static String versionOf(Provider p) {
+    Package pkg = p.getClass().getPackage();
+    String jar = pkg == null ? null : pkg.getImplementationVersion();
+    if (!p.getName().equals("BC") || jar == null || jar.isEmpty()) {
+      return p.getVersionStr();
+    }
+    return jar;
   }
 
   /** The provider an implementation name stands for. */
