@@ -149,32 +149,28 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
 
     let mut groups = Vec::new();
     for params in expand(&suite.matrix) {
-        let applying: Vec<_> = suite
-            .overrides
-            .iter()
-            .filter(|o| o.when.iter().all(|(k, v)| params.get(k) == Some(v)))
-            .collect();
-        let last = |f: &dyn Fn(&crate::suite::Override) -> Option<u32>| applying.iter().rev().find_map(|o| f(o));
-        let runs = sel.runs.or(last(&|o| o.runs)).unwrap_or(suite.settings.runs).max(1);
-        let warmup = sel
-            .warmup
-            .or(applying.iter().rev().find_map(|o| o.warmup))
-            .unwrap_or(suite.settings.warmup);
-        let (warmup, warmup_auto) = match warmup {
-            Warmup::Runs(n) => (n, false),
-            Warmup::Auto => (AUTO_WARMUP_PLANNED, true),
-        };
-        let timeout = sel
-            .timeout
-            .or(applying.iter().rev().find_map(|o| o.timeout))
-            .unwrap_or(suite.settings.timeout);
-        let mut vars = suite.vars.clone();
-        for o in &applying {
-            vars.extend(o.vars.iter().map(|(k, v)| (k.clone(), v.clone())));
-        }
         for (oi, op) in suite.operations.iter().enumerate() {
             if picks_op && !sel.only.contains(&op.name) {
                 continue;
+            }
+            let applying: Vec<_> = suite.overrides.iter().filter(|o| o.applies(oi, &params)).collect();
+            let last = |f: &dyn Fn(&crate::suite::Override) -> Option<u32>| applying.iter().rev().find_map(|o| f(o));
+            let runs = sel.runs.or(last(&|o| o.runs)).unwrap_or(suite.settings.runs).max(1);
+            let warmup = sel
+                .warmup
+                .or(applying.iter().rev().find_map(|o| o.warmup))
+                .unwrap_or(suite.settings.warmup);
+            let (warmup, warmup_auto) = match warmup {
+                Warmup::Runs(n) => (n, false),
+                Warmup::Auto => (AUTO_WARMUP_PLANNED, true),
+            };
+            let timeout = sel
+                .timeout
+                .or(applying.iter().rev().find_map(|o| o.timeout))
+                .unwrap_or(suite.settings.timeout);
+            let mut vars = suite.vars.clone();
+            for o in &applying {
+                vars.extend(o.vars.iter().map(|(k, v)| (k.clone(), v.clone())));
             }
             let mut measured = Vec::new();
             let mut skipped = Vec::new();
@@ -197,7 +193,7 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
                 warmup_auto,
                 sampling: sel.sampling,
                 timeout,
-                vars: vars.clone(),
+                vars,
                 implementations: measured,
                 skipped,
             });
@@ -291,6 +287,36 @@ mod tests {
         )
         .unwrap();
         assert!(plan.groups.iter().all(|g| g.runs == 2));
+    }
+
+    /// An override with `operations` changes only those operations' groups:
+    /// here b's decryption is skipped at 1MB while its encryption runs.
+    #[test]
+    fn an_override_for_one_operation_leaves_the_others_alone() {
+        let s = suite(
+            r#"
+            [[override]]
+            when = { size = "1MB" }
+            operations = ["dec"]
+            runs = 3
+            timeout = "5s"
+            skip = ["b"]
+            reason = "decryption too slow"
+            "#,
+        );
+        let plan = build(&s, &Selection::default()).unwrap();
+        for g in plan.groups.iter().filter(|g| g.params["size"].to_string() == "1MB") {
+            let dec = g.operation == 1;
+            assert_eq!(g.implementations, if dec { vec![0] } else { vec![0, 1] });
+            assert_eq!(g.runs, if dec { 3 } else { 10 });
+            let timeout = if dec {
+                Duration::from_secs(5)
+            } else {
+                s.settings.timeout
+            };
+            assert_eq!(g.timeout, timeout);
+            assert_eq!(g.skipped.len(), usize::from(dec));
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The final measurement of examples/acp-codec (run install.sh first, on an
 # idle machine): docs/results/acp-codec.md (the mixed stream: parse, decode,
-# encode_decode, cold_start, bare_start, process) and docs/results/
+# encode_decode, cold_start, bare_start, process, process_raw) and docs/results/
 # acp-codec-tokens.md (token throughput), each with its .html and results.json.
 # Extra arguments go to `versus run` (e.g. --runs 3 --warmup 1 for a quick look).
 set -euo pipefail

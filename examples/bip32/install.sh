@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs and builds the six BIP32 implementations of examples/bip32, all
+# Installs and builds the seven BIP32 implementations of examples/bip32, all
 # inside this folder except the Debian toolchain packages:
 #
 #   .venv/                       PyPI bip32 (python/requirements.txt) + versus-worker
 #   node/node_modules/           npm bip32, tiny-secp256k1, @bitcoinerlab/secp256k1,
-#                                @bitgo/utxo-lib (node/package-lock.json) + versus-worker
+#                                @bitgo/utxo-lib, @bitgo/wasm-utxo (BitGo's published
+#                                WASM, the seed's own column) (node/package-lock.json)
+#                                + versus-worker
 #   .tools/bip32-worker          the Rust worker, native (rustup's cargo)
 #   .tools/bip32_wasm.wasm       the same Rust code for wasm32-unknown-unknown
 #   .tools/bip32_wasm_size.wasm  (opt-level 3, and opt-level "z"), built with
@@ -145,5 +147,6 @@ echo "               wasm-bindgen: $("$WBG" --version); wasm-opt: $("$NODE_DIR/n
 echo "  bip32-tiny   $(node "$NODE_DIR/worker.mjs" --version bip32-tiny)"
 echo "  bip32-noble  $(node "$NODE_DIR/worker.mjs" --version bip32-noble)"
 echo "  utxolib      $(node "$NODE_DIR/worker.mjs" --version utxolib)"
+echo "  wasm-utxo    $(node "$NODE_DIR/worker.mjs" --version wasm-utxo)"
 echo "  python       $("$HERE/.venv/bin/python" "$HERE/python/worker.py" --version)"
 echo "  cargo on PATH: $(command -v cargo) ($(cargo --version))"

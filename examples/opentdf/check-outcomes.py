@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Reads a versus results.json of examples/opentdf and fails on any cell that
 did not end ok for a reason other than an operation its SDK does not offer
-(go-writer only encrypts; Go and TypeScript have no decrypt-local; the WASM
-hosts no network decrypt). The suite declares those (`unsupported`), and
+(go-writer only encrypts; Go and TypeScript have no decrypt-local; the
+wazero and Chicory WASM hosts no network decrypt). The suite declares those (`unsupported`), and
 versus reports their cells as skipped ("not offered: ..."). The suite's
 override also skips Chicory's interpreter at 100 MiB (minutes per call),
 which is accepted too. Prints the non-ok cells it accepts and those it does

@@ -125,7 +125,7 @@ fn weight_milli(suite: &Suite, plan: &Plan, gi: usize) -> Option<u64> {
         .overrides
         .iter()
         .rev()
-        .filter(|o| o.when.iter().all(|(k, v)| g.params.get(k) == Some(v)))
+        .filter(|o| o.applies(g.operation, &g.params))
         .find_map(|o| o.weight)
         .map(|w| (w * 1000.0).round().max(1.0) as u64)
 }

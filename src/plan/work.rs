@@ -64,7 +64,7 @@ fn collect(suite: &Suite, op: usize, imp: usize, used: &mut Vec<String>, depth: 
                 match earlier {
                     Some(j) if depth < suite.operations.len() => collect(suite, j, imp, used, depth + 1),
                     Some(_) => {}
-                    None => named_value(suite, imp, name, used),
+                    None => named_value(suite, op, imp, name, used),
                 }
             }
         }
@@ -73,16 +73,16 @@ fn collect(suite: &Suite, op: usize, imp: usize, used: &mut Vec<String>, depth: 
 
 /// A placeholder that is neither a file nor an earlier output: the
 /// implementation's own variable (the same in every cell), a suite variable
-/// (which depends on the parameters of the overrides that set it), or a
-/// parameter. The scope's layers win in that order.
-fn named_value(suite: &Suite, imp: usize, name: &str, used: &mut Vec<String>) {
+/// (which depends on the parameters of the overrides that set it for
+/// operation `op`), or a parameter. The scope's layers win in that order.
+fn named_value(suite: &Suite, op: usize, imp: usize, name: &str, used: &mut Vec<String>) {
     if suite.implementations[imp].vars.iter().any(|(k, _)| k == name) {
         return;
     }
     let setters: Vec<&str> = suite
         .overrides
         .iter()
-        .filter(|o| o.vars.contains_key(name))
+        .filter(|o| o.vars.contains_key(name) && (o.operations.is_empty() || o.operations.contains(&op)))
         .flat_map(|o| o.when.keys().map(String::as_str))
         .collect();
     if suite.vars.contains_key(name) || !setters.is_empty() {
@@ -165,6 +165,28 @@ run.start = "enc --version"
         // Through its input, what encrypt used; and its own level.
         assert_eq!(used(&s, "decrypt", "a"), ["size", "armor", "level"]);
         assert!(used(&s, "start", "a").is_empty());
+    }
+
+    /// A variable set by an override for some operations varies only their work.
+    #[test]
+    fn a_variable_set_for_one_operation_varies_only_its_work() {
+        let s = suite(
+            r#"
+[[override]]
+when = { level = 9 }
+operations = ["decrypt"]
+vars = { armor_flag = "--fast" }
+
+[operations.encrypt]
+[operations.decrypt]
+
+[implementations.a]
+run.encrypt = "enc {armor_flag} {payload}"
+run.decrypt = "dec {armor_flag} {payload}"
+"#,
+        );
+        assert_eq!(used(&s, "encrypt", "a"), ["size", "armor"]);
+        assert_eq!(used(&s, "decrypt", "a"), ["size", "armor", "level"]);
     }
 
     #[test]

@@ -128,6 +128,8 @@ pub struct Implementation {
 #[derive(Debug, Clone)]
 pub struct Override {
     pub when: IndexMap<String, ParamValue>,
+    /// Indices into `Suite::operations` it applies to; empty means every operation.
+    pub operations: Vec<usize>,
     pub vars: IndexMap<String, String>,
     pub runs: Option<u32>,
     pub warmup: Option<Warmup>,
@@ -136,6 +138,15 @@ pub struct Override {
     pub reason: Option<String>,
     /// Relative cost of one run here, for balancing shards (positive, finite).
     pub weight: Option<f64>,
+}
+
+impl Override {
+    /// Whether it applies to operation `op` (index into `Suite::operations`)
+    /// at the parameter values `params`.
+    pub fn applies(&self, op: usize, params: &IndexMap<String, ParamValue>) -> bool {
+        (self.operations.is_empty() || self.operations.contains(&op))
+            && self.when.iter().all(|(k, v)| params.get(k) == Some(v))
+    }
 }
 
 #[derive(Debug, Clone)]

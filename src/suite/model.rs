@@ -225,6 +225,10 @@ pub enum WarmupSpec {
 pub struct OverrideSpec {
     /// Parameter values this override applies to, e.g. `{ size = "100MB" }`.
     pub when: IndexMap<String, ParamValue>,
+    /// The operations it applies to (default: every operation), e.g.
+    /// `["decrypt"]`: its runs, warm-up, timeout, vars, skips and weight then
+    /// change only those operations' cells at the `when` values.
+    pub operations: Option<Vec<String>>,
     pub runs: Option<u32>,
     pub warmup: Option<WarmupSpec>,
     pub timeout: Option<String>,

@@ -202,3 +202,22 @@ fn warmup_is_a_number_of_runs_or_auto() {
     let e = error(&with("", "warmup = \"later\""));
     assert!(e.contains("override #1.warmup = \"later\""), "{e}");
 }
+
+#[test]
+fn an_override_can_name_the_operations_it_applies_to() {
+    let with = |ops: &str| format!("{BASE}\n[[override]]\nwhen = {{ size = \"2KB\" }}\n{ops}\nskip = [\"b\"]\n");
+    let s = parse_str(&with("operations = [\"dec\"]")).unwrap();
+    let size = |v: &str| IndexMap::from([("size".to_string(), ParamValue::Str(v.into()))]);
+    let o = &s.overrides[0];
+    assert_eq!(o.operations, [1]);
+    assert!(o.applies(1, &size("2KB")) && !o.applies(0, &size("2KB")) && !o.applies(1, &size("1KB")));
+    let all = &parse_str(&with("")).unwrap().overrides[0];
+    assert!(all.operations.is_empty() && all.applies(0, &size("2KB")) && all.applies(1, &size("2KB")));
+    let e = error(&with("operations = [\"decrypt\"]"));
+    assert!(
+        e.contains("override #1: operations: no operation named 'decrypt' (expected one of: enc, dec)"),
+        "{e}"
+    );
+    let e = error(&with("operations = []"));
+    assert!(e.contains("override #1: operations = []"), "{e}");
+}

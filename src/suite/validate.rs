@@ -142,7 +142,7 @@ impl Validator<'_> {
                     .join(", ")
             )));
         }
-        let overrides = self.overrides(&file, &expand)?;
+        let overrides = self.overrides(&file, &operations, &expand)?;
         let services = self.services(&file, &names, &dir, shell)?;
         let settings = self.settings(&file)?;
         Ok(Suite {
@@ -318,7 +318,12 @@ impl Validator<'_> {
         })
     }
 
-    fn overrides(&self, file: &SuiteFile, expand: &dyn Fn(&str) -> Vec<String>) -> Result<Vec<Override>, SuiteError> {
+    fn overrides(
+        &self,
+        file: &SuiteFile,
+        operations: &[Operation],
+        expand: &dyn Fn(&str) -> Vec<String>,
+    ) -> Result<Vec<Override>, SuiteError> {
         let mut overrides = Vec::new();
         for (i, o) in file.overrides.iter().enumerate() {
             let what = format!("override #{}", i + 1);
@@ -335,6 +340,7 @@ impl Validator<'_> {
                     return Err(self.err(format!("{what}: when.{k} = {v} is not one of matrix.{k}'s values")));
                 }
             }
+            let ops = self.override_operations(&what, o.operations.as_deref(), operations)?;
             if let Some(v) = o.vars.keys().find(|v| !file.vars.contains_key(*v)) {
                 return Err(self.err(format!("{what}: vars.{v}: declare it with a default in [vars] first")));
             }
@@ -349,6 +355,7 @@ impl Validator<'_> {
             }
             overrides.push(Override {
                 when: o.when.clone(),
+                operations: ops,
                 vars: o.vars.clone(),
                 runs: o.runs,
                 warmup: self.warmup(&format!("{what}.warmup"), &o.warmup)?,
@@ -359,6 +366,36 @@ impl Validator<'_> {
             });
         }
         Ok(overrides)
+    }
+
+    /// An override's `operations`, as indices into `operations`: absent means
+    /// every operation; a list must name at least one, each an operation of the suite.
+    fn override_operations(
+        &self,
+        what: &str,
+        names: Option<&[String]>,
+        operations: &[Operation],
+    ) -> Result<Vec<usize>, SuiteError> {
+        let Some(names) = names else { return Ok(Vec::new()) };
+        if names.is_empty() {
+            return Err(self.err(format!(
+                "{what}: operations = []: name the operations it applies to, or leave `operations` out for all of them"
+            )));
+        }
+        let mut indices = Vec::new();
+        for name in names {
+            let Some(i) = operations.iter().position(|op| &op.name == name) else {
+                let known: Vec<&str> = operations.iter().map(|op| op.name.as_str()).collect();
+                return Err(self.err(format!(
+                    "{what}: operations: no operation named '{name}' (expected one of: {})",
+                    known.join(", ")
+                )));
+            };
+            if !indices.contains(&i) {
+                indices.push(i);
+            }
+        }
+        Ok(indices)
     }
 
     /// Services: their commands and probes may use `{tmp}`, `{port}` (the

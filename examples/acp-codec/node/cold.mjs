@@ -1,16 +1,23 @@
 // Cold start (Node.js): read the first line of the corpus, decode it with the
 // SDK's zod schema (validated), print its canonical summary. With --all, the
 // whole-process throughput of the original comparison: every line decoded,
-// the summary of them all.
+// the summary of them all. With --raw, what the original's TypeScript column
+// timed: every line through JSON.parse only, without loading the SDK.
 //
 //   node cold.mjs CORPUS
 //   node cold.mjs --all CORPUS
+//   node cold.mjs --raw CORPUS
 //   node cold.mjs --version    # the versions it runs with
 import { openSync, readFileSync, readSync } from "node:fs";
 
 if (process.argv[2] === "--version") {
   const v = (p) => JSON.parse(readFileSync(new URL(`node_modules/${p}/package.json`, import.meta.url))).version;
   console.log(`Node.js ${process.version}, @agentclientprotocol/sdk ${v("@agentclientprotocol/sdk")}, zod ${v("zod")}`);
+  process.exit(0);
+}
+if (process.argv[2] === "--raw") {
+  const { parseLines, readLines } = await import("./raw.mjs");
+  process.stdout.write(parseLines(readLines(process.argv[3])));
   process.exit(0);
 }
 const { Summary, decode, decodeLines, readLines } = await import("./codec.mjs");

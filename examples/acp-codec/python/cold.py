@@ -1,10 +1,13 @@
 """Cold start (Python): read the first line of the corpus, decode it with the
 acp package's pydantic model (validated), print its canonical summary. With
 --all, the whole-process throughput of the original comparison: every line
-decoded, the summary of them all.
+decoded, the summary of them all. With --raw, what the original's Python
+column timed: every line through json.loads only, without importing the acp
+package.
 
     python cold.py CORPUS
     python cold.py --all CORPUS
+    python cold.py --raw CORPUS
     python cold.py --version    # the versions it runs with
 """
 
@@ -21,6 +24,12 @@ if sys.argv[1:] == ["--version"]:
     sys.exit(0)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+if sys.argv[1] == "--raw":
+    import raw  # noqa: E402
+
+    sys.stdout.buffer.write(raw.parse_lines(raw.read_lines(sys.argv[2])))
+    sys.exit(0)
 
 import codec  # noqa: E402
 

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"filippo.io/age"
 	versus "github.com/versus-bench/versus/workers/go"
@@ -39,29 +40,68 @@ type pair struct {
 // The matrix parameter "kind" (x25519, hybrid, scrypt) selects the key type.
 func registerKeys() {
 	versus.Register("keygen", func(kind string) (string, error) { return keygen(kind) },
-		versus.WithSetup(func(su versus.Setup) (string, error) { return su.Params.String("kind", ""), nil }))
+		versus.WithSetup(setupKeygen))
 	setup := func(su versus.Setup) (*pair, error) { return newPair(su.Params.String("kind", "")) }
 	versus.Register("wrap", wrap, versus.WithSetup(setup))
 	versus.Register("unwrap", unwrap, versus.WithSetup(setup))
 }
 
-// keygen generates one identity and returns its encoding (AGE-SECRET-KEY-1...).
+// keygen generates one identity and returns what age-keygen writes of it:
+// the identity's encoding (AGE-SECRET-KEY-1... or AGE-SECRET-KEY-PQ-1...) and
+// its recipient's (age1...), a line each. The recipient is the public key,
+// so every language derives it: the same work whether a library computes it
+// at generation (this one does) or only when asked (the Rust crate).
 func keygen(kind string) (string, error) {
+	var id interface {
+		String() string
+	}
+	var recipient string
 	switch kind {
 	case "x25519":
-		id, err := age.GenerateX25519Identity()
+		x, err := age.GenerateX25519Identity()
 		if err != nil {
 			return "", err
 		}
-		return id.String(), nil
+		id, recipient = x, x.Recipient().String()
 	case "hybrid":
-		id, err := age.GenerateHybridIdentity()
+		h, err := age.GenerateHybridIdentity()
 		if err != nil {
 			return "", err
 		}
-		return id.String(), nil
+		id, recipient = h, h.Recipient().String()
+	default:
+		return "", fmt.Errorf("no key generation for kind %q", kind)
 	}
-	return "", fmt.Errorf("no key generation for kind %q", kind)
+	return id.String() + "\n" + recipient + "\n", nil
+}
+
+// setupKeygen checks one generated key (untimed): the identity, parsed
+// back, must give the recipient that keygen returned beside it.
+func setupKeygen(su versus.Setup) (string, error) {
+	kind := su.Params.String("kind", "")
+	out, err := keygen(kind)
+	if err != nil {
+		return "", err
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 2 {
+		return "", fmt.Errorf("keygen returned %d lines, not 2", len(lines))
+	}
+	ids, err := age.ParseIdentities(strings.NewReader(lines[0]))
+	if err != nil {
+		return "", err
+	}
+	var want string
+	switch id := ids[0].(type) {
+	case *age.X25519Identity:
+		want = id.Recipient().String()
+	case *age.HybridIdentity:
+		want = id.Recipient().String()
+	}
+	if want != lines[1] {
+		return "", fmt.Errorf("the %s identity's recipient is %q, keygen returned %q", kind, want, lines[1])
+	}
+	return kind, nil
 }
 
 // newPair makes a recipient and its identity, wraps the file key once and

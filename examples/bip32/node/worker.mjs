@@ -8,6 +8,8 @@
 //   bip32-tiny    npm bip32 5 with tiny-secp256k1 2 (libsecp256k1 compiled to WASM)
 //   bip32-noble   npm bip32 5 with @bitcoinerlab/secp256k1 2 (pure JS, @noble/curves)
 //   utxolib       @bitgo/utxo-lib 11 (its own bip32 3 with @noble/secp256k1 1, pure JS)
+//   wasm-utxo     @bitgo/wasm-utxo 4: BitGo's own published WASM (Rust, rust-bitcoin),
+//                 whose BIP32 class has the seed's API (the seed's own column)
 //   wasm          the Rust bip32 crate compiled to wasm32-unknown-unknown (WASM_FILE)
 //   bindgen       the same through wasm-bindgen's glue, optimised by wasm-opt -O4
 //                 as the seed report's build (GLUE_FILE: the glue's .js)
@@ -186,6 +188,19 @@ async function load() {
           ` bip32 ${versionOf("bip32", bitgoSecp)} + @noble/secp256k1 ${versionOf("@noble/secp256k1", bitgoSecp)}), Node ${process.version}`,
       };
     }
+    case "wasm-utxo": {
+      // The package's CommonJS build loads its module with fs; the ESM build
+      // imports the .wasm as a module, which Node 20 does not do unflagged.
+      const dir = packageDir("@bitgo/wasm-utxo");
+      const { BIP32 } = createRequire(import.meta.url)("@bitgo/wasm-utxo");
+      const module = join(dir, "dist/cjs/js/wasm/wasm_utxo_bg.wasm");
+      return {
+        ops: bitcoinjsOperations(BIP32),
+        version:
+          `@bitgo/wasm-utxo ${versionOf("@bitgo/wasm-utxo")} BIP32 (${basename(module)}, ${readFileSync(module).length} bytes),` +
+          ` Node ${process.version}`,
+      };
+    }
     case "wasm": {
       if (!wasmFile) throw new Error("wasm: the .wasm file is the second argument");
       const size = readFileSync(wasmFile).length;
@@ -205,7 +220,9 @@ async function load() {
       };
     }
     default:
-      throw new Error(`unknown implementation ${JSON.stringify(impl)}: bip32-tiny, bip32-noble, utxolib, wasm or bindgen`);
+      throw new Error(
+        `unknown implementation ${JSON.stringify(impl)}: bip32-tiny, bip32-noble, utxolib, wasm-utxo, wasm or bindgen`,
+      );
   }
 }
 

@@ -24,12 +24,32 @@ pub fn setup_keygen(s: &Setup) -> Result<String, Error> {
     if k != "x25519" {
         return Err(format!("no key generation for kind {k:?} in the age crate").into());
     }
+    // One key checked, untimed: the identity, parsed back, gives the recipient
+    // returned beside it.
+    let out = keygen(&mut k.clone())?;
+    let (id, recipient) = out
+        .trim_end()
+        .split_once('\n')
+        .ok_or("keygen returned fewer than 2 lines")?;
+    let parsed: x25519::Identity = id.parse().map_err(|e: &str| e.to_string())?;
+    if parsed.to_public().to_string() != recipient {
+        return Err(format!("the identity's recipient differs from the returned {recipient:?}").into());
+    }
     Ok(k)
 }
 
-/// One X25519 identity, encoded (AGE-SECRET-KEY-1...).
+/// One X25519 identity and its recipient, as age-keygen writes them: the
+/// identity's encoding (AGE-SECRET-KEY-1...) and the recipient's (age1...), a
+/// line each. The crate draws the secret only at `generate` and computes the
+/// public key at `to_public`, so this call does what one Go call does (Go's
+/// `GenerateX25519Identity` computes the public key when it generates).
 pub fn keygen(_: &mut String) -> Result<String, Error> {
-    Ok(x25519::Identity::generate().to_string().expose_secret().to_owned())
+    let id = x25519::Identity::generate();
+    let mut out = id.to_string().expose_secret().to_owned();
+    out.push('\n');
+    out.push_str(&id.to_public().to_string());
+    out.push('\n');
+    Ok(out)
 }
 
 pub struct Pair {

@@ -1,8 +1,11 @@
-// TDF3 decryption inside the module, with a local key unwrap: the host holds
-// the KAS private key and unwraps the payload key itself (RSA-OAEP import),
-// as the seed's wazero and Chicory hosts did instead of asking a KAS. Every
-// check a reader owes is made: policy binding, root signature, each
-// segment's hash, and GCM's own tag on each segment.
+// TDF3 decryption inside the module. decrypt unwraps the payload key
+// locally: the host holds the KAS private key and unwraps it itself
+// (RSA-OAEP import), as the seed's wazero and Chicory hosts did instead of
+// asking a KAS. decryptWithKey takes the payload key from the host, which
+// got it from a KAS rewrap (the seed's TypeScript host: the manifest comes
+// from readManifest, the KAS checks the policy binding). Every other check
+// a reader owes is made either way: root signature, each segment's hash,
+// and GCM's own tag on each segment.
 
 package main
 
@@ -15,30 +18,76 @@ import (
 	"strings"
 )
 
-func decrypt(archive, privatePEM []byte) ([]byte, error) {
+// tdf is an archive's two entries, the manifest parsed.
+type tdf struct {
+	manifest manifest
+	payload  []byte
+}
+
+func readArchive(archive []byte) (tdf, error) {
+	entries, err := zipEntries(archive)
+	if err != nil {
+		return tdf{}, err
+	}
+	manifestJSON, ok := entries[manifestName]
+	if !ok {
+		return tdf{}, errors.New("no " + manifestName + " in the archive")
+	}
+	payload, ok := entries[payloadName]
+	if !ok {
+		return tdf{}, errors.New("no " + payloadName + " in the archive")
+	}
+	var t tdf
+	if err := json.Unmarshal(manifestJSON, &t.manifest); err != nil {
+		return tdf{}, fmt.Errorf("manifest: %w", err)
+	}
+	t.payload = payload
+	return t, nil
+}
+
+// readManifest returns the archive's manifest as written (0.manifest.json),
+// for a host that asks a KAS for the payload key.
+func readManifest(archive []byte) ([]byte, error) {
 	entries, err := zipEntries(archive)
 	if err != nil {
 		return nil, err
 	}
-	manifestJSON, ok := entries[manifestName]
+	m, ok := entries[manifestName]
 	if !ok {
 		return nil, errors.New("no " + manifestName + " in the archive")
 	}
-	payload, ok := entries[payloadName]
-	if !ok {
-		return nil, errors.New("no " + payloadName + " in the archive")
-	}
-	var m manifest
-	if err := json.Unmarshal(manifestJSON, &m); err != nil {
-		return nil, fmt.Errorf("manifest: %w", err)
-	}
-	info := m.EncryptionInformation
-	if !strings.EqualFold(info.Method.Algorithm, "AES-256-GCM") {
-		return nil, errors.New("unsupported payload algorithm " + info.Method.Algorithm)
-	}
-	legacy := m.SchemaVersion == ""
+	return append([]byte(nil), m...), nil
+}
 
-	// Payload key: XOR of every split; one wrapped key per split here.
+func decrypt(archive, privatePEM []byte) ([]byte, error) {
+	t, err := readArchive(archive)
+	if err != nil {
+		return nil, err
+	}
+	key, err := unwrapLocally(t.manifest.EncryptionInformation, privatePEM)
+	if err != nil {
+		return nil, err
+	}
+	return decryptPayload(t, key)
+}
+
+// decryptWithKey decrypts with the payload key the host obtained (32 bytes:
+// the XOR of every split's key, as a KAS rewrap gives them back).
+func decryptWithKey(archive, key []byte) ([]byte, error) {
+	if len(key) != 32 {
+		return nil, fmt.Errorf("the payload key is %d bytes, not 32", len(key))
+	}
+	t, err := readArchive(archive)
+	if err != nil {
+		return nil, err
+	}
+	return decryptPayload(t, key)
+}
+
+// unwrapLocally: the payload key is the XOR of every split; one wrapped key
+// per split here, each unwrapped with the private key and checked against
+// its policy binding.
+func unwrapLocally(info encryptionInformation, privatePEM []byte) ([]byte, error) {
 	key := make([]byte, 32)
 	seen := map[string]bool{}
 	for _, ka := range info.KeyAccess {
@@ -67,6 +116,19 @@ func decrypt(archive, privatePEM []byte) ([]byte, error) {
 	if len(seen) == 0 {
 		return nil, errors.New("no key access object")
 	}
+	return key, nil
+}
+
+// decryptPayload checks the root signature and every segment against the
+// payload key, and decrypts the segments.
+func decryptPayload(t tdf, key []byte) ([]byte, error) {
+	info := t.manifest.EncryptionInformation
+	if !strings.EqualFold(info.Method.Algorithm, "AES-256-GCM") {
+		return nil, errors.New("unsupported payload algorithm " + info.Method.Algorithm)
+	}
+	legacy := t.manifest.SchemaVersion == ""
+	payload := t.payload
+	var err error
 
 	integrity := info.IntegrityInformation
 	hashes := make([][]byte, len(integrity.Segments))

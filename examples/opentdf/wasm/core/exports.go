@@ -77,6 +77,23 @@ func tdfDecrypt(tdfPtr, tdfLen, privPtr, privLen uint32) uint32 {
 	return finish(decrypt(view(tdfPtr, tdfLen), view(privPtr, privLen)))
 }
 
+// tdf_manifest returns a TDF3 archive's manifest (0.manifest.json) as
+// written: what a host needs to ask a KAS for the payload key.
+//
+//go:wasmexport tdf_manifest
+func tdfManifest(tdfPtr, tdfLen uint32) uint32 {
+	return finish(readManifest(view(tdfPtr, tdfLen)))
+}
+
+// tdf_decrypt_key reads a TDF3 archive with the payload key the host got
+// from a KAS rewrap (32 bytes), checks the root signature and every segment
+// hash, and returns the plaintext. The KAS has checked the policy binding.
+//
+//go:wasmexport tdf_decrypt_key
+func tdfDecryptKey(tdfPtr, tdfLen, keyPtr, keyLen uint32) uint32 {
+	return finish(decryptWithKey(view(tdfPtr, tdfLen), view(keyPtr, keyLen)))
+}
+
 //go:wasmexport result_ptr
 func resultPtr() uint32 {
 	if len(result) == 0 {

@@ -1,5 +1,7 @@
 // Node host for tdfcore.wasm (node:wasi): a versus worker (operations
-// `encrypt`, `decrypt-local` and `decrypt-go-tdf-local`), or, with
+// `encrypt`, `decrypt` and `decrypt-go-tdf` with the payload key from a KAS
+// rewrap over HTTP (rewrap.mjs), `decrypt-local` and `decrypt-go-tdf-local`
+// with the key unwrapped on the host), or, with
 // `encrypt|decrypt IN OUT [IN OUT ...]`, a one-shot command used by
 // check.sh. Same flags as the wazero host:
 //
@@ -73,6 +75,7 @@ if (positionals.length > 0) {
 // operation cannot chain on another's output.
 async function serve() {
   const { operation, run } = await import("versus-worker");
+  const { rewrapClient } = await import("./rewrap.mjs");
   let instance;
   const module = async () => (instance ??= await loadModule(config()));
   operation("encrypt", (s) => s.m.encrypt(s.input), {
@@ -91,6 +94,27 @@ async function serve() {
   // writer's TDF.
   operation("decrypt-go-tdf-local", (s) => s.m.decrypt(s.tdf), {
     setup: async ({ payload }) => ({ m: await module(), tdf: readFileSync(payload + ".go-sdk.tdf") }),
+  });
+  // Through the KAS, as the seed's TypeScript WASM host decrypted: each call
+  // reads the manifest in the module, rewraps the key over HTTP (signing the
+  // request and unwrapping the answer on the host) and decrypts in the module.
+  let kas;
+  const rewrap = async () => (kas ??= await rewrapClient(config().kasURL));
+  const throughKas = (s) => s.m.decryptWithKey(s.tdf, s.payloadKey(s.m.manifest(s.tdf)));
+  operation("decrypt", throughKas, {
+    setup: async ({ input }) => {
+      const m = await module();
+      const data = readFileSync(input);
+      const isZip = data.length >= 4 && data.readUInt32LE(0) === 0x04034b50;
+      return { m, payloadKey: await rewrap(), tdf: isZip ? data : m.encrypt(data) };
+    },
+  });
+  operation("decrypt-go-tdf", throughKas, {
+    setup: async ({ payload }) => ({
+      m: await module(),
+      payloadKey: await rewrap(),
+      tdf: readFileSync(payload + ".go-sdk.tdf"),
+    }),
   });
   run();
 }

@@ -58,5 +58,25 @@ export async function loadModule(cfg) {
         x.free(p);
       }
     },
+    // The manifest of a TDF, and decryption with a payload key obtained
+    // elsewhere (a KAS rewrap): the two halves of a decrypt through the KAS.
+    manifest(tdf) {
+      const [p, n] = copyIn(tdf);
+      try {
+        return result(x.tdf_manifest(p, n));
+      } finally {
+        x.free(p);
+      }
+    },
+    decryptWithKey(tdf, key) {
+      const [p, n] = copyIn(tdf);
+      const [k, kn] = copyIn(key);
+      try {
+        return result(x.tdf_decrypt_key(p, n, k, kn));
+      } finally {
+        x.free(p);
+        x.free(k);
+      }
+    },
   };
 }

@@ -2,9 +2,12 @@
 //! crate's typed `SessionNotification` (validated), print its canonical
 //! summary. With `--all`, the whole-process throughput of the original
 //! comparison: every line of the corpus decoded, the summary of them all.
+//! With `--raw`, what the original's Rust column timed: every line parsed
+//! into a `serde_json::Value` only, the same summary from it.
 //!
 //!     acp-cold CORPUS
 //!     acp-cold --all CORPUS
+//!     acp-cold --raw CORPUS
 //!     acp-cold --version    # the versions it was built with
 
 use std::io::BufRead;
@@ -19,10 +22,15 @@ fn main() -> Result<(), codec::Error> {
         return Ok(());
     }
     let mut s = Summary::default();
-    if path == "--all" {
-        let path = std::env::args().nth(2).ok_or("usage: acp-cold --all CORPUS")?;
+    if path == "--all" || path == "--raw" {
+        let read: fn(&str, &mut Summary) -> Result<(), codec::Error> = if path == "--raw" {
+            codec::parse_line
+        } else {
+            codec::decode_line
+        };
+        let path = std::env::args().nth(2).ok_or("usage: acp-cold --all|--raw CORPUS")?;
         for line in std::fs::read_to_string(path)?.split('\n').filter(|l| !l.is_empty()) {
-            codec::decode_line(line, &mut s)?;
+            read(line, &mut s)?;
         }
         print!("{}", s.render());
         return Ok(());

@@ -6,6 +6,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.Provider;
@@ -22,8 +23,8 @@ import org.bouncycastle.jce.provider.BouncyCastleProvider;
  * AES-128-GCM ("AES/GCM/NoPadding", XML Encryption 1.1 {@code aes128-gcm}) through one JCE
  * provider, as a versus worker.
  *
- * <p>Usage: {@code java -cp ... AesGcmWorker sun|bc} (started by versus), or {@code AesGcmWorker
- * selftest} (by hand: checks that both providers agree, prints the result and exits).
+ * <p>Usage: {@code java -cp ... AesGcmWorker sun|bc [--dir DIR]} (started by versus), or {@code
+ * AesGcmWorker selftest} (by hand: checks that both providers agree, prints the result and exits).
  *
  * <p>{@code sun} is the JDK's own SunJCE provider, reached by name; {@code bc} is a {@link
  * BouncyCastleProvider} object passed to {@link Cipher#getInstance(String, Provider)} and never
@@ -43,6 +44,9 @@ import org.bouncycastle.jce.provider.BouncyCastleProvider;
  *       the original comparison measured. OpenJDK before 21 allocates, on every 512-byte read of an
  *       AEAD decryption, a buffer the size of everything read so far (JDK-8298249), so SunJCE's
  *       streaming decryption there grows with the square of the size.
+ *   <li>{@code read-file}, {@code encrypt-file}, {@code decrypt-file}: the original comparison's
+ *       own steps, file to file through the streams (see {@link FilePath}); their files go into the
+ *       folder given with {@code --dir}.
  * </ul>
  *
  * <p>Each call does what one message costs an application such as WSS4J: {@code
@@ -107,7 +111,7 @@ public final class AesGcmWorker {
       System.out.println(
           p.getName()
               + " "
-              + p.getVersionStr()
+              + versionOf(p)
               + " on "
               + System.getProperty("java.vm.name")
               + " "
@@ -117,11 +121,17 @@ public final class AesGcmWorker {
               + ")");
       return;
     }
-    if (args.length != 1) {
-      System.err.println("usage: AesGcmWorker sun|bc [--version] | AesGcmWorker selftest");
+    boolean withDir = args.length == 3 && args[1].equals("--dir");
+    if (args.length != 1 && !withDir) {
+      System.err.println(
+          "usage: AesGcmWorker sun|bc [--dir DIR] | AesGcmWorker sun|bc --version"
+              + " | AesGcmWorker selftest");
       System.exit(2);
     }
     Provider provider = provider(args[0]);
+    // Where the file operations write their files (the suite passes its {tmp}).
+    Path dir =
+        withDir ? Path.of(args[2]) : Path.of(System.getProperty("java.io.tmpdir"), "aes-gcm-java");
     Worker.builder()
         .operation(
             "encrypt",
@@ -139,7 +149,32 @@ public final class AesGcmWorker {
             "decrypt-stream",
             AesGcmWorker::run,
             ctx -> setup(ctx, provider, Cipher.DECRYPT_MODE, Api.STREAM))
+        .operation("read-file", FilePath::read, FilePath::setupRead)
+        .operation(
+            "encrypt-file",
+            FilePath::call,
+            ctx -> FilePath.setup(ctx, provider, Cipher.ENCRYPT_MODE, dir),
+            FilePath::teardown)
+        .operation(
+            "decrypt-file",
+            FilePath::call,
+            ctx -> FilePath.setup(ctx, provider, Cipher.DECRYPT_MODE, dir),
+            FilePath::teardown)
         .run();
+  }
+
+  /**
+   * The provider's version as its jar names it where that says more: Bouncy Castle's {@code
+   * getVersionStr()} is a number, so 1.70 reports itself as "1.7"; its jar's manifest says
+   * "1.70.0". SunJCE's version is the JDK's, as it reports it.
+   */
+  static String versionOf(Provider p) {
+    Package pkg = p.getClass().getPackage();
+    String jar = pkg == null ? null : pkg.getImplementationVersion();
+    if (!p.getName().equals("BC") || jar == null || jar.isEmpty()) {
+      return p.getVersionStr();
+    }
+    return jar;
   }
 
   /** The provider an implementation name stands for. */
