@@ -28,7 +28,7 @@ pub const STEADY_TOLERANCE: f64 = 0.02;
 /// The cell's whole series per call, warm-up first: for in-process cells the
 /// warm-up batches are divided by the cell's batch size.
 fn whole_series(cell: &Cell) -> Vec<f64> {
-    let mut series = cell.warmup_per_call_ns();
+    let mut series = cell.lead_in_per_call_ns();
     cell.samples.per_call_into(&mut series);
     series
 }
@@ -190,9 +190,9 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
             if c.machine != base.machine {
                 continue;
             }
-            // Cells of one group were interleaved, unless one came from an earlier run (--resume).
-            let paired = c.started_at == base.started_at;
-            let Some(comparison) = compare(c, base, paired, &settings) else {
+            // Cells of one group were interleaved, segment by segment, unless
+            // one came from an earlier run (--resume): `compare` pairs what it can.
+            let Some(comparison) = compare(c, base, true, &settings) else {
                 continue;
             };
             if comparison.verdict != Verdict::Baseline && comparison.ci_low.is_none() {
@@ -266,12 +266,12 @@ pub fn cell_flags(cell: &Cell) -> Vec<(&'static str, String)> {
     }
     match (s.steady_state, s.steady_from) {
         (SteadyState::NotReached, _) => out.push(("no_steady_state", cell.label())),
-        (SteadyState::Reached, Some(k)) if k > cell.warmup_wall_ns.len() => out.push((
+        (SteadyState::Reached, Some(k)) if k > cell.first_warmup_runs() => out.push((
             "warmup_in_measurement",
             format!(
                 "{} (steady after {k} runs, {} were warm-up)",
                 cell.label(),
-                cell.warmup_wall_ns.len()
+                cell.first_warmup_runs()
             ),
         )),
         _ => {}

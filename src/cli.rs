@@ -64,6 +64,14 @@ pub struct Common {
     /// Measured runs per cell (overrides the suite everywhere).
     #[arg(long, short = 'r', value_name = "N", allow_negative_numbers = true, value_parser = parse_count)]
     pub runs: Option<u32>,
+    /// Visit every group N times, each pass in a fresh random order; each cell's runs are
+    /// shared out over the passes and its interval covers the variation between them.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_count)]
+    pub passes: Option<u32>,
+    /// In-process cells: fresh worker processes per cell over the run, spread over the
+    /// passes (default: one per pass).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_count)]
+    pub forks: Option<u32>,
     /// Unmeasured warm-up runs per cell before the measured ones (overrides the suite),
     /// or `auto`: warm up each cell until its last 10 samples are level (at most 100).
     #[arg(long, short = 'w', value_name = "N|auto", allow_negative_numbers = true, value_parser = parse_warmup)]
@@ -78,7 +86,8 @@ pub struct Common {
     /// With --precision: most time per group of cells, e.g. 5m.
     #[arg(long, value_name = "DURATION", default_value = "5m", allow_hyphen_values = true)]
     pub max_time: String,
-    /// Smallest difference called faster or slower, e.g. 1% (smaller ones are "indistinguishable").
+    /// The noise floor, e.g. 1%: a difference is called faster or slower only when its
+    /// ratio passes it, and "same" only when its whole interval lies within it.
     #[arg(long, value_name = "PERCENT", value_parser = parse_percent, default_value = "1%", allow_negative_numbers = true)]
     pub noise: f64,
     /// Per-run time limit, e.g. 30s or 2m; a run over it is killed and the cell is `timeout`.

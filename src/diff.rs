@@ -177,6 +177,7 @@ mod tests {
             status: RunStatus::Complete,
             environment: Environment::default(),
             analysis: Default::default(),
+            design: None,
             matrix: Default::default(),
             operations: vec!["op".into()],
             cells: cells

@@ -2,6 +2,7 @@
 //! one operation at one parameter set; its cells (one per implementation) are
 //! measured together, interleaved, so machine drift hits all of them alike.
 
+pub mod schedule;
 pub mod shard;
 pub mod work;
 
@@ -24,6 +25,8 @@ pub struct Selection {
     /// Implementation or operation names; empty means everything.
     pub only: Vec<String>,
     pub runs: Option<u32>,
+    pub passes: Option<u32>,
+    pub forks: Option<u32>,
     pub warmup: Option<Warmup>,
     pub timeout: Option<Duration>,
     pub sampling: Sampling,
@@ -64,20 +67,35 @@ pub struct Group {
     pub implementations: Vec<usize>,
     /// Implementations excluded here by an override, with the reason.
     pub skipped: Vec<(usize, String)>,
+    /// Whether an implementation measured here is served by an in-process worker.
+    pub in_process: bool,
 }
 
 #[derive(Debug, Clone)]
 pub struct Plan {
     pub groups: Vec<Group>,
+    /// Visits of every group (`schedule`), at least 1.
+    pub passes: u32,
+    /// Worker processes per in-process cell over the run, at least 1.
+    pub forks: u32,
 }
 
 impl Plan {
-    /// Total runs (warm-up and measured) the plan will execute, for progress and ETA.
+    /// Total runs (warm-up and measured) the plan will execute, for progress
+    /// and ETA: every visit of a group warms up afresh.
     pub fn total_runs(&self) -> u64 {
-        self.groups
-            .iter()
-            .map(|g| u64::from(g.runs + g.warmup) * g.implementations.len() as u64)
-            .sum()
+        self.groups.iter().map(|g| self.group_runs(g)).sum()
+    }
+
+    /// Runs (warm-up and measured) of one group over all its visits.
+    pub fn group_runs(&self, g: &Group) -> u64 {
+        let (passes, forks) = self.visits_of(g, g.in_process);
+        u64::from(g.runs + g.warmup * passes * forks) * g.implementations.len() as u64
+    }
+
+    /// Whether a cell's runs are taken in more than one visit of its group.
+    pub fn segmented(&self) -> bool {
+        self.passes > 1 || self.forks > 1
     }
 }
 
@@ -185,7 +203,11 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
                     None => measured.push(ii),
                 }
             }
+            let in_process = measured
+                .iter()
+                .any(|&i| suite.implementations[i].commands[oi].is_none());
             groups.push(Group {
+                in_process,
                 operation: oi,
                 params: params.clone(),
                 runs,
@@ -199,7 +221,9 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
             });
         }
     }
-    Ok(Plan { groups })
+    let passes = sel.passes.unwrap_or(suite.settings.passes).max(1);
+    let forks = sel.forks.or(sel.passes).unwrap_or(suite.settings.forks).max(1);
+    Ok(Plan { groups, passes, forks })
 }
 
 #[cfg(test)]

@@ -68,6 +68,8 @@ fn selection(common: &Common, only: Vec<String>) -> Result<Selection> {
     Ok(Selection {
         only,
         runs: common.runs,
+        passes: common.passes,
+        forks: common.forks,
         warmup: common.warmup,
         timeout,
         sampling,

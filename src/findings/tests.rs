@@ -77,6 +77,7 @@ fn document(cells: Vec<Cell>) -> Results {
         status: RunStatus::Complete,
         environment: Environment::default(),
         analysis: Default::default(),
+        design: None,
         matrix: Default::default(),
         operations,
         cells,

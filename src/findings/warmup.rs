@@ -32,7 +32,7 @@ pub fn first_run_ratio(cell: &Cell) -> Option<f64> {
     {
         return None;
     }
-    let mut series = cell.warmup_per_call_ns();
+    let mut series = cell.lead_in_per_call_ns();
     series.extend(cell.samples.per_call_ns());
     let settled_late = s.steady_state == SteadyState::Reached && s.steady_from.is_some_and(|k| k > 0);
     let warmed = settled_late || !cell.warmup_wall_ns.is_empty();

@@ -14,19 +14,26 @@ use crate::judge::verdict;
 use crate::results::{AnalysisSettings, Cell, Comparison, Levels, Stats, Verdict};
 
 /// The pairs of two cells measured side by side, as log ratios, with the
-/// lengths of the segments they fall in. Segments are matched by their pass
-/// and fork; within one, run i of each cell forms pair i.
+/// lengths of the segments they fall in. Segments are matched by their pass,
+/// fork and start time (a group resumed in another run is not side by
+/// side); within one, run i of each cell forms pair i. Empty when no
+/// segment of the two was measured together.
 pub fn paired_log_ratios(cell: &Cell, base: &Cell) -> (Vec<f64>, Vec<usize>) {
     let (a, b) = (cell.samples.per_call_ns(), base.samples.per_call_ns());
-    let (sa, sb) = (cell.segment_spans(), base.segment_spans());
+    let theirs = base.segment_spans();
     let mut logs = Vec::with_capacity(a.len().min(b.len()));
     let mut lengths = Vec::new();
-    for (key, ra) in &sa {
-        let Some((_, rb)) = sb.iter().find(|(k, _)| k == key) else {
+    for mine in cell.segment_spans() {
+        let Some(other) = theirs
+            .iter()
+            .find(|o| o.key == mine.key && o.started_at == mine.started_at)
+        else {
             continue;
         };
-        let n = ra.len().min(rb.len());
-        let pairs = a[ra.start..ra.start + n].iter().zip(&b[rb.start..rb.start + n]);
+        let n = mine.runs.len().min(other.runs.len());
+        let pairs = a[mine.runs.start..mine.runs.start + n]
+            .iter()
+            .zip(&b[other.runs.start..other.runs.start + n]);
         let before = logs.len();
         logs.extend(
             pairs
@@ -114,8 +121,9 @@ pub fn from_estimate(
     }
 }
 
-/// Compares `cell` with `base`. `paired` when their runs were taken side by
-/// side (same group, interleaved); else two independent series.
+/// Compares `cell` with `base`: pair by pair where their runs were taken
+/// side by side (`paired` asks for it; segments measured together decide
+/// it), else as two independent medians.
 pub fn compare(cell: &Cell, base: &Cell, paired: bool, settings: &AnalysisSettings) -> Option<Comparison> {
     let (sa, sb) = (cell.stats.as_ref()?, base.stats.as_ref()?);
     if sb.median_ns <= 0.0 || sa.median_ns <= 0.0 {
@@ -128,8 +136,13 @@ pub fn compare(cell: &Cell, base: &Cell, paired: bool, settings: &AnalysisSettin
         (c.minimum_detectable, c.settle_runs, c.note) = (None, None, None);
         return Some(c);
     }
+    let (logs, lengths) = if paired {
+        paired_log_ratios(cell, base)
+    } else {
+        (vec![], vec![])
+    };
+    let paired = !logs.is_empty();
     let est = if paired {
-        let (logs, lengths) = paired_log_ratios(cell, base);
         levels::estimate(&logs, &lengths, settings.confidence)?
     } else {
         unpaired(&log_estimate(sa)?, &log_estimate(sb)?)

@@ -193,6 +193,7 @@ pub fn split(suite: &Suite, plan: &Plan, count: u32, history: &HashMap<String, u
 pub fn narrow(plan: &Plan, groups: &[usize]) -> Plan {
     Plan {
         groups: groups.iter().map(|&gi| plan.groups[gi].clone()).collect(),
+        ..*plan
     }
 }
 

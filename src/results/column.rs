@@ -54,6 +54,12 @@ impl<const UNIT: u64> Column<UNIT> {
         }
     }
 
+    /// Appends every value of `other`, in order.
+    pub fn append(&mut self, other: &Self) {
+        self.reserve_exact(other.len());
+        other.iter().for_each(|v| self.push(v));
+    }
+
     pub fn reserve_exact(&mut self, more: usize) {
         match &mut self.0 {
             Repr::Narrow(xs) => xs.reserve_exact(more),

@@ -207,7 +207,7 @@ impl Recovered {
             Ok(Line::Cell(c)) => {
                 self.cells.insert(c.id.clone(), *c);
             }
-            Ok(Line::Group(cells)) => self.cells.extend(cells.into_iter().map(|c| (c.id.clone(), c))),
+            Ok(Line::Group(cells)) => super::gather(&mut self.cells, cells),
             Err(_) => return of_unknown_type(line),
         }
         true

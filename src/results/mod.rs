@@ -18,6 +18,7 @@ mod column;
 pub mod finding;
 mod journal;
 mod samples;
+mod segments;
 pub mod validate;
 pub use column::Column;
 pub use finding::{
@@ -26,6 +27,7 @@ pub use finding::{
 };
 pub use journal::{Journal, Recovered};
 pub use samples::{Samples, per_call, per_call_batches};
+pub use segments::{Design, Levels, Segment, gather};
 
 pub const SCHEMA_VERSION: u32 = 2;
 /// Older versions this versus still reads (their verdicts are computed again).
@@ -168,31 +170,6 @@ impl ServiceUsage {
 }
 
 impl Cell {
-    /// The runs of each segment as a range of sample indices, keyed by
-    /// (pass, fork). One span of every sample when the cell has no segments
-    /// or their counts do not add up to its samples.
-    pub fn segment_spans(&self) -> Vec<((u32, u32), std::ops::Range<usize>)> {
-        let n = self.samples.len();
-        let total: usize = self.segments.iter().map(|s| s.runs as usize).sum();
-        if self.segments.is_empty() || total != n {
-            return vec![((0, 0), 0..n)];
-        }
-        let mut at = 0;
-        self.segments
-            .iter()
-            .map(|s| {
-                let span = at..at + s.runs as usize;
-                at = span.end;
-                ((s.pass, s.fork), span)
-            })
-            .collect()
-    }
-
-    /// The number of measured runs in each segment, in sample order.
-    pub fn segment_lengths(&self) -> Vec<usize> {
-        self.segment_spans().into_iter().map(|(_, r)| r.len()).collect()
-    }
-
     /// How reports and warnings name the cell: "impl op [params]".
     pub fn label(&self) -> String {
         let p = crate::plan::params_key(&self.params);
@@ -293,50 +270,6 @@ pub enum Verdict {
     #[serde(alias = "indistinguishable")]
     Unknown,
     Baseline,
-}
-
-/// The levels of repetition behind an estimate: runs, and the segments
-/// (passes of the suite, worker processes) they were taken in.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
-pub struct Levels {
-    /// Segments the runs came from; 1 when all were taken in one go.
-    pub segments: usize,
-    /// Share of one run's variance that lies between segments (0 to 1);
-    /// null with one segment.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub between_share: Option<f64>,
-    /// Whether the variation between segments widened the interval.
-    #[serde(default)]
-    pub widened: bool,
-}
-
-impl Levels {
-    pub fn of(est: &crate::judge::levels::LogEstimate) -> Levels {
-        Levels {
-            segments: est.segments,
-            between_share: est.between_share,
-            widened: est.widened,
-        }
-    }
-}
-
-/// A stretch of a cell's measured runs taken in one go: its group's turn in
-/// one pass of the suite, in one worker process for an in-process cell. The
-/// cell's samples are its segments' runs, in segment order.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
-pub struct Segment {
-    /// The pass of the suite (0-based).
-    pub pass: u32,
-    /// In-process cells: the worker process within the pass (0-based).
-    #[serde(default)]
-    pub fork: u32,
-    /// Measured runs (samples) in this segment.
-    pub runs: u32,
-    /// Warm-up runs taken before them.
-    #[serde(default)]
-    pub warmup_runs: u32,
-    /// When the segment's group started (RFC 3339).
-    pub started_at: String,
 }
 
 /// How comparisons were decided; stored so re-rendering gives the same verdicts.
@@ -512,6 +445,9 @@ pub struct Results {
     pub environment: Environment,
     #[serde(default)]
     pub analysis: AnalysisSettings,
+    /// How the run visited its groups; absent in results written before passes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub design: Option<Design>,
     /// Parameter names in matrix order and operation names in suite order, for reports.
     pub matrix: IndexMap<String, Vec<crate::suite::ParamValue>>,
     pub operations: Vec<String>,

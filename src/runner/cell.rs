@@ -18,7 +18,7 @@ use crate::exec::{Executor, RunRequest};
 use crate::outcome::{HarnessFault, Outcome};
 use crate::payload::Digest;
 use crate::plan::{Group, cell_id};
-use crate::results::{Cell, Samples, StopRule, WorkerInfo};
+use crate::results::{Cell, Samples, Segment, StopRule, WorkerInfo};
 use crate::suite::{Input, OutputMode};
 
 /// How a cell's samples are taken.
@@ -120,6 +120,24 @@ pub(super) struct GroupContext<'g> {
     pub group: &'g Group,
     pub payload: Option<&'g PayloadFile>,
     pub started_at: String,
+    /// Which visit of the group this is, when the plan visits groups more than once.
+    pub visit: Option<crate::plan::schedule::Visit>,
+}
+
+impl GroupContext<'_> {
+    /// The segment a cell of this visit records, with its runs.
+    fn segments(&self, runs: usize, warmup_runs: usize) -> Vec<Segment> {
+        self.visit
+            .map(|v| Segment {
+                pass: v.pass,
+                fork: v.fork,
+                runs: runs as u32,
+                warmup_runs: warmup_runs as u32,
+                started_at: self.started_at.clone(),
+            })
+            .into_iter()
+            .collect()
+    }
 }
 
 /// A cell that ended before any sample: skipped, or failed at setup.
@@ -141,7 +159,7 @@ pub(super) fn early_cell(runner: &Runner, ctx: &GroupContext, imp: usize, outcom
         worker: None,
         machine: None,
         services: vec![],
-        segments: vec![],
+        segments: ctx.segments(0, 0),
         work_params: Some(crate::plan::work::params_used(suite, ctx.group.operation, imp)),
         started_at: Some(ctx.started_at.clone()),
         stop_rule: StopRule::Failed,
@@ -163,6 +181,7 @@ fn failed_early(runner: &Runner, ctx: &GroupContext, imp: usize, outcome: Outcom
 pub(super) fn finished_cell(runner: &Runner, ctx: &GroupContext, st: CellState) -> Cell {
     let outcome = st.outcome.unwrap_or(Outcome::Ok);
     Cell {
+        segments: ctx.segments(st.samples.len(), st.warmup_wall_ns.len()),
         outcome,
         warmup_runs: st.warmup_wall_ns.len() as u32,
         message: st.message,

@@ -10,7 +10,8 @@ use crate::units::{Bytes, Nanos};
 
 /// Programs the fake understands (argv[0]):
 /// `copy IN` writes IN to stdout; `garble IN` writes something else;
-/// `fail` exits 1; `hang` times out; `hog` runs out of memory; `nofork`
+/// `fail` exits 1; `flaky` exits 1 from its fourth run on; `hang` times
+/// out; `hog` runs out of memory; `nofork`
 /// cannot be started for want of a process (the harness's fault).
 /// The wall time is 1000 ns × (position of the program in this list + 1).
 pub struct Fake {
@@ -61,6 +62,8 @@ impl Executor for Fake {
                 Exit::Code(0)
             }
             "fail" => Exit::Code(1),
+            // Fine for its first three runs, then failing.
+            "flaky" if self.calls("flaky") > 3 => Exit::Code(1),
             "hang" => Exit::Timeout,
             "hog" => Exit::OutOfMemory,
             "nofork" => Exit::HarnessError(

@@ -229,7 +229,7 @@ impl Runner<'_> {
             ..group.clone()
         };
         let cells = self
-            .run_group(&sub, exec, &mut NoEvents)
+            .run_group(&sub, None, exec, &mut NoEvents)
             .map_err(|e| Failure::from(e.to_string()))?;
         match cells.first() {
             Some(c) if c.outcome == Outcome::Ok && path.is_file() => Ok(path),

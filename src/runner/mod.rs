@@ -25,6 +25,7 @@ use crate::exec::Executor;
 use crate::exec::interrupt::interrupted;
 use crate::outcome::Outcome;
 use crate::payload::Digest;
+use crate::plan::schedule::{Visit, schedule, visit_group};
 use crate::plan::{Group, Plan, cell_id, params_key};
 use crate::results::Cell;
 use crate::suite::Suite;
@@ -93,6 +94,8 @@ pub struct Runner<'a> {
     pub health: Option<Box<dyn FnMut() -> Option<String> + 'a>>,
     /// Reads what the background services use around each run.
     pub meter: Option<Box<dyn ServiceMeter + 'a>>,
+    /// Seeds the order of the groups in each pass (`plan::schedule`).
+    pub seed: u64,
     payloads: HashMap<String, PayloadFile>,
     /// SHA-256 of files that do not change during the run (payloads, expected outputs).
     digests: HashMap<PathBuf, Digest>,
@@ -115,6 +118,7 @@ impl<'a> Runner<'a> {
             globals: vec![],
             health: None,
             meter: None,
+            seed: 0,
             payloads: HashMap::new(),
             digests: HashMap::new(),
             outcomes: HashMap::new(),
@@ -134,24 +138,29 @@ impl<'a> Runner<'a> {
         for c in self.done.values() {
             self.outcomes.insert(c.id.clone(), (c.outcome, c.harness_fault));
         }
-        for gi in 0..self.plan.groups.len() {
+        for visit in schedule(self.suite, self.plan, self.seed) {
             if interrupted() {
                 return Ok(End::Interrupted);
             }
-            let group = self.plan.groups[gi].clone();
-            if self.already_done(&group) {
-                events.runs_dropped(u64::from(group.runs + group.warmup) * group.implementations.len() as u64);
+            let group = visit_group(&self.plan.groups[visit.group], visit.segment, visit.segments);
+            let visit = self.plan.segmented().then_some(visit);
+            let planned = u64::from(group.runs + group.warmup) * group.implementations.len() as u64;
+            if self.already_done(&group, visit) {
+                events.runs_dropped(planned);
                 continue;
             }
             let op = &self.suite.operations[group.operation];
-            events.group_start(&format!("{} {}", op.name, params_key(&group.params)));
-            events.group_planned(u64::from(group.runs + group.warmup) * group.implementations.len() as u64);
+            let pass = visit.map_or_else(String::new, |v| {
+                format!(" (pass {} of {})", v.pass + 1, self.plan.passes)
+            });
+            events.group_start(&format!("{} {}{pass}", op.name, params_key(&group.params)));
+            events.group_planned(planned);
             if let Some(m) = self.meter.as_mut() {
                 m.refresh();
             }
             let cells = match self.health.as_mut().and_then(|check| check()) {
-                Some(reason) => self.unrunnable(&group, reason, events),
-                None => self.run_group(&group, exec, events)?,
+                Some(reason) => self.unrunnable(&group, visit, reason, events),
+                None => self.run_group(&group, visit, exec, events)?,
             };
             if interrupted() {
                 return Ok(End::Interrupted);
@@ -164,8 +173,9 @@ impl<'a> Runner<'a> {
         Ok(End::Complete)
     }
 
-    /// Whether every cell of the group was finished by an earlier run (`--resume`).
-    fn already_done(&self, group: &Group) -> bool {
+    /// Whether every cell of the group's visit was finished by an earlier run
+    /// (`--resume`): recorded with this visit's segment, or ended earlier.
+    fn already_done(&self, group: &Group, visit: Option<Visit>) -> bool {
         let op = &self.suite.operations[group.operation];
         let mut ids = group
             .implementations
@@ -173,13 +183,42 @@ impl<'a> Runner<'a> {
             .chain(group.skipped.iter().map(|(i, _)| i))
             .map(|&i| cell_id(&op.name, &self.suite.implementations[i].name, &group.params))
             .peekable();
-        ids.peek().is_some() && ids.all(|id| self.done.contains_key(&id))
+        ids.peek().is_some()
+            && ids.all(|id| match (self.done.get(&id), visit) {
+                (None, _) => false,
+                (Some(_), None) => true,
+                (Some(c), Some(v)) => c.has_segment((v.pass, v.fork)) || c.outcome != Outcome::Ok,
+            })
+    }
+
+    /// The group's implementations still to measure in this visit: a cell
+    /// that ended in an earlier visit (failed, timed out) is not run again.
+    fn still_measured(&self, group: &Group, visit: Option<Visit>) -> Vec<usize> {
+        let op = &self.suite.operations[group.operation];
+        group
+            .implementations
+            .iter()
+            .copied()
+            .filter(|&i| {
+                visit.is_none_or(|v| v.segment == 0)
+                    || self
+                        .outcomes
+                        .get(&cell_id(&op.name, &self.suite.implementations[i].name, &group.params))
+                        .is_none_or(|(o, _)| *o == Outcome::Ok)
+            })
+            .collect()
     }
 
     /// Measures one group: starts its cells, takes the rounds, checks the
     /// outputs, and returns its cells in the suite's implementation order
     /// (none when interrupted).
-    fn run_group(&mut self, group: &Group, exec: &mut dyn Executor, events: &mut dyn Events) -> Result<Vec<Cell>> {
+    fn run_group(
+        &mut self,
+        group: &Group,
+        visit: Option<Visit>,
+        exec: &mut dyn Executor,
+        events: &mut dyn Events,
+    ) -> Result<Vec<Cell>> {
         let payload = self.payload(&group.params, events, exec)?;
         // Generating a payload and digesting the last group's outputs raised
         // versus's own peak memory, which every run's max_rss cannot go under.
@@ -188,15 +227,20 @@ impl<'a> Runner<'a> {
             group,
             payload: payload.as_ref(),
             started_at: crate::results::now_rfc3339_millis(),
+            visit,
         };
         let runs_per_cell = u64::from(group.runs + group.warmup);
+        let first_visit = visit.is_none_or(|v| v.segment == 0);
         let mut finished: Vec<Cell> = group
             .skipped
             .iter()
+            .filter(|_| first_visit)
             .map(|(imp, reason)| early_cell(self, &ctx, *imp, Outcome::Skipped, reason.clone()))
             .collect();
+        let measured = self.still_measured(group, visit);
+        events.runs_dropped(runs_per_cell * (group.implementations.len() - measured.len()) as u64);
         let mut states = Vec::new();
-        for &imp in &group.implementations {
+        for imp in measured {
             match self.start_cell(&ctx, imp, exec, events)? {
                 Start::Ended(cell) => {
                     finished.push(*cell);
@@ -230,11 +274,18 @@ impl<'a> Runner<'a> {
     }
 
     /// The cells of a group that cannot run, failed with `reason`.
-    fn unrunnable(&mut self, group: &Group, reason: String, events: &mut dyn Events) -> Vec<Cell> {
+    fn unrunnable(
+        &mut self,
+        group: &Group,
+        visit: Option<Visit>,
+        reason: String,
+        events: &mut dyn Events,
+    ) -> Vec<Cell> {
         let ctx = GroupContext {
             group,
             payload: None,
             started_at: crate::results::now_rfc3339_millis(),
+            visit,
         };
         events.runs_dropped(u64::from(group.runs + group.warmup) * group.implementations.len() as u64);
         let mut cells: Vec<Cell> = group

@@ -409,3 +409,106 @@ fn unsupported_operations_are_skipped_with_their_reason() {
     // Only `full` ran: 3 runs of each of its two operations.
     assert_eq!(log.len(), 6);
 }
+
+/// Runs `suite` with `sel` and joins each visit's cells as the session does.
+fn run_gathered(suite: &Suite, sel: &Selection) -> (Vec<Cell>, Vec<String>) {
+    let (visits, log) = run_with(suite, sel);
+    let mut all = indexmap::IndexMap::new();
+    crate::results::gather(&mut all, visits);
+    (all.into_values().collect(), log)
+}
+
+#[test]
+fn passes_take_each_cells_runs_in_segments_side_by_side() {
+    let s = suite(
+        r#"
+        [implementations.a]
+        run.x = "a"
+        [implementations.b]
+        run.x = "b"
+        "#,
+        "[operations.x]\noutput = \"none\"",
+    );
+    let sel = Selection {
+        runs: Some(6),
+        passes: Some(3),
+        ..Default::default()
+    };
+    let (cells, log) = run_gathered(&s, &sel);
+    // Three visits, each warming up afresh: (1 + 2) runs of each, three times.
+    assert_eq!(log.iter().filter(|p| *p == "a").count(), 9);
+    for c in &cells {
+        assert_eq!(c.samples.len(), 6);
+        assert_eq!(c.warmup_wall_ns.len(), 3);
+        let passes: Vec<(u32, u32)> = c.segments.iter().map(|g| (g.pass, g.runs)).collect();
+        assert_eq!(passes, [(0, 2), (1, 2), (2, 2)]);
+    }
+    // The two cells' segments were measured together: paired segment by segment.
+    let (logs, lengths) = crate::judge::compare::paired_log_ratios(&cells[0], &cells[1]);
+    assert_eq!((logs.len(), lengths), (6, vec![2, 2, 2]));
+}
+
+#[test]
+fn a_cell_that_fails_in_a_later_pass_ends_there_and_keeps_its_outcome() {
+    let s = suite(
+        r#"
+        [implementations.good]
+        run.x = "a"
+        [implementations.flaky]
+        run.x = "flaky"
+        "#,
+        "[operations.x]\noutput = \"none\"",
+    );
+    let sel = Selection {
+        runs: Some(6),
+        passes: Some(3),
+        ..Default::default()
+    };
+    let (cells, log) = run_gathered(&s, &sel);
+    assert_eq!(outcome(&cells, "x", "good"), Outcome::Ok);
+    assert_eq!(outcome(&cells, "x", "flaky"), Outcome::Failed);
+    // Its fourth run (the second pass's warm-up) failed; the third pass never ran it.
+    assert_eq!(log.iter().filter(|p| *p == "flaky").count(), 4);
+    let flaky = cells.iter().find(|c| c.implementation == "flaky").unwrap();
+    assert_eq!(flaky.segments.len(), 2);
+    assert_eq!(flaky.samples.len(), 2);
+}
+
+#[test]
+fn resumed_passes_are_not_measured_again() {
+    let s = suite(
+        r#"
+        [implementations.a]
+        run.x = "a"
+        "#,
+        "[operations.x]\noutput = \"none\"",
+    );
+    let sel = Selection {
+        runs: Some(4),
+        passes: Some(2),
+        ..Default::default()
+    };
+    let (visits, _) = run_with(&s, &sel);
+    // Keep the first pass only, as a journal cut after it would.
+    let first: Vec<Cell> = visits.into_iter().filter(|c| c.segments[0].pass == 0).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let plan = build(&s, &sel).unwrap();
+    let mut runner = Runner::new(
+        &s,
+        &plan,
+        dir.path().join("w"),
+        dir.path().join("t"),
+        dir.path().join("c"),
+    );
+    runner.done = first.into_iter().map(|c| (c.id.clone(), c)).collect();
+    let mut fake = Fake::new();
+    let mut more = Vec::new();
+    runner
+        .run(&mut fake, &mut NoEvents, &mut |c: Vec<Cell>| {
+            more.extend(c);
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(fake.calls("a"), 3, "only the second pass: one warm-up and two runs");
+    assert!(more.iter().all(|c| c.segments[0].pass == 1));
+}

@@ -33,6 +33,7 @@ pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
         finished_at: None,
         status: RunStatus::Running,
         environment,
+        design: None,
         analysis: AnalysisSettings {
             noise,
             ..Default::default()

@@ -66,6 +66,12 @@ impl Session<'_> {
         let mut runner = Runner::new(suite, self.plan, work.clone(), tmp.clone(), crate::payload::cache_dir());
         runner.check_payloads()?;
         runner.done = self.resume.clone();
+        runner.seed = order_seed();
+        results.design = Some(crate::results::Design {
+            passes: self.plan.passes,
+            forks: self.plan.forks,
+            order_seed: runner.seed,
+        });
         let ports = crate::exec::service::free_ports(&suite.services)
             .context("cannot find a free local port for the suite's services")?;
         let services = Services::start(&suite.services, &tmp, self.dir, &ports)?;
@@ -90,7 +96,7 @@ impl Session<'_> {
             if let Some(cp) = self.checkpoint.as_mut() {
                 cp.record(&cells)?;
             }
-            all.extend(cells.into_iter().map(|c| (c.id.clone(), c)));
+            crate::results::gather(&mut all, cells);
             Ok(())
         });
         let mut warnings = std::mem::take(&mut self.warnings);
@@ -113,6 +119,13 @@ impl Session<'_> {
         analysis::analyze(&mut results, &warnings);
         Ok((results, end))
     }
+}
+
+/// A seed for the order of the passes: new each run, recorded in the results.
+fn order_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 #[cfg(test)]

@@ -115,6 +115,7 @@ fn bare_header(cells: &IndexMap<String, Cell>) -> Results {
             ..Default::default()
         },
         analysis: Default::default(),
+        design: None,
         matrix,
         operations,
         cells: vec![],

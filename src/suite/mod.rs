@@ -34,6 +34,11 @@ pub struct SuiteError {
 #[derive(Debug, Clone)]
 pub struct Settings {
     pub runs: u32,
+    /// Times the suite's groups are visited, each in a fresh random order;
+    /// a cell's runs are shared out over them.
+    pub passes: u32,
+    /// Worker processes per in-process cell over the run, spread over the passes.
+    pub forks: u32,
     pub warmup: Warmup,
     pub timeout: Duration,
     /// Minimum duration of one in-process sample (a batch of calls).
@@ -41,6 +46,8 @@ pub struct Settings {
 }
 
 pub const DEFAULT_MIN_SAMPLE_TIME: Duration = Duration::from_millis(10);
+/// Passes of the suite when neither the suite nor `--passes` says.
+pub const DEFAULT_PASSES: u32 = 1;
 
 /// Warm-up before a cell's measured runs: a fixed number of runs, or `Auto`,
 /// until the cell's last samples are level (the runner's policy decides).

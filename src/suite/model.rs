@@ -53,8 +53,15 @@ pub struct SuiteFile {
 #[derive(Debug, Deserialize, JsonSchema, Default, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
-    /// Measured runs per cell (default 10).
+    /// Measured runs per cell (default 10), shared out over the passes.
     pub runs: Option<u32>,
+    /// Visit every group this many times, each pass in a fresh random order, so a
+    /// cell's runs come from several stretches of time and its interval covers the
+    /// variation between them (default 1).
+    pub passes: Option<u32>,
+    /// In-process cells: fresh worker processes per cell over the run, spread over the
+    /// passes, so a runtime's JIT and GC state is sampled, not fixed (default: one per pass).
+    pub forks: Option<u32>,
     /// Unmeasured warm-up runs per cell before the measured ones (default 1), or
     /// "auto": until the cell's last 10 samples are level (at most 100).
     pub warmup: Option<WarmupSpec>,

@@ -459,8 +459,11 @@ impl Validator<'_> {
     }
 
     fn settings(&self, file: &SuiteFile) -> Result<Settings, SuiteError> {
+        let passes = file.settings.passes.unwrap_or(super::DEFAULT_PASSES);
         let settings = Settings {
             runs: file.settings.runs.unwrap_or(DEFAULT_RUNS),
+            passes,
+            forks: file.settings.forks.unwrap_or(passes),
             warmup: self
                 .warmup("settings.warmup", &file.settings.warmup)?
                 .unwrap_or(Warmup::Runs(DEFAULT_WARMUP)),
@@ -473,6 +476,12 @@ impl Validator<'_> {
         };
         if settings.runs == 0 {
             return Err(self.err("settings.runs must be at least 1"));
+        }
+        if settings.passes == 0 {
+            return Err(self.err("settings.passes must be at least 1"));
+        }
+        if settings.forks == 0 {
+            return Err(self.err("settings.forks must be at least 1"));
         }
         Ok(settings)
     }
