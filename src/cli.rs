@@ -26,7 +26,8 @@ pub enum Command {
     /// Benchmark two or more commands against each other (hyperfine-style).
     #[command(after_help = EXIT_CODES)]
     Exec(Box<ExecArgs>),
-    /// Re-render saved results (results.json) as HTML, Markdown, CSV or Bencher Metric Format.
+    /// Re-render saved results (results.json): the terminal report, or HTML, Markdown, CSV
+    /// or Bencher Metric Format files.
     Report(ReportArgs),
     /// Put the pieces of a sharded run (`run --shard`) back together: one results.json and report.
     #[command(after_help = MERGE_HELP)]
@@ -390,7 +391,8 @@ mod tests {
 
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// A results.json written by `versus run` or `versus exec --json`.
+    /// A results.json written by `versus run` or `versus exec --json`. With no file
+    /// option, the terminal report is printed.
     pub results: PathBuf,
     /// Self-contained HTML report (inline CSS and SVG charts, no network).
     #[arg(long, value_name = "PATH")]
@@ -408,6 +410,13 @@ pub struct ReportArgs {
     /// caveats), shown after the summary of the HTML and Markdown reports.
     #[arg(long, value_name = "PATH")]
     pub notes: Option<PathBuf>,
+    /// Give each warning of the terminal report in full, with the cells it names.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    /// Colour in the terminal report: `auto` (when standard output is a terminal and
+    /// NO_COLOR is not set), `always`, or `never`.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorChoice,
 }
 
 #[derive(Args, Debug)]
@@ -427,6 +436,10 @@ pub struct DiffArgs {
     /// Compare even when the CPU model or core count differ (the verdicts then mean little).
     #[arg(long)]
     pub allow_different_machines: bool,
+    /// Colour the verdicts: `auto` (when standard output is a terminal and NO_COLOR is
+    /// not set), `always`, or `never`.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorChoice,
 }
 
 #[derive(Args, Debug)]

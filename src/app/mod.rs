@@ -118,8 +118,10 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         }
         None => (plan, None),
     };
+    let baseline_note = baseline_in_plan(&mut suite, &plan, args.baseline.is_some())?;
     let (out_dir, recovered) = output_folder(&args, &suite.name, shard.as_ref())?;
-    let warnings = journal_warnings(&recovered);
+    let mut warnings = journal_warnings(&recovered);
+    warnings.extend(baseline_note);
     let journal_path = out_dir.join("cells.jsonl");
     if args.resume.is_none() {
         let _ = fs::remove_file(&journal_path);
@@ -176,6 +178,35 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         fs::read_to_string(&results_path).with_context(|| format!("cannot read {}", results_path.display()))?;
     history::finish(recording, &results, &document, status)?;
     Ok(ExitCode::from(status))
+}
+
+/// The suite's baseline when `--only` left it out: the first implementation
+/// the plan runs takes its place, said at once and kept in the report as a
+/// warning (ratios against nothing would fill the tables with "—"). A
+/// `--baseline` flag that `--only` left out is an error: the two flags disagree.
+fn baseline_in_plan(suite: &mut suite::Suite, plan: &plan::Plan, from_flag: bool) -> Result<Option<Warning>> {
+    let Some(named) = suite.baseline.clone() else {
+        return Ok(None);
+    };
+    let runs = |i: &usize| plan.groups.iter().any(|g| g.implementations.contains(i));
+    let planned: Vec<usize> = (0..suite.implementations.len()).filter(runs).collect();
+    if planned.iter().any(|&i| suite.implementations[i].name == named) {
+        return Ok(None);
+    }
+    if from_flag {
+        bail!("--baseline {named}: --only leaves it out of this run; name one of the implementations --only keeps");
+    }
+    let Some(&first) = planned.first() else { return Ok(None) };
+    let stand_in = suite.implementations[first].name.clone();
+    let message = format!(
+        "the suite's baseline {named} is not in this run (--only): ratios are against {stand_in}, the first implementation that ran; pass --baseline to choose another"
+    );
+    eprintln!("note: {message}");
+    suite.baseline = Some(stand_in);
+    Ok(Some(Warning {
+        kind: "baseline_not_run".into(),
+        message,
+    }))
 }
 
 /// A journal repaired on `--resume` is said at once and kept in the report.
@@ -376,7 +407,11 @@ pub fn report(args: crate::cli::ReportArgs) -> Result<ExitCode> {
         asciidoc: None,
     };
     if outputs.is_empty() {
-        bail!("nothing to write: give at least one of --html, --markdown, --csv, --bmf");
+        if args.notes.is_some() {
+            bail!("--notes goes into the HTML and Markdown reports: give --html or --markdown too");
+        }
+        say(&summary(&results, args.verbose, colour(args.color, Style::Auto)));
+        return Ok(ExitCode::from(exit::OK));
     }
     let notes = match &args.notes {
         Some(p) => Some(fs::read_to_string(p).with_context(|| format!("--notes {}: cannot read it", p.display()))?),
@@ -410,7 +445,10 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
         );
     }
     let table = crate::report::tables::diff_table(&d);
-    say(&terminal::render_table_with(&table, terminal::Layout::stdout(false)));
+    say(&terminal::render_table_with(
+        &table,
+        terminal::Layout::stdout(colour(args.color, Style::Auto)),
+    ));
     let mut notes = Vec::new();
     if !machines.is_empty() {
         notes.push(format!("WARNING: different machines: {}", machines.join("; ")));

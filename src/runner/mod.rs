@@ -29,6 +29,7 @@ use crate::plan::{Group, Plan, cell_id, params_key};
 use crate::results::Cell;
 use crate::suite::Suite;
 
+mod agree;
 mod cell;
 mod checks;
 #[cfg(test)]
@@ -93,6 +94,9 @@ pub struct Runner<'a> {
     pub health: Option<Box<dyn FnMut() -> Option<String> + 'a>>,
     /// Reads what the background services use around each run.
     pub meter: Option<Box<dyn ServiceMeter + 'a>>,
+    /// Where outputs that `same_output` found differing are kept (in the
+    /// results folder); `None`: not kept.
+    pub kept: Option<PathBuf>,
     payloads: HashMap<String, PayloadFile>,
     /// SHA-256 of files that do not change during the run (payloads, expected outputs).
     digests: HashMap<PathBuf, Digest>,
@@ -114,6 +118,7 @@ impl<'a> Runner<'a> {
             globals: vec![],
             health: None,
             meter: None,
+            kept: None,
             payloads: HashMap::new(),
             digests: HashMap::new(),
             outcomes: HashMap::new(),
@@ -179,7 +184,7 @@ impl<'a> Runner<'a> {
     /// outputs, and returns its cells in the suite's implementation order
     /// (none when interrupted).
     fn run_group(&mut self, group: &Group, exec: &mut dyn Executor, events: &mut dyn Events) -> Result<Vec<Cell>> {
-        let payload = self.payload(&group.params, events, exec)?;
+        let payload = self.payload(&group.values, events, exec)?;
         // Generating a payload and digesting the last group's outputs raised
         // versus's own peak memory, which every run's max_rss cannot go under.
         crate::exec::rss::reset_own_peak();

@@ -48,7 +48,7 @@ pub struct CellFiles<'a> {
 pub fn cell_scope(group: &Group, imp: &Implementation, operation: &str, files: &CellFiles) -> Scope {
     let optional = |p: Option<&Path>| p.map(path).unwrap_or_default();
     Scope::new()
-        .with_all(group.params.iter())
+        .with_all(group.values.iter())
         .with_all(group.vars.iter())
         .with_all(imp.vars.iter().map(|(k, v)| (k, v)))
         .with("payload", optional(files.payload))

@@ -64,6 +64,7 @@ impl Session<'_> {
         let mut runner = Runner::new(suite, self.plan, work.clone(), tmp.clone(), crate::payload::cache_dir());
         runner.check_payloads()?;
         runner.done = self.resume.clone();
+        runner.kept = Some(self.dir.join("differing-outputs"));
         let ports = crate::exec::service::free_ports(&suite.services)
             .context("cannot find a free local port for the suite's services")?;
         let services = Services::start(&suite.services, &tmp, self.dir, &ports)?;

@@ -1,0 +1,331 @@
+//! Tables laid out for a terminal of a given width. A figure is read with
+//! its spread ("26.2 ms ± 9.56 ms") and a verdict with its factor ("1.27x
+//! slower"); a line break inside either makes one figure read as two, or
+//! puts a spread under the next column. So a cell may only break where a
+//! reader expects a new line: between a verdict and its evidence ("1.27x
+//! slower" / "[1.21, 1.33]"), and between the words of a label or heading.
+//! A table wider than the terminal is first narrowed at those breaks; when
+//! even that is too wide it is stacked: its figure columns are split into
+//! blocks, one under the other, each repeating the label columns.
+
+/// How a column's text sits in its width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Right,
+}
+
+/// Where a column's cells may break onto a new line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Breaks {
+    /// At any space: labels, headings, prose.
+    Words,
+    /// Only between a figure and its evidence: before "[", after "…:",
+    /// before "p = ".
+    Evidence,
+}
+
+/// A table to lay out: plain text cells (no escape codes).
+pub struct Grid<'a> {
+    pub header: &'a [String],
+    pub rows: &'a [Vec<String>],
+    /// Leading columns shown in every block when the table is stacked.
+    pub repeat: usize,
+    pub align: &'a [Align],
+    pub breaks: &'a [Breaks],
+}
+
+/// Space before every column (the first is the table's indent).
+const GAP: usize = 2;
+
+fn width(s: &str) -> usize {
+    console::measure_text_width(s)
+}
+
+/// The pieces of `text` between its break opportunities; joined with
+/// single spaces they give the text back.
+pub fn pieces(text: &str, breaks: Breaks) -> Vec<&str> {
+    if breaks == Breaks::Words {
+        return text.split(' ').collect();
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, _) in text.match_indices(' ') {
+        let before = text[..i].chars().next_back();
+        let after = &text[i + 1..];
+        let breakable =
+            after.starts_with('[') || before == Some(':') || (before == Some(',') && after.starts_with("p = "));
+        if breakable && i > start {
+            out.push(&text[start..i]);
+            start = i + 1;
+        }
+    }
+    out.push(&text[start.min(bytes.len())..]);
+    out
+}
+
+/// `text` wrapped to `columns` at its break opportunities; a piece longer
+/// than the line stays whole.
+pub fn wrap(text: &str, breaks: Breaks, columns: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for piece in pieces(text, breaks) {
+        if !line.is_empty() && width(&line) + 1 + width(piece) > columns {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(piece);
+    }
+    lines.push(line);
+    lines
+}
+
+/// Natural and least widths of one column: the widest cell unbroken, and
+/// the widest piece no break can split.
+fn widths(grid: &Grid, col: usize) -> (usize, usize) {
+    let header = grid.header.get(col).map_or("", String::as_str);
+    let cells = std::iter::once((header, Breaks::Words)).chain(
+        grid.rows
+            .iter()
+            .map(|r| (r.get(col).map_or("", String::as_str), grid.breaks[col])),
+    );
+    let (mut natural, mut least) = (0, 0);
+    for (text, breaks) in cells {
+        natural = natural.max(width(text));
+        least = least.max(pieces(text, breaks).iter().map(|p| width(p)).max().unwrap_or(0));
+    }
+    (natural, least)
+}
+
+/// Widths for `cols` within `columns`: natural when they fit, else the
+/// widest columns narrowed toward their least widths; `None` when even
+/// the least widths do not fit.
+fn fit(natural: &[usize], least: &[usize], cols: &[usize], columns: usize) -> Option<Vec<usize>> {
+    let total = |w: &[usize]| w.iter().map(|x| x + GAP).sum::<usize>();
+    let mut w: Vec<usize> = cols.iter().map(|&c| natural[c]).collect();
+    if total(&w) <= columns {
+        return Some(w);
+    }
+    let floor: Vec<usize> = cols.iter().map(|&c| least[c]).collect();
+    if total(&floor) > columns {
+        return None;
+    }
+    while total(&w) > columns {
+        // The widest column that can still narrow gives up one column.
+        let i = (0..w.len()).filter(|&i| w[i] > floor[i]).max_by_key(|&i| w[i])?;
+        w[i] -= 1;
+    }
+    Some(w)
+}
+
+/// The table as lines of at most `columns` (unless a single unbreakable
+/// piece is wider), `paint` applied to each line of each body cell:
+/// `paint(cell, line)`.
+pub fn render(grid: &Grid, columns: usize, paint: &dyn Fn(&str, &str) -> String) -> Vec<String> {
+    let n = grid.header.len().max(grid.rows.iter().map(Vec::len).max().unwrap_or(0));
+    let (natural, least): (Vec<usize>, Vec<usize>) = (0..n).map(|c| widths(grid, c)).unzip();
+    let repeat: Vec<usize> = (0..grid.repeat.min(n)).collect();
+    let figures: Vec<usize> = (grid.repeat.min(n)..n).collect();
+    let all: Vec<usize> = (0..n).collect();
+    let blocks: Vec<Vec<usize>> = if fit(&natural, &least, &all, columns).is_some() || figures.len() <= 1 {
+        vec![all]
+    } else {
+        stack(&natural, &repeat, &figures, columns)
+    };
+    let mut out = Vec::new();
+    for (b, cols) in blocks.iter().enumerate() {
+        if b > 0 {
+            out.push(String::new());
+        }
+        let w = fit(&natural, &least, cols, columns).unwrap_or_else(|| cols.iter().map(|&c| least[c]).collect());
+        let header_shown = grid.header.iter().any(|h| !h.is_empty());
+        if header_shown {
+            let cells: Vec<String> = cols
+                .iter()
+                .map(|&c| grid.header.get(c).cloned().unwrap_or_default())
+                .collect();
+            out.extend(row_lines(grid, cols, &w, &cells, true, &|_, l| l.to_string()));
+        }
+        for row in grid.rows {
+            let cells: Vec<String> = cols.iter().map(|&c| row.get(c).cloned().unwrap_or_default()).collect();
+            out.extend(row_lines(grid, cols, &w, &cells, false, paint));
+        }
+    }
+    out
+}
+
+/// Figure columns in blocks of as many as fit beside the repeated columns
+/// at their natural widths, in order; a column too wide for any block is
+/// alone in its own (and narrowed there).
+fn stack(natural: &[usize], repeat: &[usize], figures: &[usize], columns: usize) -> Vec<Vec<usize>> {
+    let base: usize = repeat.iter().map(|&c| natural[c] + GAP).sum();
+    let mut blocks: Vec<Vec<usize>> = Vec::new();
+    let mut used = base;
+    for &c in figures {
+        let need = natural[c] + GAP;
+        match blocks.last_mut() {
+            Some(block) if used + need <= columns && block.len() > repeat.len() => {
+                block.push(c);
+                used += need;
+            }
+            _ => {
+                let mut block = repeat.to_vec();
+                block.push(c);
+                blocks.push(block);
+                used = base + need;
+            }
+        }
+    }
+    blocks
+}
+
+/// One table row as lines: each cell wrapped to its width and aligned.
+fn row_lines(
+    grid: &Grid,
+    cols: &[usize],
+    w: &[usize],
+    cells: &[String],
+    header: bool,
+    paint: &dyn Fn(&str, &str) -> String,
+) -> Vec<String> {
+    let wrapped: Vec<Vec<String>> = cols
+        .iter()
+        .zip(w)
+        .zip(cells)
+        .map(|((&c, &width), text)| wrap(text, if header { Breaks::Words } else { grid.breaks[c] }, width))
+        .collect();
+    let height = wrapped.iter().map(Vec::len).max().unwrap_or(1);
+    (0..height)
+        .map(|k| {
+            let mut line = String::new();
+            for (i, &c) in cols.iter().enumerate() {
+                let text = wrapped[i].get(k).map_or("", String::as_str);
+                let pad = " ".repeat(w[i].saturating_sub(width(text)));
+                let shown = if text.is_empty() {
+                    String::new()
+                } else {
+                    paint(&cells[i], text)
+                };
+                line.push_str(&" ".repeat(GAP));
+                match grid.align[c] {
+                    Align::Left => {
+                        line.push_str(&shown);
+                        line.push_str(&pad);
+                    }
+                    Align::Right => {
+                        line.push_str(&pad);
+                        line.push_str(&shown);
+                    }
+                }
+            }
+            line.trim_end().to_string()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid_lines(header: &[&str], rows: &[&[&str]], repeat: usize, columns: usize) -> Vec<String> {
+        let header: Vec<String> = header.iter().map(|s| s.to_string()).collect();
+        let rows: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(|s| s.to_string()).collect()).collect();
+        let align: Vec<Align> = (0..header.len())
+            .map(|i| if i < repeat { Align::Left } else { Align::Right })
+            .collect();
+        let breaks: Vec<Breaks> = (0..header.len())
+            .map(|i| if i < repeat { Breaks::Words } else { Breaks::Evidence })
+            .collect();
+        render(
+            &Grid {
+                header: &header,
+                rows: &rows,
+                repeat,
+                align: &align,
+                breaks: &breaks,
+            },
+            columns,
+            &|_, l| l.to_string(),
+        )
+    }
+
+    #[test]
+    fn evidence_breaks_only_between_a_figure_and_its_evidence() {
+        assert_eq!(pieces("26.2 ms ± 9.56 ms", Breaks::Evidence), ["26.2 ms ± 9.56 ms"]);
+        assert_eq!(
+            pieces("not confirmed: 1.16x slower [0.91, 1.38], p = 0.05", Breaks::Evidence),
+            ["not confirmed:", "1.16x slower", "[0.91, 1.38],", "p = 0.05"]
+        );
+        assert_eq!(
+            pieces("≈ 1.01 [0.98, 1.03]", Breaks::Evidence),
+            ["≈ 1.01", "[0.98, 1.03]"]
+        );
+        assert_eq!(
+            wrap("1.27x slower [1.21, 1.33]", Breaks::Evidence, 14),
+            ["1.27x slower", "[1.21, 1.33]"]
+        );
+    }
+
+    #[test]
+    fn a_table_that_fits_is_one_block_at_natural_widths() {
+        let lines = grid_lines(
+            &["size", "a", "b"],
+            &[&["1KB", "1.00 ms ± 20 µs", "2.00 ms ± 9 µs"]],
+            1,
+            80,
+        );
+        assert_eq!(
+            lines,
+            [
+                "  size                a               b",
+                "  1KB   1.00 ms ± 20 µs  2.00 ms ± 9 µs"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_table_too_wide_is_stacked_and_never_splits_a_figure() {
+        let cell = "26.2 ms ± 9.56 ms";
+        let lines = grid_lines(
+            &["size", "n", "first", "second", "third", "fourth"],
+            &[&["1KB", "10", cell, cell, cell, cell]],
+            2,
+            50,
+        );
+        assert!(lines.iter().all(|l| width(l) <= 50), "{lines:#?}");
+        // Every figure whole, with its spread, on one line.
+        assert_eq!(
+            lines.iter().map(|l| l.matches(cell).count()).sum::<usize>(),
+            4,
+            "{lines:#?}"
+        );
+        // Two blocks, each repeating the labels.
+        assert_eq!(
+            lines.iter().filter(|l| l.trim_start().starts_with("size")).count(),
+            2,
+            "{lines:#?}"
+        );
+        assert!(lines.iter().any(String::is_empty));
+    }
+
+    #[test]
+    fn a_verdict_wraps_between_its_factor_and_its_interval_never_mid_word() {
+        let header = ["cell", "verdict"];
+        let lines = grid_lines(
+            &header,
+            &[&[
+                "encrypt/sun-jdk25/size=0.1MB",
+                "not confirmed: 1.16x slower [0.91, 1.38], p = 0.05",
+            ]],
+            1,
+            50,
+        );
+        assert!(lines.iter().all(|l| width(l) <= 50), "{lines:#?}");
+        assert!(lines.iter().any(|l| l.contains("encrypt/sun-jdk25/size=0.1MB")));
+        assert!(lines.iter().any(|l| l.contains("1.16x slower")));
+        assert!(lines.iter().any(|l| l.contains("[0.91, 1.38],")));
+    }
+}
