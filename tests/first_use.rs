@@ -87,7 +87,7 @@ fn same_output_blames_the_odd_one_out_says_how_and_keeps_the_outputs() {
     assert!(why.contains("compact and python agree on (2 of 3)"), "{why}");
     assert!(why.contains("7 bytes against 3; from byte 1 on:"), "{why}");
     assert!(why.contains(r#""\n  1\n]" against "1]""#), "{why}");
-    let kept = out.join("differing-outputs/print/_");
+    let kept = out.join("differing-outputs/print");
     assert_eq!(fs::read_to_string(kept.join("pretty.out")).unwrap(), "[\n  1\n]");
     assert_eq!(fs::read_to_string(kept.join("compact.out")).unwrap(), "[1]");
 

@@ -157,29 +157,33 @@ pub fn render(grid: &Grid, columns: usize, paint: &dyn Fn(&str, &str) -> String)
     out
 }
 
-/// Figure columns in blocks of as many as fit beside the repeated columns
-/// at their natural widths, in order; a column too wide for any block is
-/// alone in its own (and narrowed there).
+/// Figure columns in blocks beside the repeated columns, in order: as few
+/// blocks as fit at natural widths, with the columns shared out evenly
+/// among them (7 columns in 3 blocks are 3, 2, 2, not 3, 3, 1). A column
+/// too wide for any block is alone in its own (and narrowed there).
 fn stack(natural: &[usize], repeat: &[usize], figures: &[usize], columns: usize) -> Vec<Vec<usize>> {
     let base: usize = repeat.iter().map(|&c| natural[c] + GAP).sum();
-    let mut blocks: Vec<Vec<usize>> = Vec::new();
-    let mut used = base;
-    for &c in figures {
-        let need = natural[c] + GAP;
-        match blocks.last_mut() {
-            Some(block) if used + need <= columns && block.len() > repeat.len() => {
-                block.push(c);
-                used += need;
-            }
-            _ => {
-                let mut block = repeat.to_vec();
-                block.push(c);
-                blocks.push(block);
-                used = base + need;
+    let fits = |block: &[usize]| base + block.iter().map(|&c| natural[c] + GAP).sum::<usize>() <= columns;
+    let greedy = {
+        let mut blocks: Vec<Vec<usize>> = Vec::new();
+        for &c in figures {
+            match blocks.last_mut() {
+                Some(block) if fits(&[block.as_slice(), &[c]].concat()) => block.push(c),
+                _ => blocks.push(vec![c]),
             }
         }
-    }
-    blocks
+        blocks
+    };
+    let k = greedy.len();
+    let even: Vec<Vec<usize>> = (0..k)
+        .map(|b| figures[b * figures.len() / k..(b + 1) * figures.len() / k].to_vec())
+        .collect();
+    let chosen = if even.iter().all(|b| !b.is_empty() && fits(b)) {
+        even
+    } else {
+        greedy
+    };
+    chosen.into_iter().map(|b| [repeat, b.as_slice()].concat()).collect()
 }
 
 /// One table row as lines: each cell wrapped to its width and aligned.
@@ -309,6 +313,15 @@ mod tests {
             "{lines:#?}"
         );
         assert!(lines.iter().any(String::is_empty));
+    }
+
+    #[test]
+    fn stacked_blocks_share_the_columns_out_evenly() {
+        let natural = [4, 2, 10, 10, 10, 10, 10, 10, 10];
+        let blocks = stack(&natural, &[0, 1], &[2, 3, 4, 5, 6, 7, 8], 10 + 3 * 12);
+        let sizes: Vec<usize> = blocks.iter().map(|b| b.len() - 2).collect();
+        assert_eq!(sizes, [2, 2, 3]);
+        assert!(blocks.iter().all(|b| b[..2] == [0, 1]));
     }
 
     #[test]

@@ -320,7 +320,7 @@ pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String 
         out.push_str(&layout.paint("Not ok:", &console::Style::new().red().bold()));
         out.push('\n');
         for p in problems {
-            out.push_str(&format!("  {p}\n"));
+            out.push_str(&hanging(&p, "  ", "    ", columns));
         }
     }
     let warning = layout.paint("warning:", &console::Style::new().yellow());

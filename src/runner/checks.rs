@@ -190,13 +190,15 @@ This output against {}'s{how}{kept}",
         }
     }
 
-    /// Copies every compared output into `<kept>/<op>/<params>/<impl>.out`,
+    /// Copies every compared output into `<kept>/<op>/<params>/<impl>.out`
+    /// (`<kept>/<op>/<impl>.out` without parameters),
     /// before failing cells removes theirs; the folder, when there is one.
     fn keep_outputs(&self, states: &[CellState], ok: &[usize], group: &Group) -> Option<std::path::PathBuf> {
         let root = self.kept.as_ref()?;
-        let dir = root
-            .join(sanitize(&self.suite.operations[group.operation].name))
-            .join(sanitize(&crate::plan::params_key(&group.params)));
+        let mut dir = root.join(sanitize(&self.suite.operations[group.operation].name));
+        if !group.params.is_empty() {
+            dir.push(sanitize(&crate::plan::params_key(&group.params)));
+        }
         std::fs::create_dir_all(&dir).ok()?;
         let mut any = false;
         for &i in ok {
