@@ -42,26 +42,33 @@ fn width(s: &str) -> usize {
     console::measure_text_width(s)
 }
 
-/// The pieces of `text` between its break opportunities; joined with
-/// single spaces they give the text back.
+/// The pieces of `text` between its break opportunities, each with what
+/// ends it (a space, or the "/" or "," of a cell id): joined they give the
+/// text back. A line may end after any piece, the space dropped.
 pub fn pieces(text: &str, breaks: Breaks) -> Vec<&str> {
-    if breaks == Breaks::Words {
-        return text.split(' ').collect();
-    }
-    let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut start = 0;
-    for (i, _) in text.match_indices(' ') {
-        let before = text[..i].chars().next_back();
-        let after = &text[i + 1..];
-        let breakable =
-            after.starts_with('[') || before == Some(':') || (before == Some(',') && after.starts_with("p = "));
+    for (i, c) in text.char_indices() {
+        let end = i + c.len_utf8();
+        let after = &text[end..];
+        let breakable = match (breaks, c) {
+            (Breaks::Words, ' ') => true,
+            // Inside a word only between the parts of an id: "compress/zstd/size=1MB,level=fast".
+            (Breaks::Words, '/' | ',') => !after.is_empty() && !after.starts_with(' '),
+            (Breaks::Evidence, ' ') => {
+                let before = text[..i].chars().next_back();
+                after.starts_with('[') || before == Some(':') || (before == Some(',') && after.starts_with("p = "))
+            }
+            _ => false,
+        };
         if breakable && i > start {
-            out.push(&text[start..i]);
-            start = i + 1;
+            out.push(&text[start..end]);
+            start = end;
         }
     }
-    out.push(&text[start.min(bytes.len())..]);
+    if start < text.len() || out.is_empty() {
+        out.push(&text[start..]);
+    }
     out
 }
 
@@ -71,20 +78,35 @@ pub fn wrap(text: &str, breaks: Breaks, columns: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
     for piece in pieces(text, breaks) {
-        if !line.is_empty() && width(&line) + 1 + width(piece) > columns {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
+        if !line.is_empty() && width(format!("{line}{piece}").trim_end()) > columns {
+            lines.push(line.trim_end().to_string());
+            line.clear();
         }
         line.push_str(piece);
     }
-    lines.push(line);
+    lines.push(line.trim_end().to_string());
     lines
 }
 
+/// Lines a figure with evidence may take when its column narrows: two
+/// ("1.27x slower" / "[1.21, 1.33]"); a table that needs more is stacked.
+const MAX_FIGURE_LINES: usize = 2;
+
+/// The narrowest width at which `text` wraps into at most `lines` lines.
+fn narrowest(text: &str, breaks: Breaks, lines: usize) -> usize {
+    let widest_piece = pieces(text, breaks)
+        .iter()
+        .map(|p| width(p.trim_end()))
+        .max()
+        .unwrap_or(0);
+    (widest_piece..width(text))
+        .find(|&w| wrap(text, breaks, w).len() <= lines)
+        .unwrap_or(width(text))
+}
+
 /// Natural and least widths of one column: the widest cell unbroken, and
-/// the widest piece no break can split.
+/// the narrowest the column can be (words and id parts whole; a figure on
+/// at most `MAX_FIGURE_LINES` lines).
 fn widths(grid: &Grid, col: usize) -> (usize, usize) {
     let header = grid.header.get(col).map_or("", String::as_str);
     let cells = std::iter::once((header, Breaks::Words)).chain(
@@ -95,15 +117,18 @@ fn widths(grid: &Grid, col: usize) -> (usize, usize) {
     let (mut natural, mut least) = (0, 0);
     for (text, breaks) in cells {
         natural = natural.max(width(text));
-        least = least.max(pieces(text, breaks).iter().map(|p| width(p)).max().unwrap_or(0));
+        least = least.max(match breaks {
+            Breaks::Words => narrowest(text, breaks, usize::MAX),
+            Breaks::Evidence => narrowest(text, breaks, MAX_FIGURE_LINES),
+        });
     }
     (natural, least)
 }
 
-/// Widths for `cols` within `columns`: natural when they fit, else the
-/// widest columns narrowed toward their least widths; `None` when even
-/// the least widths do not fit.
-fn fit(natural: &[usize], least: &[usize], cols: &[usize], columns: usize) -> Option<Vec<usize>> {
+/// Widths for `cols` within `columns`: natural when they fit, else
+/// narrowed toward their least widths, figure columns (index `repeat` and
+/// up) before labels; `None` when even the least widths do not fit.
+fn fit(natural: &[usize], least: &[usize], cols: &[usize], repeat: usize, columns: usize) -> Option<Vec<usize>> {
     let total = |w: &[usize]| w.iter().map(|x| x + GAP).sum::<usize>();
     let mut w: Vec<usize> = cols.iter().map(|&c| natural[c]).collect();
     if total(&w) <= columns {
@@ -113,9 +138,17 @@ fn fit(natural: &[usize], least: &[usize], cols: &[usize], columns: usize) -> Op
     if total(&floor) > columns {
         return None;
     }
+    // Figures wrap before labels do (a cell id reads best whole): the
+    // widest figure column that can still narrow gives up one column, then
+    // the widest label column.
+    let is_label = |i: usize| cols[i] < repeat;
     while total(&w) > columns {
-        // The widest column that can still narrow gives up one column.
-        let i = (0..w.len()).filter(|&i| w[i] > floor[i]).max_by_key(|&i| w[i])?;
+        let narrowable = |label: bool| {
+            (0..w.len())
+                .filter(|&i| w[i] > floor[i] && is_label(i) == label)
+                .max_by_key(|&i| w[i])
+        };
+        let i = narrowable(false).or_else(|| narrowable(true))?;
         w[i] -= 1;
     }
     Some(w)
@@ -130,17 +163,18 @@ pub fn render(grid: &Grid, columns: usize, paint: &dyn Fn(&str, &str) -> String)
     let repeat: Vec<usize> = (0..grid.repeat.min(n)).collect();
     let figures: Vec<usize> = (grid.repeat.min(n)..n).collect();
     let all: Vec<usize> = (0..n).collect();
-    let blocks: Vec<Vec<usize>> = if fit(&natural, &least, &all, columns).is_some() || figures.len() <= 1 {
+    let blocks: Vec<Vec<usize>> = if fit(&natural, &least, &all, grid.repeat, columns).is_some() || figures.len() <= 1 {
         vec![all]
     } else {
-        stack(&natural, &repeat, &figures, columns)
+        stack(&least, &repeat, &figures, columns)
     };
     let mut out = Vec::new();
     for (b, cols) in blocks.iter().enumerate() {
         if b > 0 {
             out.push(String::new());
         }
-        let w = fit(&natural, &least, cols, columns).unwrap_or_else(|| cols.iter().map(|&c| least[c]).collect());
+        let w = fit(&natural, &least, cols, grid.repeat, columns)
+            .unwrap_or_else(|| cols.iter().map(|&c| least[c]).collect());
         let header_shown = grid.header.iter().any(|h| !h.is_empty());
         if header_shown {
             let cells: Vec<String> = cols
@@ -158,12 +192,12 @@ pub fn render(grid: &Grid, columns: usize, paint: &dyn Fn(&str, &str) -> String)
 }
 
 /// Figure columns in blocks beside the repeated columns, in order: as few
-/// blocks as fit at natural widths, with the columns shared out evenly
-/// among them (7 columns in 3 blocks are 3, 2, 2, not 3, 3, 1). A column
-/// too wide for any block is alone in its own (and narrowed there).
-fn stack(natural: &[usize], repeat: &[usize], figures: &[usize], columns: usize) -> Vec<Vec<usize>> {
-    let base: usize = repeat.iter().map(|&c| natural[c] + GAP).sum();
-    let fits = |block: &[usize]| base + block.iter().map(|&c| natural[c] + GAP).sum::<usize>() <= columns;
+/// blocks as fit at the columns' least widths, with the columns shared out
+/// evenly among them (7 columns in 3 blocks are 3, 2, 2, not 3, 3, 1). A
+/// column too wide for any block is alone in its own.
+fn stack(least: &[usize], repeat: &[usize], figures: &[usize], columns: usize) -> Vec<Vec<usize>> {
+    let base: usize = repeat.iter().map(|&c| least[c] + GAP).sum();
+    let fits = |block: &[usize]| base + block.iter().map(|&c| least[c] + GAP).sum::<usize>() <= columns;
     let greedy = {
         let mut blocks: Vec<Vec<usize>> = Vec::new();
         for &c in figures {
@@ -261,11 +295,25 @@ mod tests {
         assert_eq!(pieces("26.2 ms ± 9.56 ms", Breaks::Evidence), ["26.2 ms ± 9.56 ms"]);
         assert_eq!(
             pieces("not confirmed: 1.16x slower [0.91, 1.38], p = 0.05", Breaks::Evidence),
-            ["not confirmed:", "1.16x slower", "[0.91, 1.38],", "p = 0.05"]
+            ["not confirmed: ", "1.16x slower ", "[0.91, 1.38], ", "p = 0.05"]
         );
         assert_eq!(
             pieces("≈ 1.01 [0.98, 1.03]", Breaks::Evidence),
-            ["≈ 1.01", "[0.98, 1.03]"]
+            ["≈ 1.01 ", "[0.98, 1.03]"]
+        );
+        assert_eq!(
+            pieces("compress/zstd/size=1MB,level=fast", Breaks::Words),
+            ["compress/", "zstd/", "size=1MB,", "level=fast"]
+        );
+        assert_eq!(pieces("a, b", Breaks::Words), ["a, ", "b"]);
+        // A figure takes at most two lines: its least width keeps "not confirmed: 1.16x slower" whole.
+        assert_eq!(
+            narrowest(
+                "not confirmed: 1.16x slower [0.91, 1.38], p = 0.05",
+                Breaks::Evidence,
+                2
+            ),
+            27
         );
         assert_eq!(
             wrap("1.27x slower [1.21, 1.33]", Breaks::Evidence, 14),
@@ -337,8 +385,12 @@ mod tests {
             50,
         );
         assert!(lines.iter().all(|l| width(l) <= 50), "{lines:#?}");
-        assert!(lines.iter().any(|l| l.contains("encrypt/sun-jdk25/size=0.1MB")));
-        assert!(lines.iter().any(|l| l.contains("1.16x slower")));
-        assert!(lines.iter().any(|l| l.contains("[0.91, 1.38],")));
+        // The id breaks between its parts; the verdict between its factor and its evidence.
+        assert!(
+            lines[1].contains("encrypt/sun-jdk25/") && lines[2].contains("size=0.1MB"),
+            "{lines:#?}"
+        );
+        assert!(lines[1].contains("not confirmed: 1.16x slower"), "{lines:#?}");
+        assert!(lines[2].contains("[0.91, 1.38], p = 0.05"), "{lines:#?}");
     }
 }

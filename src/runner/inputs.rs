@@ -184,7 +184,8 @@ impl Runner<'_> {
             .command(c)
             .map_err(|e| anyhow!("payload.command: {e}"))?;
         events.note(&format!("generating payload with `{}`", argv.join(" ")));
-        let stderr = dir.join("generator.stderr");
+        // Named for this process: two runs may share the cache folder.
+        let stderr = dir.join(format!(".generator-{}.stderr", std::process::id()));
         let r = exec.run(&RunRequest {
             argv: argv.clone(),
             cwd: Some(self.suite.dir.clone()),
@@ -192,6 +193,8 @@ impl Runner<'_> {
             timeout: self.suite.settings.timeout,
             ..Default::default()
         });
+        let said = tail(&stderr, 2000);
+        let _ = fs::remove_file(&stderr);
         if r.exit != Exit::Code(0) || !partial.is_file() {
             let _ = fs::remove_file(&partial);
             bail!(
@@ -199,7 +202,7 @@ impl Runner<'_> {
                 self.suite.path.display(),
                 argv.join(" "),
                 r.exit,
-                tail(&stderr, 2000)
+                said
             );
         }
         // Renamed into place whole, so an interrupted generator never leaves a short payload.
