@@ -155,6 +155,7 @@ pub struct RunArgs {
     pub out: Option<PathBuf>,
     /// Run only these implementations and/or operations (repeat the flag, or separate with commas);
     /// an implementation with variants is named by a variant or by its own name for all of them.
+    /// When it leaves out the suite's baseline, ratios are against the first implementation kept.
     #[arg(long, value_name = "NAME", value_delimiter = ',')]
     pub only: Vec<String>,
     /// Also write the Markdown report to PATH (it is always written to DIR/report.md).
