@@ -110,6 +110,8 @@ fn same_output_blames_the_odd_one_out_says_how_and_keeps_the_outputs() {
         assert_eq!(cell(&r, imp)["outcome"], "wrong_output");
         let why = cell(&r, imp)["message"].as_str().unwrap();
         assert!(why.contains("versus cannot tell which is right"), "{why}");
+        // Each says how it differs from the other, though the first to fail lost its file.
+        assert!(why.contains("both 3 bytes; from byte 0 on"), "{why}");
         assert!(why.contains("reference = "), "{why}");
     }
 
@@ -494,9 +496,10 @@ fn labelled_matrix_values_name_cells_while_commands_get_the_values() {
         dir.path(),
         "l.toml",
         &format!(
-            "name = \"l\"\n[settings]\nruns = 2\nwarmup = 0\n[matrix]\nfilter = {{ count = \"{value}\", keys = \"keys\" }}\n\
-[[override]]\nwhen = {{ filter = \"keys\" }}\nruns = 3\n\
-[operations.q]\n[implementations.check]\nrun.q = \"sh -c 'test \\\"$1\\\" = \\\"{value}\\\" || test \\\"$1\\\" = keys' _ {{filter}}\"\n"
+            "name = \"l\"\n[settings]\nruns = 2\nwarmup = 0\n[matrix]\nfilter = {{ count = \"{value}\", names = \"keys\" }}\n\
+[[override]]\nwhen = {{ filter = \"names\" }}\nruns = 3\n\
+[operations.q]\n[implementations.check]\nrun.q = \"sh -c 'test \\\"$1\\\" = \\\"{value}\\\" || test \\\"$1\\\" = keys' _ {{filter}}\"\n\
+[implementations.labels]\nrun.q = \"sh -c 'test \\\"$1\\\" = count || test \\\"$1\\\" = names' _ {{filter.label}}\"\n"
         ),
     );
     let out = dir.path().join("l");
@@ -514,9 +517,22 @@ fn labelled_matrix_values_name_cells_while_commands_get_the_values() {
         .iter()
         .map(|c| c["id"].as_str().unwrap())
         .collect();
-    assert_eq!(ids, ["q/check/filter=count", "q/check/filter=keys"]);
+    // Commands got the values ({filter}) and the labels ({filter.label}): every cell ok.
+    assert_eq!(
+        ids,
+        [
+            "q/check/filter=count",
+            "q/labels/filter=count",
+            "q/check/filter=names",
+            "q/labels/filter=names"
+        ]
+    );
+    assert!(
+        r["cells"].as_array().unwrap().iter().all(|c| c["outcome"] == "ok"),
+        "{r}"
+    );
     // The override matched the label.
-    assert_eq!(r["cells"][1]["samples"]["wall_ns"].as_array().unwrap().len(), 3);
+    assert_eq!(r["cells"][2]["samples"]["wall_ns"].as_array().unwrap().len(), 3);
     assert_eq!(r["suite"]["labels"]["filter"]["count"], value);
     let md = fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("## Parameter labels"), "{md}");
@@ -527,7 +543,7 @@ fn labelled_matrix_values_name_cells_while_commands_get_the_values() {
     // An override naming a value instead of its label says what it expects.
     let bad = fs::read_to_string(&suite)
         .unwrap()
-        .replace("when = { filter = \"keys\" }", "when = { filter = \"nope\" }");
+        .replace("when = { filter = \"names\" }", "when = { filter = \"keys\" }");
     let suite = write(dir.path(), "l.toml", &bad);
     let a = versus()
         .args(["run", "-q", "--no-history"])

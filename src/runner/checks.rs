@@ -174,19 +174,22 @@ impl Runner<'_> {
         } else {
             "no output is shared by more than half of them, so versus cannot tell which is right".to_string()
         };
-        for (k, &i) in ok.iter().enumerate() {
-            let other = (k + 1) % ok.len();
-            let how = describe_pair(files[k].as_deref(), files[other].as_deref());
-            states[i].fail(
-                Outcome::WrongOutput,
+        // Every message is written before any cell fails: failing removes its output.
+        let messages: Vec<String> = (0..ok.len())
+            .map(|k| {
+                let other = (k + 1) % ok.len();
+                let how = describe_pair(files[k].as_deref(), files[other].as_deref());
                 format!(
                     "the outputs differ ({}) and {why}; name the right one with reference = \"…\" under [operations.{}]. \
 This output against {}'s{how}{kept}",
                     names.join(", "),
                     op.name,
                     names[other]
-                ),
-            );
+                )
+            })
+            .collect();
+        for (&i, message) in ok.iter().zip(messages) {
+            states[i].fail(Outcome::WrongOutput, message);
         }
     }
 

@@ -38,6 +38,11 @@ impl Names<'_> {
     pub fn is_param(&self, n: &str) -> bool {
         self.file.matrix.contains_key(n)
     }
+    /// `{<param>.label}`: the label of a parameter's value in a cell's own
+    /// commands (for a parameter without labels, the value itself).
+    pub fn is_param_label(&self, n: &str) -> bool {
+        n.strip_suffix(".label").is_some_and(|p| self.is_param(p))
+    }
     pub fn is_var(&self, n: &str) -> bool {
         self.file.vars.contains_key(n)
     }
