@@ -186,12 +186,13 @@ fn wide_results(dir: &Path) -> PathBuf {
 /// The terminal report as a pseudo-terminal of `columns` shows it
 /// (`script` gives versus a real tty; `stty` sets its width).
 fn report_in_a_terminal(results: &Path, columns: usize, env: &[(&str, &str)]) -> String {
+    in_a_terminal(&format!("report {}", results.display()), columns, env)
+}
+
+/// What `versus ARGS` shows in a pseudo-terminal of `columns`.
+fn in_a_terminal(args: &str, columns: usize, env: &[(&str, &str)]) -> String {
     let bin = Path::new(env!("CARGO_BIN_EXE_versus"));
-    let inner = format!(
-        "stty cols {columns} rows 50; {} report {}",
-        bin.display(),
-        results.display()
-    );
+    let inner = format!("stty cols {columns} rows 50; {} {args}", bin.display());
     let mut cmd = std::process::Command::new("script");
     cmd.args(["-qec", &inner, "/dev/null"])
         .env_remove("NO_COLOR")
@@ -233,10 +234,7 @@ fn assert_laid_out(text: &str, columns: usize) {
         .flat_map(|l| l.split("  "))
         .filter(|c| c.contains('±'))
         .count();
-    assert!(
-        figure >= 12,
-        "{figure} figures with their spread at {columns}:\n{plain}"
-    );
+    assert!(figure >= 6, "{figure} figures with their spread at {columns}:\n{plain}");
 }
 
 #[test]
@@ -251,8 +249,11 @@ fn tables_fit_the_terminal_at_80_120_and_200_columns_without_splitting_a_figure(
         // How many times the time table's header row is printed: once per block.
         blocks.push(text.lines().filter(|l| l.trim_start().starts_with("size")).count());
     }
-    // Narrower terminals stack the tables in more blocks; 200 columns needs none.
-    assert!(blocks[0] > blocks[1] && blocks[1] >= blocks[2], "{blocks:?}");
+    // Narrower terminals stack the tables in more blocks.
+    assert!(
+        blocks[0] >= blocks[1] && blocks[1] >= blocks[2] && blocks[0] > blocks[2],
+        "{blocks:?}"
+    );
     // Not a terminal: COLUMNS, else 100.
     let a = versus().arg("report").arg(&json).env("COLUMNS", "200").assert().code(0);
     assert_laid_out(&stdout(&a), 200);
@@ -262,6 +263,18 @@ fn tables_fit_the_terminal_at_80_120_and_200_columns_without_splitting_a_figure(
     // versus diff too.
     let a = versus().arg("diff").arg(&json).arg(&json).assert().code(0);
     assert!(stdout(&a).lines().all(|l| console::measure_text_width(l) <= 100));
+    // versus exec's one row per command, its widest table, at 80 columns.
+    let names: String = ["first", "second", "third", "fourth", "fifth", "sixth"]
+        .iter()
+        .map(|n| format!("-n {n}-implementation "))
+        .collect();
+    let text = in_a_terminal(
+        &format!("exec -q --no-history -r 2 -w 0 {names} true true true true true true"),
+        80,
+        &[],
+    );
+    assert!(text.contains("median ± σ"), "{text}");
+    assert_laid_out(&text, 80);
 }
 
 #[test]
