@@ -26,7 +26,8 @@ pub enum Command {
     /// Benchmark two or more commands against each other (hyperfine-style).
     #[command(after_help = EXIT_CODES)]
     Exec(Box<ExecArgs>),
-    /// Re-render saved results (results.json, or a run's folder, finished or not) as HTML, Markdown, CSV or Bencher Metric Format.
+    /// Re-render saved results (results.json, or a run's folder, finished or not): the
+    /// terminal report, or HTML, Markdown, CSV or Bencher Metric Format files.
     Report(ReportArgs),
     /// Put the pieces of a sharded run (`run --shard`) back together: one results.json and report.
     #[command(after_help = MERGE_HELP)]
@@ -163,6 +164,7 @@ pub struct RunArgs {
     pub out: Option<PathBuf>,
     /// Run only these implementations and/or operations (repeat the flag, or separate with commas);
     /// an implementation with variants is named by a variant or by its own name for all of them.
+    /// When it leaves out the suite's baseline, ratios are against the first implementation kept.
     #[arg(long, value_name = "NAME", value_delimiter = ',')]
     pub only: Vec<String>,
     /// Also write the Markdown report to PATH (it is always written to DIR/report.md).
@@ -399,11 +401,11 @@ mod tests {
 
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// A results.json written by `versus run` or `versus exec --json`; or a
-    /// run's output folder, finished or not (its results.json, else its
-    /// journal: a run killed with kill -9 is rendered, marked interrupted,
-    /// nothing measured), whose report.md and report.html are written in it
-    /// unless an output is given; or that folder's cells.jsonl.
+    /// A results.json written by `versus run` or `versus exec --json` (with no file
+    /// option, the terminal report is printed); or a run's output folder, finished or
+    /// not (its results.json, else its journal: a run killed with kill -9 is rendered,
+    /// marked interrupted, nothing measured), whose report.md and report.html are
+    /// written in it unless an output is given; or that folder's cells.jsonl.
     pub results: PathBuf,
     /// Self-contained HTML report (inline CSS and SVG charts, no network).
     #[arg(long, value_name = "PATH")]
@@ -421,6 +423,13 @@ pub struct ReportArgs {
     /// caveats), shown after the summary of the HTML and Markdown reports.
     #[arg(long, value_name = "PATH")]
     pub notes: Option<PathBuf>,
+    /// Give each warning of the terminal report in full, with the cells it names.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    /// Colour in the terminal report: `auto` (when standard output is a terminal and
+    /// NO_COLOR is not set), `always`, or `never`.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorChoice,
 }
 
 #[derive(Args, Debug)]
@@ -440,6 +449,10 @@ pub struct DiffArgs {
     /// Compare even when the CPU model or core count differ (the verdicts then mean little).
     #[arg(long)]
     pub allow_different_machines: bool,
+    /// Colour the verdicts: `auto` (when standard output is a terminal and NO_COLOR is
+    /// not set), `always`, or `never`.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorChoice,
 }
 
 #[derive(Args, Debug)]

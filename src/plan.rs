@@ -55,7 +55,10 @@ pub enum Sampling {
 pub struct Group {
     /// Index into `Suite::operations`.
     pub operation: usize,
+    /// The point as cells and reports know it (a labelled parameter by its label).
     pub params: Params,
+    /// The point as commands get it: labelled parameters by their values.
+    pub values: Params,
     pub runs: u32,
     pub warmup: u32,
     pub warmup_auto: bool,
@@ -116,6 +119,17 @@ pub fn expand(matrix: &IndexMap<String, Vec<ParamValue>>) -> Vec<Params> {
             .collect();
     }
     points
+}
+
+/// The point with each labelled parameter's label replaced by its value.
+pub fn values_of(params: &Params, labels: &IndexMap<String, IndexMap<String, ParamValue>>) -> Params {
+    params
+        .iter()
+        .map(|(k, v)| {
+            let value = labels.get(k).and_then(|l| l.get(&v.to_string())).unwrap_or(v);
+            (k.clone(), value.clone())
+        })
+        .collect()
 }
 
 /// `k=v,k=v` — stable text for a parameter set, used in cell ids.
@@ -210,6 +224,7 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
                 in_process,
                 operation: oi,
                 params: params.clone(),
+                values: values_of(&params, &suite.labels),
                 runs,
                 warmup,
                 warmup_auto,

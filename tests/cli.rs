@@ -627,7 +627,9 @@ fn reports_re_render_saved_results_and_escape_every_suite_string() {
     );
     // Bytes per second is a measure of its own: Bencher's `throughput` means operations per second.
     assert!(b.as_object().unwrap().values().all(|m| m.get("throughput").is_none()));
-    versus().arg("report").arg(&fixture).assert().code(1);
+    // With no file to write, the terminal report.
+    let shown = versus().arg("report").arg(&fixture).assert().code(0);
+    assert!(String::from_utf8_lossy(&shown.get_output().stdout).contains("== copy =="));
     // The author's notes appear in both reports, rendered, with nothing that can run.
     let notes = dir.path().join("notes.md");
     fs::write(&notes, "**plain** is the baseline.\n\n<script>alert(1)</script>\n").unwrap();

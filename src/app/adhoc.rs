@@ -19,6 +19,7 @@ use crate::cli::ExecArgs;
 use crate::placeholder::CommandTemplate;
 use crate::session::preflight::{literal_program, program_exists};
 use crate::suite::model::{ImplementationSpec, OperationSpec, OutputMode, PayloadSpec};
+use crate::suite::shell::shell_syntax;
 use crate::suite::{self, ParamValue, Suite, SuiteFile};
 
 /// Builds the suite for `versus exec`'s commands and checks their programs exist.
@@ -82,7 +83,7 @@ pub fn suite(args: &ExecArgs) -> Result<Suite> {
     let file = SuiteFile {
         name: Some("versus exec".into()),
         baseline: args.baseline.clone(),
-        matrix,
+        matrix: matrix.into_iter().map(|(k, v)| (k, v.into())).collect(),
         payload: payload(args)?,
         operations: IndexMap::from([("exec".to_string(), operation(args)?)]),
         implementations,
@@ -199,102 +200,9 @@ fn escape_braces(text: &str, params: &IndexMap<String, Vec<ParamValue>>) -> Stri
     out
 }
 
-/// The first piece of `text` a POSIX shell would interpret (outside quotes:
-/// operators, redirections, substitutions, globs, variables, `~`, comments,
-/// leading assignments; inside double quotes: substitutions and variables).
-pub fn shell_syntax(text: &str) -> Option<String> {
-    let chars: Vec<char> = text.chars().collect();
-    let (mut single, mut double, mut word_start) = (false, false, true);
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let next = chars.get(i + 1).copied();
-        let at_word_start = word_start;
-        word_start = c.is_whitespace() && !single && !double;
-        if single {
-            single = c != '\'';
-        } else if c == '\\' {
-            i += 2;
-            continue;
-        } else if c == '$' && next.is_some_and(|n| n.is_alphanumeric() || "_{(@*#?$!-".contains(n)) {
-            let n = next.expect("checked");
-            return Some(if n == '(' { "$(".into() } else { format!("${n}") });
-        } else if c == '`' {
-            return Some("`".into());
-        } else if double {
-            double = c != '"';
-        } else if c == '\'' {
-            single = true;
-        } else if c == '"' {
-            double = true;
-        } else if "|&;<>()".contains(c) {
-            let two: String = chars[i..chars.len().min(i + 2)].iter().collect();
-            return Some(
-                if ["||", "&&", ">>", "<<", ";;", "|&", ">&", "&>"].contains(&two.as_str()) {
-                    two
-                } else {
-                    c.to_string()
-                },
-            );
-        } else if "*?".contains(c)
-            || (c == '[' && chars[i..].iter().take_while(|c| !c.is_whitespace()).any(|c| *c == ']'))
-            || (at_word_start && (c == '~' || c == '#'))
-        {
-            return Some(c.to_string());
-        }
-        i += 1;
-    }
-    leading_assignment(text)
-}
-
-/// `NAME=value cmd`: an environment assignment only a shell understands.
-fn leading_assignment(text: &str) -> Option<String> {
-    let first = text.split_whitespace().next()?;
-    let (name, _) = first.split_once('=')?;
-    let ident = !name.is_empty()
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !name.starts_with(|c: char| c.is_ascii_digit());
-    ident.then(|| format!("{name}="))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shell_syntax_is_found_outside_quotes() {
-        for (text, found) in [
-            ("echo a | cat", "|"),
-            ("true && false", "&&"),
-            ("sleep 1; true", ";"),
-            ("echo hi > out", ">"),
-            ("wc -l < in", "<"),
-            ("echo $(date)", "$("),
-            ("echo `date`", "`"),
-            ("ls *.rs", "*"),
-            ("echo $HOME", "$H"),
-            ("echo \"$HOME\"", "$H"),
-            ("cat ~/x", "~"),
-            ("FOO=1 env", "FOO="),
-            ("sleep 1 &", "&"),
-            ("ls [ab].rs", "["),
-        ] {
-            assert_eq!(shell_syntax(text).as_deref(), Some(found), "{text}");
-        }
-        for text in [
-            "grep 'a|b' file",
-            "echo \"a && b\"",
-            "awk '{print $1}' f",
-            "echo a\\|b",
-            "sleep 0.1",
-            "gzip -kf data.bin",
-            "sh -c 'echo x | cat'",
-            "printf %s x=1",
-            "[ -f x ]",
-        ] {
-            assert_eq!(shell_syntax(text), None, "{text}");
-        }
-    }
 
     #[test]
     fn only_parameter_braces_stay_placeholders() {

@@ -208,6 +208,7 @@ fn short(commit: &Option<String>) -> String {
 fn list(store: &mut Store, filter: &Filter, limit: usize) -> Result<ExitCode> {
     let runs = store.list(filter, limit)?;
     let mut table = crate::report::tables::Table {
+        notes: vec![],
         kind: crate::report::tables::TableKind::Info,
         title: format!("Runs in {}, newest first", store.location),
         header: [

@@ -122,6 +122,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         }
         None => (plan, None),
     };
+    let baseline_note = baseline_in_plan(&mut suite, &plan, args.baseline.is_some())?;
     let (out_dir, recovered) = output_folder(&args, &suite.name, shard.as_ref())?;
     let mut warnings = journal_warnings(&recovered);
     let resumed = resume::split(recovered.cells);
@@ -132,6 +133,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
             message,
         });
     }
+    warnings.extend(baseline_note);
     let journal_path = out_dir.join("cells.jsonl");
     if args.resume.is_none() {
         let _ = fs::remove_file(&journal_path);
@@ -190,6 +192,35 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         fs::read_to_string(&results_path).with_context(|| format!("cannot read {}", results_path.display()))?;
     history::finish(recording, &results, &document, status)?;
     Ok(ExitCode::from(status))
+}
+
+/// The suite's baseline when `--only` left it out: the first implementation
+/// the plan runs takes its place, said at once and kept in the report as a
+/// warning (ratios against nothing would fill the tables with "—"). A
+/// `--baseline` flag that `--only` left out is an error: the two flags disagree.
+fn baseline_in_plan(suite: &mut suite::Suite, plan: &plan::Plan, from_flag: bool) -> Result<Option<Warning>> {
+    let Some(named) = suite.baseline.clone() else {
+        return Ok(None);
+    };
+    let runs = |i: &usize| plan.groups.iter().any(|g| g.implementations.contains(i));
+    let planned: Vec<usize> = (0..suite.implementations.len()).filter(runs).collect();
+    if planned.iter().any(|&i| suite.implementations[i].name == named) {
+        return Ok(None);
+    }
+    if from_flag {
+        bail!("--baseline {named}: --only leaves it out of this run; name one of the implementations --only keeps");
+    }
+    let Some(&first) = planned.first() else { return Ok(None) };
+    let stand_in = suite.implementations[first].name.clone();
+    let message = format!(
+        "the suite's baseline {named} is not in this run (--only): ratios are against {stand_in}, the first implementation that ran; pass --baseline to choose another"
+    );
+    eprintln!("note: {message}");
+    suite.baseline = Some(stand_in);
+    Ok(Some(Warning {
+        kind: "baseline_not_run".into(),
+        message,
+    }))
 }
 
 /// A journal repaired on `--resume` is said at once and kept in the report.
@@ -401,7 +432,10 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
         );
     }
     let table = crate::report::tables::diff_table(&d);
-    say(&terminal::render_table_with(&table, terminal::Layout::stdout(false)));
+    say(&terminal::render_table_with(
+        &table,
+        terminal::Layout::stdout(colour(args.color, Style::Auto)),
+    ));
     let mut notes = Vec::new();
     if !machines.is_empty() {
         notes.push(format!("WARNING: different machines: {}", machines.join("; ")));

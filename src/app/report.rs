@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 
 use super::{colour, say, summary};
-use crate::cli::{ColorChoice, ReportArgs, Style};
+use crate::cli::{ReportArgs, Style};
 use crate::exit;
 use crate::report::files::{self, Outputs};
 use crate::results::{self, Journal, Results};
@@ -69,8 +69,13 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
             outputs.markdown.push(dir.join("report.md"));
             outputs.html.push(dir.join("report.html"));
         }
+        // A results file with nothing asked for: the terminal report, as `versus run` ends.
         None if outputs.is_empty() => {
-            bail!("nothing to write: give at least one of --html, --markdown, --csv, --bmf")
+            if args.notes.is_some() {
+                bail!("--notes goes into the HTML and Markdown reports: give --html or --markdown too");
+            }
+            say(&summary(&results, args.verbose, colour(args.color, Style::Auto)));
+            return Ok(ExitCode::from(exit::OK));
         }
         _ => {}
     }
@@ -80,7 +85,7 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
     };
     files::write(&results, &outputs, notes.as_deref())?;
     if folder.is_some() {
-        say(&summary(&results, false, colour(ColorChoice::Auto, Style::Auto)));
+        say(&summary(&results, args.verbose, colour(args.color, Style::Auto)));
         for p in outputs.markdown.iter().chain(&outputs.html) {
             say(&format!("Report: {}\n", p.display()));
         }

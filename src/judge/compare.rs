@@ -13,16 +13,15 @@ use crate::judge::levels::{self, LogEstimate};
 use crate::judge::verdict;
 use crate::results::{AnalysisSettings, Cell, Comparison, Levels, Stats, Verdict};
 
-/// The pairs of two cells measured side by side, as log ratios, with the
-/// lengths of the segments they fall in. Segments are matched by their pass,
-/// fork and start time (a group resumed in another run is not side by
-/// side); within one, run i of each cell forms pair i. Empty when no
-/// segment of the two was measured together.
-pub fn paired_log_ratios(cell: &Cell, base: &Cell) -> (Vec<f64>, Vec<usize>) {
+/// The runs of two cells measured side by side, pair by pair (times per
+/// call, positive), with the number of pairs in each segment. Segments are
+/// matched by their pass, fork and start time (a group resumed in another run
+/// is not side by side); within one, run i of each cell forms pair i. Empty
+/// when no segment of the two was measured together.
+pub fn paired_runs(cell: &Cell, base: &Cell) -> (Vec<f64>, Vec<f64>, Vec<usize>) {
     let (a, b) = (cell.samples.per_call_ns(), base.samples.per_call_ns());
     let theirs = base.segment_spans();
-    let mut logs = Vec::with_capacity(a.len().min(b.len()));
-    let mut lengths = Vec::new();
+    let (mut xs, mut ys, mut lengths) = (Vec::new(), Vec::new(), Vec::new());
     for mine in cell.segment_spans() {
         let Some(other) = theirs
             .iter()
@@ -33,18 +32,24 @@ pub fn paired_log_ratios(cell: &Cell, base: &Cell) -> (Vec<f64>, Vec<usize>) {
         let n = mine.runs.len().min(other.runs.len());
         let pairs = a[mine.runs.start..mine.runs.start + n]
             .iter()
-            .zip(&b[other.runs.start..other.runs.start + n]);
-        let before = logs.len();
-        logs.extend(
-            pairs
-                .filter(|(x, y)| **x > 0.0 && **y > 0.0)
-                .map(|(x, y)| x.ln() - y.ln()),
-        );
-        if logs.len() > before {
-            lengths.push(logs.len() - before);
+            .zip(&b[other.runs.start..other.runs.start + n])
+            .filter(|(x, y)| **x > 0.0 && **y > 0.0);
+        let before = xs.len();
+        for (x, y) in pairs {
+            xs.push(*x);
+            ys.push(*y);
+        }
+        if xs.len() > before {
+            lengths.push(xs.len() - before);
         }
     }
-    (logs, lengths)
+    (xs, ys, lengths)
+}
+
+/// The pairs of `paired_runs` as log ratios, with their segments' lengths.
+pub fn paired_log_ratios(cell: &Cell, base: &Cell) -> (Vec<f64>, Vec<usize>) {
+    let (xs, ys, lengths) = paired_runs(cell, base);
+    (xs.iter().zip(&ys).map(|(x, y)| x.ln() - y.ln()).collect(), lengths)
 }
 
 /// A cell's median on the log scale with its interval, from its statistics.

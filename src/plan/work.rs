@@ -89,6 +89,8 @@ fn named_value(suite: &Suite, op: usize, imp: usize, name: &str, used: &mut Vec<
         used.extend(setters.into_iter().map(String::from));
     } else if suite.matrix.contains_key(name) {
         used.push(name.to_string());
+    } else if let Some(param) = name.strip_suffix(".label").filter(|p| suite.matrix.contains_key(*p)) {
+        used.push(param.to_string());
     }
 }
 

@@ -25,15 +25,17 @@ fn table(out: &mut String, t: &Table) {
     out.push_str("|===\n\n");
 }
 
-/// The time and ratio tables of every operation.
+/// The time, range, CPU time and ratio tables of every operation.
 pub fn render(results: &Results) -> String {
     let mut out = String::new();
     for (op, ts) in tables::result_tables(results) {
         let _ = writeln!(out, "== {}\n", escape(&op));
-        for t in ts
-            .iter()
-            .filter(|t| matches!(t.kind, TableKind::Time | TableKind::Ratio | TableKind::Summary))
-        {
+        for t in ts.iter().filter(|t| {
+            matches!(
+                t.kind,
+                TableKind::Time | TableKind::Range | TableKind::Cpu | TableKind::Ratio | TableKind::Summary
+            )
+        }) {
             table(&mut out, t);
         }
     }

@@ -115,6 +115,28 @@ pub fn fit(text: &str, max_px: f64, font_px: f64) -> String {
     format!("{}…", out.trim_end())
 }
 
+/// `text` in lines of at most `max_px` at `font_px`, broken at spaces; a
+/// word wider than a line is cut by `fit`.
+pub fn wrap_px(text: &str, max_px: f64, font_px: f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let longer = if line.is_empty() {
+            word.to_string()
+        } else {
+            format!("{line} {word}")
+        };
+        if !line.is_empty() && text_px(&longer, font_px) > max_px {
+            lines.push(std::mem::take(&mut line));
+            line = word.to_string();
+        } else {
+            line = longer;
+        }
+    }
+    lines.push(line);
+    lines.into_iter().map(|l| fit(&l, max_px, font_px)).collect()
+}
+
 /// Roughly how many pixels `text` takes at `font_px` in a sans-serif face
 /// (an average glyph is a little over half the font size wide).
 pub fn text_px(text: &str, font_px: f64) -> f64 {

@@ -16,7 +16,9 @@ use plotters::element::{Drawable, PointCollection};
 use plotters_backend::{BackendCoord, DrawingErrorKind};
 
 use crate::outcome::Outcome;
-use crate::report::axes::{compact, dash, dash_pattern, fit, log_ticks, ratio_label, ratio_range, text_px, thin};
+use crate::report::axes::{
+    compact, dash, dash_pattern, fit, log_ticks, ratio_label, ratio_range, text_px, thin, wrap_px,
+};
 use crate::report::tables::Subset;
 use crate::results::{Cell, Comparison, Results};
 use crate::units::{format_bytes, format_nanos, parse_size};
@@ -114,14 +116,43 @@ fn series_points(sized: &[(&Cell, f64)], name: &str) -> Vec<(f64, f64, f64, f64)
 }
 
 /// A chart's title: the operation, the subset's fixed parameters, and what
-/// is drawn, cut to the chart's width.
-fn chart_title(subset: &Subset, what: &str) -> String {
+/// is drawn, in lines that fit the chart's width (wrapped, not cut).
+fn chart_title(subset: &Subset, what: &str) -> Vec<String> {
     let title = if subset.label.is_empty() {
         format!("{}: {what}", subset.operation)
     } else {
         format!("{} ({}): {what}", subset.operation, subset.label)
     };
-    fit(&title, f64::from(WIDE_PX - 2 * MARGIN_PX), f64::from(TITLE_PX))
+    wrap_px(&title, f64::from(WIDE_PX - 2 * MARGIN_PX), f64::from(TITLE_PX))
+}
+
+/// Height of one title line at `font_px`, in SVG pixels.
+fn line_px(font_px: u32) -> u32 {
+    (f64::from(font_px) * 1.24 * 1.3).ceil() as u32
+}
+
+/// Height the title's lines beyond the first add to a chart.
+fn extra_title_px(lines: &[String], font_px: u32) -> u32 {
+    line_px(font_px) * (lines.len().max(1) as u32 - 1)
+}
+
+/// Draws the title's lines centred at the top of `root` and returns the
+/// area below them, where the chart goes.
+fn titled<'a>(
+    root: &DrawingArea<SVGBackend<'a>, plotters::coord::Shift>,
+    lines: &[String],
+    font_px: u32,
+) -> Option<DrawingArea<SVGBackend<'a>, plotters::coord::Shift>> {
+    let line = line_px(font_px);
+    let (width, _) = root.dim_in_pixel();
+    let (top, rest) = root.split_vertically(line * lines.len() as u32 + MARGIN_PX / 2);
+    let x = i32::try_from(width / 2).ok()?;
+    for (i, l) in lines.iter().enumerate() {
+        let y = i32::try_from(MARGIN_PX / 2 + line * i as u32).ok()?;
+        let style = font(font_px).pos(Pos::new(HPos::Center, VPos::Top));
+        top.draw(&Text::new(l.clone(), (x, y), style)).ok()?;
+    }
+    Some(rest)
 }
 
 /// An interval from `l` to `h` at bar `y`: a line with end ticks.
@@ -208,12 +239,14 @@ pub fn scaling(results: &Results, subset: &Subset, row: &str) -> Option<String> 
     );
     let y_gap = f64::from(FONT_PX) * 1.3 + 8.0;
     let y_ticks = log_ticks(ymin, ymax, y_gap / (plot_h / (ymax / ymin).log10()));
+    let title = chart_title(subset, "time per call by payload size");
+    let height = height + extra_title_px(&title, TITLE_PX);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDE_PX, height)).into_drawing_area();
         root.fill(&WHITE).ok()?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(chart_title(subset, "time per call by payload size"), font(TITLE_PX))
+        let area = titled(&root, &title, TITLE_PX)?;
+        let mut chart = ChartBuilder::on(&area)
             .margin(MARGIN_PX)
             .x_label_area_size(x_area)
             .y_label_area_size(y_area)
@@ -364,12 +397,14 @@ pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option
     let gap_px = tick_chars as f64 * font_px * 0.58 + 12.0;
     let ticks = log_ticks(lo, hi, gap_px / (plot_w / (hi / lo).log10()));
     let against = results.suite.baseline.clone().unwrap_or_else(|| "the fastest".into());
+    let title = chart_title(subset, "relative time, below 1× is faster");
+    let height = height + extra_title_px(&title, TITLE_PX);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDE_PX, height)).into_drawing_area();
         root.fill(&WHITE).ok()?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(chart_title(subset, "relative time, below 1× is faster"), font(TITLE_PX))
+        let area = titled(&root, &title, TITLE_PX)?;
+        let mut chart = ChartBuilder::on(&area)
             .margin(MARGIN_PX)
             .x_label_area_size(x_area)
             .y_label_area_size(y_area)
@@ -465,13 +500,22 @@ pub fn distribution(cell: &Cell, y_range: (f64, f64)) -> Option<String> {
     }
     let (w, h) = (RUNS_PX.0, RUNS_PX.1);
     let small = RUNS_FONT_PX;
+    let title = wrap_px(
+        &format!(
+            "{} · {}",
+            cell.implementation,
+            crate::plan::params_key(&cell.params).replace(',', ", ")
+        ),
+        f64::from(w - 12),
+        f64::from(small),
+    );
+    let h = h + extra_title_px(&title, small);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
         root.fill(&WHITE).ok()?;
-        let title = format!("{} · {}", cell.implementation, crate::plan::params_key(&cell.params));
-        let mut chart = ChartBuilder::on(&root)
-            .caption(fit(&title, f64::from(w - 12), f64::from(small)), font(small))
+        let area = titled(&root, &title, small)?;
+        let mut chart = ChartBuilder::on(&area)
             .margin(6)
             .x_label_area_size(small * 3)
             .y_label_area_size(small * 6)

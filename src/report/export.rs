@@ -8,6 +8,8 @@ use crate::results::Results;
 
 /// One row per cell. Parameters become `param_<name>` columns; statistics are
 /// empty for cells that are not ok; comparison columns are empty without a baseline.
+/// CPU times are `wait4`'s medians (empty in-process); 0 is a share no clock
+/// tick caught, which the other reports show as "< 1 tick".
 pub fn csv(results: &Results) -> Result<String, csv::Error> {
     let params: Vec<&String> = results.matrix.keys().collect();
     let mut w = csv::Writer::from_writer(Vec::new());
@@ -25,6 +27,8 @@ pub fn csv(results: &Results) -> Result<String, csv::Error> {
             "stddev_ns",
             "min_ns",
             "max_ns",
+            "median_user_ns",
+            "median_sys_ns",
             "payload_bytes",
             "throughput_bytes_per_s",
             "max_rss_bytes",
@@ -67,6 +71,8 @@ pub fn csv(results: &Results) -> Result<String, csv::Error> {
             num(s.and_then(|s| s.stddev_ns)),
             num(s.map(|s| s.min_ns)),
             num(s.map(|s| s.max_ns)),
+            num(s.and_then(|s| s.median_user_ns)),
+            num(s.and_then(|s| s.median_sys_ns)),
             c.payload_bytes.map_or_else(String::new, |b| b.to_string()),
             num(s.and_then(|s| s.throughput_bytes_per_s)),
             s.and_then(|s| s.max_rss_bytes)

@@ -54,6 +54,7 @@ impl GridCell {
 impl SummaryGrid {
     pub fn table(&self) -> Table {
         Table {
+            notes: vec![],
             runs: vec![],
             kind: TableKind::Ratio,
             title: self.title.clone(),

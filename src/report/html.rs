@@ -19,6 +19,26 @@ struct TableView {
     title: String,
     header: Vec<String>,
     rows: Vec<Vec<String>>,
+    /// Leading text columns (left-aligned); the rest are figures.
+    labels: usize,
+    notes: Vec<String>,
+}
+
+impl From<tables::Table> for TableView {
+    fn from(t: tables::Table) -> Self {
+        let labels = if t.kind == tables::TableKind::Info {
+            t.header.len()
+        } else {
+            t.labels.max(1)
+        };
+        TableView {
+            title: t.title,
+            header: t.header,
+            rows: t.rows,
+            labels,
+            notes: t.notes,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -101,11 +121,7 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
         }
         let ts: Vec<TableView> = tables::subset_tables(results, &s)
             .into_iter()
-            .map(|t| TableView {
-                title: t.title,
-                header: t.header,
-                rows: t.rows,
-            })
+            .map(TableView::from)
             .collect();
         let series = s
             .cells
@@ -168,11 +184,7 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
         method => tables::method_sentence(results),
         findings => ser(crate::report::findings::groups(results)),
         summary => ser(&summary),
-        since => ser(crate::report::since::table(results).map(|t| TableView {
-            title: t.title,
-            header: t.header,
-            rows: t.rows,
-        })),
+        since => ser(crate::report::since::table(results).map(TableView::from)),
         since_warning => results.since.as_ref().and_then(|s| s.warning.clone()),
         verdict_note => tables::verdict_note(results),
         notes => notes.map(|n| safe(crate::report::notes::to_html(n))),
@@ -182,6 +194,7 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
             let t = tables::versions_table(results);
             (t.header, t.rows)
         }),
+        labels => ser(tables::labels_table(results).map(TableView::from)),
         services => ser(crate::report::services::services_table(results).map(|t| (t.header, t.rows))),
         environment => ser(tables::environment_table(results).rows),
         pieces => ser(crate::report::pieces::pieces_table(results).map(|t| (t.header, t.rows))),

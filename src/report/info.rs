@@ -25,6 +25,7 @@ pub fn environment_table(results: &Results) -> Table {
         ("versus", e.versus_version.clone()),
     ];
     Table {
+        notes: vec![],
         runs: vec![],
         kind: TableKind::Info,
         title: "Environment".into(),
@@ -45,6 +46,7 @@ pub fn versions_table(results: &Results) -> Table {
     }
     header.push("note".into());
     Table {
+        notes: vec![],
         runs: vec![],
         kind: TableKind::Info,
         title: "Implementations".into(),
@@ -68,4 +70,31 @@ pub fn versions_table(results: &Results) -> Table {
             .collect(),
         header,
     }
+}
+
+/// The suite's labelled matrix values (`filter = { count = "…" }`): what
+/// each label in the tables, ids and charts stands for. `None` when the
+/// suite labelled none.
+pub fn labels_table(results: &Results) -> Option<Table> {
+    let labels = &results.suite.labels;
+    if labels.is_empty() {
+        return None;
+    }
+    let rows = labels
+        .iter()
+        .flat_map(|(param, table)| {
+            table
+                .iter()
+                .map(move |(label, value)| vec![param.clone(), label.clone(), value.to_string()])
+        })
+        .collect();
+    Some(Table {
+        notes: vec![],
+        runs: vec![],
+        kind: TableKind::Info,
+        title: "Parameter labels".into(),
+        labels: 3,
+        header: vec!["parameter".into(), "label".into(), "value".into()],
+        rows,
+    })
 }

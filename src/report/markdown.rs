@@ -59,6 +59,9 @@ fn table(out: &mut String, t: &Table, heading: &str) {
         );
     }
     out.push('\n');
+    for n in &t.notes {
+        let _ = writeln!(out, "{}\n", escape(n));
+    }
 }
 
 /// "## Findings": a bold title per operation (and value of its other
@@ -163,6 +166,9 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
         out.push('\n');
     }
     table(&mut out, &tables::versions_table(results), "##");
+    if let Some(t) = tables::labels_table(results) {
+        table(&mut out, &t, "##");
+    }
     if let Some(t) = crate::report::services::services_table(results) {
         table(&mut out, &t, "##");
     }

@@ -44,6 +44,7 @@ pub fn pieces_table(results: &Results) -> Option<Table> {
         })
         .collect();
     Some(Table {
+        notes: vec![],
         kind: TableKind::Info,
         title: "Pieces: which machine ran which rows".into(),
         labels: 7,

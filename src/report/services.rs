@@ -13,6 +13,7 @@ pub fn services_table(results: &Results) -> Option<Table> {
         return None;
     }
     Some(Table {
+        notes: vec![],
         runs: vec![],
         kind: TableKind::Info,
         title: "Services".into(),

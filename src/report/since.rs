@@ -39,6 +39,7 @@ pub fn table(results: &Results) -> Option<Table> {
         })
         .collect();
     Some(Table {
+        notes: vec![],
         kind: TableKind::Summary,
         title: format!(
             "Change since {} (run {}, {}): median time per call, change with its 95% interval (unpaired)",

@@ -4,7 +4,7 @@
 
 use indexmap::IndexMap;
 
-pub use super::info::{environment_table, versions_table};
+pub use super::info::{environment_table, labels_table, versions_table};
 use super::services;
 use crate::outcome::Outcome;
 use crate::plan::{Params, params_key};
@@ -17,6 +17,10 @@ pub use super::grid::{GridCell, Mark, SummaryGrid, summary_grid};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TableKind {
     Time,
+    /// The fastest and slowest run: min … max.
+    Range,
+    /// Median user and system CPU time.
+    Cpu,
     Ratio,
     Throughput,
     Memory,
@@ -38,6 +42,9 @@ pub struct Table {
     /// it as the column `n`; Markdown leaves it out (its tables state the
     /// runs in the method sentence).
     pub runs: Vec<String>,
+    /// Sentences every reporter prints under the table (why two figures
+    /// beside each other were computed over different runs).
+    pub notes: Vec<String>,
 }
 
 /// What a cell shows in place of a number when it is not ok.
@@ -53,6 +60,33 @@ fn time_text(cell: &Cell) -> String {
         },
         None => not_ok(cell),
     }
+}
+
+/// "3.40 ms … 5.10 ms": the fastest and the slowest measured run.
+fn range_text(cell: &Cell) -> String {
+    match &cell.stats {
+        Some(s) => format!("{} … {}", format_nanos(s.min_ns), format_nanos(s.max_ns)),
+        None => not_ok(cell),
+    }
+}
+
+/// "2.30 ms / 1.50 ms": median user and system CPU time; "—" for in-process cells.
+fn cpu_text(cell: &Cell) -> String {
+    match &cell.stats {
+        Some(s) => match (s.median_user_ns, s.median_sys_ns) {
+            (Some(user), Some(sys)) => format!("{} / {}", cpu_time(user), cpu_time(sys)),
+            _ => "—".into(),
+        },
+        None => not_ok(cell),
+    }
+}
+
+/// A CPU time as `wait4` gave it. The kernel splits a process's CPU time
+/// between user and system by which of them its clock ticks caught, so a
+/// share no tick caught reads 0 (and is counted in the other): that is
+/// shown as "< 1 tick", never as a time of zero.
+pub fn cpu_time(ns: f64) -> String {
+    if ns <= 0.0 { "< 1 tick".into() } else { format_nanos(ns) }
 }
 
 fn ratio_text(results: &Results, cell: &Cell) -> String {
@@ -212,10 +246,14 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
     };
     let row_runs = |rv: &str| runs_text(impls.iter().filter_map(|imp| find(rv, imp)));
     let build = |kind: TableKind, title: String, f: &dyn Fn(&Cell) -> String| Table {
+        notes: vec![],
         kind,
         title,
         labels: 1,
-        runs: if matches!(kind, TableKind::Time | TableKind::Ratio) {
+        runs: if matches!(
+            kind,
+            TableKind::Time | TableKind::Ratio | TableKind::Range | TableKind::Cpu
+        ) {
             row_values.iter().map(|rv| row_runs(rv)).collect()
         } else {
             vec![]
@@ -230,22 +268,74 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
             })
             .collect(),
     };
-    tables.push(build(
-        TableKind::Time,
-        if subset
-            .cells
-            .iter()
-            .all(|c| !c.samples.iterations.is_empty() || c.samples.is_empty())
-        {
-            format!("Time per call, median ± standard deviation{suffix}")
-        } else {
-            format!("Wall time, median ± standard deviation{suffix}")
-        },
-        &time_text,
-    ));
-    tables.push(build(TableKind::Ratio, format!("{ratio_title}{suffix}"), &|c| {
+    tables.extend(time_tables(subset, &suffix, &build));
+    let mut ratios = build(TableKind::Ratio, format!("{ratio_title}{suffix}"), &|c| {
         ratio_text(results, c)
-    }));
+    });
+    ratios.notes.extend(paired_note(results, &subset.cells, &|c| row_of(c)));
+    tables.push(ratios);
+    tables.extend(size_tables(subset, &suffix, &build));
+    tables.extend(services::cell_tables(results, &subset.cells, &suffix, &build));
+    tables
+}
+
+/// The note under a ratio table when some ratio rests on fewer runs than
+/// the medians beside it (`paired`); `row` labels a cell's row.
+fn paired_note(results: &Results, cells: &[&Cell], row: &dyn Fn(&Cell) -> String) -> Option<String> {
+    let rows: Vec<_> = cells
+        .iter()
+        .filter_map(|c| {
+            let k = comparison_of(results, c)?;
+            let base = cells
+                .iter()
+                .find(|b| b.implementation == k.baseline && b.params == c.params)?;
+            let m = super::paired::paired_medians(c, base, k)?;
+            Some((row(c), c.implementation.clone(), k.baseline.clone(), m))
+        })
+        .collect();
+    super::paired::note(&rows)
+}
+
+/// Time per call (median ± standard deviation), its range (fastest …
+/// slowest run) and, for processes, the median user / system CPU time.
+fn time_tables(subset: &Subset, suffix: &str, build: &services::TableBuilder) -> Vec<Table> {
+    let per_call = subset
+        .cells
+        .iter()
+        .all(|c| !c.samples.iterations.is_empty() || c.samples.is_empty());
+    let mut tables = vec![
+        build(
+            TableKind::Time,
+            if per_call {
+                format!("Time per call, median ± standard deviation{suffix}")
+            } else {
+                format!("Wall time, median ± standard deviation{suffix}")
+            },
+            &time_text,
+        ),
+        build(
+            TableKind::Range,
+            format!("Range, fastest … slowest run{suffix}"),
+            &range_text,
+        ),
+    ];
+    if subset
+        .cells
+        .iter()
+        .any(|c| c.stats.as_ref().is_some_and(|s| s.median_user_ns.is_some()))
+    {
+        tables.push(build(
+            TableKind::Cpu,
+            format!("CPU time, median user / system (of the process tree){suffix}"),
+            &cpu_text,
+        ));
+    }
+    tables
+}
+
+/// Throughput, peak memory and allocation, where some cell has them.
+fn size_tables(subset: &Subset, suffix: &str, build: &services::TableBuilder) -> Vec<Table> {
+    let mut tables = Vec::new();
     let any = |f: &dyn Fn(&crate::results::Stats) -> bool| subset.cells.iter().any(|c| c.stats.as_ref().is_some_and(f));
     if any(&|s| s.throughput_bytes_per_s.is_some()) {
         tables.push(build(
@@ -262,7 +352,7 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
     if any(&|s| s.max_rss_bytes.is_some()) {
         tables.push(build(
             TableKind::Memory,
-            memory_title(subset, &suffix),
+            memory_title(subset, suffix),
             &|c| match &c.stats {
                 Some(s) => s
                     .max_rss_bytes
@@ -283,7 +373,6 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
             },
         ));
     }
-    tables.extend(services::cell_tables(results, &subset.cells, &suffix, &build));
     tables
 }
 
@@ -376,8 +465,8 @@ fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
     columns.push(("min".into(), Box::new(stat(|s| Some(format_nanos(s.min_ns))))));
     columns.push(("max".into(), Box::new(stat(|s| Some(format_nanos(s.max_ns))))));
     if has(|s| s.median_user_ns.is_some()) {
-        columns.push(("user".into(), Box::new(stat(|s| s.median_user_ns.map(format_nanos)))));
-        columns.push(("sys".into(), Box::new(stat(|s| s.median_sys_ns.map(format_nanos)))));
+        columns.push(("user".into(), Box::new(stat(|s| s.median_user_ns.map(cpu_time)))));
+        columns.push(("sys".into(), Box::new(stat(|s| s.median_sys_ns.map(cpu_time)))));
     }
     if has(|s| s.max_rss_bytes.is_some()) {
         columns.push((
@@ -404,6 +493,7 @@ fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
     }
     columns.push(("ratio".into(), Box::new(|c: &Cell| ratio_text(results, c))));
     Table {
+        notes: paired_note(results, cells, &|_| String::new()).into_iter().collect(),
         kind: TableKind::Summary,
         title: if in_process {
             "Time per call".into()
@@ -526,6 +616,7 @@ pub fn diff_table(d: &crate::diff::Diff) -> Table {
         ]);
     }
     Table {
+        notes: vec![],
         runs: vec![],
         kind: TableKind::Summary,
         title: "Median time per cell, old → new (change with its 95% interval; unpaired)".into(),

@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use crate::outcome::Outcome;
 use crate::report::eta::{self, Eta};
 
+use crate::report::layout::{self, Align, Breaks, Grid};
 use crate::report::tables::{self, Table, TableKind};
 use crate::results::Results;
 use crate::runner::Events;
@@ -118,12 +119,12 @@ impl Layout {
         Layout { columns, colour: false }
     }
 
-    /// Standard output's width when it is a terminal, else `DEFAULT_WIDTH`.
+    /// The terminal's width (`terminal_width`).
     pub fn stdout(colour: bool) -> Self {
-        let columns = console::Term::stdout()
-            .size_checked()
-            .map_or(DEFAULT_WIDTH, |(_, cols)| usize::from(cols));
-        Layout { columns, colour }
+        Layout {
+            columns: terminal_width(),
+            colour,
+        }
     }
 
     fn paint(&self, text: &str, style: &console::Style) -> String {
@@ -140,10 +141,11 @@ pub fn render_table(t: &Table) -> String {
     render_table_with(t, Layout::plain(DEFAULT_WIDTH))
 }
 
-/// Renders a table fitted to `layout.columns`: the column `n` (measured
-/// runs) after the labels when the table has it, figures right-aligned, and
-/// columns wrapped (at spaces where they can be) when the rows are wider than
-/// the terminal. Verdicts are coloured when `layout.colour` is set.
+/// Renders a table fitted to `layout.columns` (see `layout`): the column
+/// `n` (measured runs) after the labels when the table has it, figures
+/// right-aligned, a figure never split from its spread nor a word in two,
+/// and a table too wide for the terminal stacked in blocks. Verdicts are
+/// coloured when `layout.colour` is set.
 pub fn render_table_with(t: &Table, layout: Layout) -> String {
     let with_runs = !t.runs.is_empty();
     let at = t.labels.min(t.header.len()).max(1);
@@ -154,54 +156,56 @@ pub fn render_table_with(t: &Table, layout: Layout) -> String {
         }
         r
     };
-    let mut table = comfy_table::Table::new();
-    table
-        .load_style(comfy_table::presets::NOTHING)
-        .set_content_arrangement(comfy_table::ContentArrangement::Dynamic)
-        .set_width(u16::try_from(layout.columns).unwrap_or(u16::MAX));
-    if t.header.iter().any(|h| !h.is_empty()) {
-        table.set_header(insert(&t.header, "n"));
-    }
-    for (i, row) in t.rows.iter().enumerate() {
-        let cells = insert(row, t.runs.get(i).map_or("", String::as_str));
-        table.add_row(
-            cells
-                .iter()
-                .map(|c| paint_cell(&keep_together(c), t.kind, layout))
-                .collect::<Vec<_>>(),
-        );
-    }
-    for (i, col) in table.column_iter_mut().enumerate() {
-        // Two spaces before every column, none after: the first is the indent.
-        col.set_padding((2, 0));
-        // Figures, the run count among them, are right-aligned.
-        if i >= t.labels.max(1) && t.kind != TableKind::Info {
-            col.set_cell_alignment(comfy_table::CellAlignment::Right);
-        }
-    }
+    let header = if t.header.iter().any(|h| !h.is_empty()) {
+        insert(&t.header, "n")
+    } else {
+        vec![]
+    };
+    let rows: Vec<Vec<String>> = t
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| insert(row, t.runs.get(i).map_or("", String::as_str)))
+        .collect();
+    let count = header.len().max(rows.iter().map(Vec::len).max().unwrap_or(0));
+    let repeat = at + usize::from(with_runs);
+    let text = t.kind == TableKind::Info;
+    let align: Vec<Align> = (0..count)
+        .map(|i| if i < at || text { Align::Left } else { Align::Right })
+        .collect();
+    let breaks: Vec<Breaks> = (0..count)
+        .map(|i| {
+            if i < at || text {
+                Breaks::Words
+            } else {
+                Breaks::Evidence
+            }
+        })
+        .collect();
+    let grid = Grid {
+        header: &header,
+        rows: &rows,
+        repeat,
+        align: &align,
+        breaks: &breaks,
+    };
     let mut out = format!(
         "{}\n",
         layout.paint(&fit_title(&t.title, layout.columns), &console::Style::new().bold())
     );
-    for line in table.lines() {
-        out.push_str(&line.trim_end().replace(NBSP, " "));
+    let paint = |cell: &str, line: &str| paint_cell(cell, line, t.kind, layout);
+    for line in layout::render(&grid, layout.columns, &paint) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    for note in &t.notes {
+        out.push_str(&fit_title(note, layout.columns));
         out.push('\n');
     }
     out
 }
 
 const NBSP: char = '\u{a0}';
-
-/// A cell whose spaces are non-breaking except where a wrapped line reads
-/// well: "1.65 µs ±" / "104 ns", "1.16x slower" / "[0.91, 1.38], p = 0.05",
-/// never "1.65 µs ± 104" / "ns". The spaces come back after layout.
-fn keep_together(cell: &str) -> String {
-    cell.replace(' ', "\u{a0}")
-        .replace("\u{a0}[", " [")
-        .replace("±\u{a0}", "± ")
-        .replace(":\u{a0}", ": ")
-        .replace("],\u{a0}p", "], p")
-}
 
 /// A title longer than the width is wrapped at spaces.
 fn fit_title(title: &str, columns: usize) -> String {
@@ -227,10 +231,11 @@ const NOT_OK: [Outcome; 4] = [
     Outcome::WrongOutput,
 ];
 
-/// A table cell with its verdict coloured: slower red, faster green, not-ok in bold red.
-fn paint_cell(text: &str, kind: TableKind, layout: Layout) -> String {
+/// A line of a table cell coloured by the cell's verdict: slower red,
+/// faster green, not-ok in bold red.
+fn paint_cell(text: &str, line: &str, kind: TableKind, layout: Layout) -> String {
     if !layout.colour || !matches!(kind, TableKind::Ratio | TableKind::Summary) {
-        return text.to_string();
+        return line.to_string();
     }
     let style = if text.contains("slower") && !text.starts_with("not confirmed") {
         console::Style::new().red()
@@ -239,9 +244,9 @@ fn paint_cell(text: &str, kind: TableKind, layout: Layout) -> String {
     } else if NOT_OK.iter().any(|o| o.label() == text) {
         console::Style::new().red().bold()
     } else {
-        return text.to_string();
+        return line.to_string();
     };
-    layout.paint(text, &style)
+    layout.paint(line, &style)
 }
 
 /// The end-of-run summary printed to stdout, warnings one line each, plain,
@@ -253,6 +258,36 @@ pub fn summary(results: &Results) -> String {
 /// Columns assumed when the width of the terminal is unknown.
 pub const DEFAULT_WIDTH: usize = 100;
 
+/// The width to lay the end-of-run text out at: the terminal's, asked of
+/// standard output and then standard error (`versus run … | tee log` still
+/// has its terminal there), else `COLUMNS`, else `DEFAULT_WIDTH`.
+pub fn terminal_width() -> usize {
+    let asked = [libc::STDOUT_FILENO, libc::STDERR_FILENO]
+        .into_iter()
+        .find_map(window_columns);
+    asked
+        .or_else(|| {
+            std::env::var("COLUMNS")
+                .ok()
+                .and_then(|c| c.trim().parse::<usize>().ok())
+                .filter(|c| *c > 0)
+        })
+        .unwrap_or(DEFAULT_WIDTH)
+}
+
+/// The column count of the terminal on `fd` (TIOCGWINSZ), if it is one.
+fn window_columns(fd: libc::c_int) -> Option<usize> {
+    let mut size = libc::winsize {
+        ws_row: 0,
+        ws_col: 0,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCGWINSZ writes one `winsize` into the struct it is given.
+    let r = unsafe { libc::ioctl(fd, libc::TIOCGWINSZ, &mut size) };
+    (r == 0 && size.ws_col > 0).then_some(usize::from(size.ws_col))
+}
+
 /// The end-of-run summary; `verbose` gives each warning in full with the
 /// cells it names; otherwise a warning is one line of at most the width.
 /// Tables are fitted to the width.
@@ -263,10 +298,12 @@ pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String 
     for (op, ts) in tables::result_tables(results) {
         out.push_str(&layout.paint(&format!("== {op} =="), &heading));
         out.push('\n');
-        for t in ts
-            .iter()
-            .filter(|t| matches!(t.kind, TableKind::Time | TableKind::Ratio | TableKind::Summary))
-        {
+        for t in ts.iter().filter(|t| {
+            matches!(
+                t.kind,
+                TableKind::Time | TableKind::Range | TableKind::Cpu | TableKind::Ratio | TableKind::Summary
+            )
+        }) {
             out.push_str(&render_table_with(t, layout));
         }
         out.push('\n');
@@ -283,7 +320,7 @@ pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String 
         out.push_str(&layout.paint("Not ok:", &console::Style::new().red().bold()));
         out.push('\n');
         for p in problems {
-            out.push_str(&format!("  {p}\n"));
+            out.push_str(&hanging(&p, "  ", "    ", columns));
         }
     }
     let warning = layout.paint("warning:", &console::Style::new().yellow());

@@ -388,6 +388,10 @@ pub struct SuiteInfo {
     /// pieces with the same hash. Null for `versus exec`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash: Option<String>,
+    /// Labelled matrix parameters: parameter → label → the value commands got.
+    /// Cells, ids and reports show the labels.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub labels: IndexMap<String, IndexMap<String, crate::suite::ParamValue>>,
 }
 
 /// What part of a sharded run (`versus run --shard K/N`) this document holds.

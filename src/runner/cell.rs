@@ -305,7 +305,7 @@ impl Runner<'_> {
         let implementation = &self.suite.implementations[imp];
         let setup = serde_json::json!({
             "operation": op.name,
-            "params": group.params,
+            "params": group.values,
             "payload": ctx.payload.map(|p| p.path.display().to_string()),
             "input": input.map(|p| p.display().to_string()),
         });

@@ -6,14 +6,16 @@
 use std::path::Path;
 
 use super::Runner;
+use super::agree;
 use super::cell::{CellState, Mode};
 use super::inprocess;
-use super::inputs::PayloadFile;
+use super::inputs::{PayloadFile, sanitize};
 use super::scope::params_scope;
 use crate::exec::Exit;
 use crate::outcome::{HarnessFault, Outcome};
 use crate::payload::{self, Digest};
 use crate::plan::Group;
+use crate::suite::Operation;
 
 /// Free space under which a disk is reported as full.
 const FULL_DISK: u64 = 64 * 1024;
@@ -113,7 +115,7 @@ impl Runner<'_> {
             }
         }
         if let Some(t) = &op.expect_file {
-            let rel = params_scope(&group.params, &self.tmp)
+            let rel = params_scope(&group.values, &self.tmp)
                 .text(t)
                 .map_err(|e| e.to_string())?;
             let path = self.suite.dir.join(rel);
@@ -133,10 +135,14 @@ impl Runner<'_> {
     }
 
     /// `same_output`: every run of every implementation must produce the same
-    /// bytes. The reference is the baseline's output when it ran fine, else
-    /// the first implementation's that did.
+    /// bytes. When implementations differ, the suite's `reference`, else a
+    /// strict majority of three or more, is right and the others are
+    /// `wrong_output`, each told how its output differs; with no way to tell
+    /// (two that differ, no majority) every one of them is, and the message
+    /// says so. The differing outputs are kept in the results folder.
     pub(super) fn compare_outputs(&self, states: &mut [CellState], group: &Group) {
-        if !self.suite.operations[group.operation].same_output {
+        let op = &self.suite.operations[group.operation];
+        if !op.same_output {
             return;
         }
         for st in states.iter_mut().filter(|s| s.outcome.is_none()) {
@@ -148,24 +154,109 @@ impl Runner<'_> {
             }
         }
         let name = |st: &CellState| self.suite.implementations[st.imp].name.clone();
-        let reference = states
-            .iter()
-            .filter(|s| s.outcome.is_none() && !s.digests.is_empty())
-            .min_by_key(|s| {
-                if Some(name(s)) == self.suite.baseline {
-                    0
-                } else {
-                    1 + s.imp
-                }
-            })
-            .map(|s| (name(s), s.digests[0]));
-        let Some((ref_name, ref_digest)) = reference else {
+        let ok: Vec<usize> = (0..states.len())
+            .filter(|&i| states[i].outcome.is_none() && !states[i].digests.is_empty())
+            .collect();
+        let digests: Vec<Digest> = ok.iter().map(|&i| states[i].digests[0]).collect();
+        let named = ok.iter().position(|&i| Some(name(&states[i])) == op.reference);
+        let decided = agree::reference(&digests, named);
+        if decided == agree::Reference::Agreed {
             return;
-        };
-        for st in states.iter_mut().filter(|s| s.outcome.is_none()) {
-            if st.digests.first().is_some_and(|d| *d != ref_digest) {
-                st.fail(Outcome::WrongOutput, format!("the output differs from {ref_name}'s"));
-            }
         }
+        let kept = self.keep_outputs(states, &ok, group);
+        let names: Vec<String> = ok.iter().map(|&i| name(&states[i])).collect();
+        let kept_note = kept.map_or_else(String::new, |d| format!("; the outputs are kept in {}", d.display()));
+        let (right, whose) = match &decided {
+            agree::Reference::Named(r) => (digests[*r], format!("{}'s, the suite's reference", names[*r])),
+            agree::Reference::Majority(most) => (
+                digests[most[0]],
+                format!(
+                    "the one {} agree on ({} of {})",
+                    most.iter()
+                        .map(|&j| names[j].as_str())
+                        .collect::<Vec<_>>()
+                        .join(" and "),
+                    most.len(),
+                    ok.len()
+                ),
+            ),
+            _ => {
+                self.undecided(states, &ok, &names, op, &kept_note);
+                return;
+            }
+        };
+        let sample = ok[digests
+            .iter()
+            .position(|d| *d == right)
+            .expect("the reference is one of them")];
+        let right_file = states[sample].out.clone();
+        for (k, &i) in ok.iter().enumerate() {
+            if digests[k] == right {
+                continue;
+            }
+            let how = describe_pair(states[i].out.as_deref(), right_file.as_deref());
+            states[i].fail(
+                Outcome::WrongOutput,
+                format!("the output differs from {whose}{how}{kept_note}"),
+            );
+        }
+    }
+
+    /// Outputs differ and nothing says which is right: every cell of them is
+    /// `wrong_output`, told whose output it differs from and how.
+    fn undecided(&self, states: &mut [CellState], ok: &[usize], names: &[String], op: &Operation, kept: &str) {
+        let files: Vec<Option<std::path::PathBuf>> = ok.iter().map(|&i| states[i].out.clone()).collect();
+        let why = if ok.len() == 2 {
+            "with two implementations versus cannot tell which is right".to_string()
+        } else {
+            "no output is shared by more than half of them, so versus cannot tell which is right".to_string()
+        };
+        // Every message is written before any cell fails: failing removes its output.
+        let messages: Vec<String> = (0..ok.len())
+            .map(|k| {
+                let other = (k + 1) % ok.len();
+                let how = describe_pair(files[k].as_deref(), files[other].as_deref());
+                format!(
+                    "the outputs differ ({}) and {why}; name the right one with reference = \"…\" under [operations.{}]. \
+This output against {}'s{how}{kept}",
+                    names.join(", "),
+                    op.name,
+                    names[other]
+                )
+            })
+            .collect();
+        for (&i, message) in ok.iter().zip(messages) {
+            states[i].fail(Outcome::WrongOutput, message);
+        }
+    }
+
+    /// Copies every compared output into `<kept>/<op>/<params>/<impl>.out`
+    /// (`<kept>/<op>/<impl>.out` without parameters),
+    /// before failing cells removes theirs; the folder, when there is one.
+    fn keep_outputs(&self, states: &[CellState], ok: &[usize], group: &Group) -> Option<std::path::PathBuf> {
+        let root = self.kept.as_ref()?;
+        let mut dir = root.join(sanitize(&self.suite.operations[group.operation].name));
+        if !group.params.is_empty() {
+            dir.push(sanitize(&crate::plan::params_key(&group.params)));
+        }
+        std::fs::create_dir_all(&dir).ok()?;
+        let mut any = false;
+        for &i in ok {
+            let Some(out) = states[i].out.as_ref().filter(|o| o.is_file()) else {
+                continue;
+            };
+            let name = &self.suite.implementations[states[i].imp].name;
+            any |= std::fs::copy(out, dir.join(format!("{}.out", sanitize(name)))).is_ok();
+        }
+        any.then_some(dir)
+    }
+}
+
+/// "; 98892 bytes against 41781; from byte 1 on: …" for two output files,
+/// empty when either is missing (in-process outputs are only digests).
+fn describe_pair(a: Option<&Path>, b: Option<&Path>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) => agree::difference(a, b).map_or_else(String::new, |d| format!(": {d}")),
+        _ => String::new(),
     }
 }

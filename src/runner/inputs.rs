@@ -14,6 +14,7 @@ use crate::exec::streams::tail;
 use crate::exec::{Executor, Exit, RunRequest};
 use crate::outcome::Outcome;
 use crate::payload;
+use crate::placeholder::CommandTemplate;
 use crate::plan::{Group, Params, cell_id, params_key};
 use crate::suite::Payload;
 use crate::units::{Bytes, parse_size};
@@ -48,7 +49,7 @@ impl Runner<'_> {
         let Some(p) = &self.suite.payload else { return Ok(()) };
         let mut to_generate: Vec<(u64, Bytes)> = Vec::new();
         for g in &self.plan.groups {
-            let scope = params_scope(&g.params, &self.tmp);
+            let scope = params_scope(&g.values, &self.tmp);
             match p {
                 Payload::Random { size, seed } => {
                     let text = scope.text(size)?;
@@ -140,39 +141,103 @@ impl Runner<'_> {
                 );
                 PayloadFile { path, bytes }
             }
-            Payload::Command(c) => {
-                let dir = self.work.join("payloads");
-                fs::create_dir_all(&dir)?;
-                let path = dir.join(sanitize(&params_key(params)));
-                let argv = scope
-                    .with("out", path.display().to_string())
-                    .command(c)
-                    .map_err(|e| anyhow!("payload.command: {e}"))?;
-                events.note(&format!("generating payload with `{}`", argv.join(" ")));
-                let stderr = dir.join("generator.stderr");
-                let r = exec.run(&RunRequest {
-                    argv: argv.clone(),
-                    cwd: Some(self.suite.dir.clone()),
-                    stderr: Some(stderr.clone()),
-                    timeout: self.suite.settings.timeout,
-                    ..Default::default()
-                });
-                if r.exit != Exit::Code(0) || !path.is_file() {
-                    bail!(
-                        "{}: payload.command `{}` did not produce {} ({:?}): {}",
-                        self.suite.path.display(),
-                        argv.join(" "),
-                        path.display(),
-                        r.exit,
-                        tail(&stderr, 2000)
-                    );
-                }
-                let bytes = Bytes(fs::metadata(&path)?.len());
-                PayloadFile { path, bytes }
-            }
+            Payload::Command(c) => self.command_payload(c, params, &key, events, exec)?,
         };
         self.payloads.insert(key, file.clone());
         Ok(Some(file))
+    }
+
+    /// A payload a command writes to `{out}`: cached across runs in
+    /// `<cache>/commands/`, by the command as rendered for these parameters
+    /// and the size and modification time of every file it names (the
+    /// generator script, its program), so an edited generator runs again. A
+    /// command that uses `{tmp}` reads what this run's setup made there, so
+    /// its payload is made afresh in the run's folder instead.
+    fn command_payload(
+        &mut self,
+        c: &CommandTemplate,
+        params: &Params,
+        key: &str,
+        events: &mut dyn Events,
+        exec: &mut dyn Executor,
+    ) -> Result<PayloadFile> {
+        let scope = params_scope(params, &self.tmp);
+        let per_run = c.names().contains(&"tmp");
+        let (dir, path) = if per_run {
+            let dir = self.work.join("payloads");
+            let path = dir.join(sanitize(&params_key(params)));
+            (dir, path)
+        } else {
+            let dir = self.cache.join("commands");
+            let probe = scope.clone().with("out", "<out>").command(c)?;
+            let stamp = self.command_stamp(&probe, key);
+            let path = dir.join(format!("{}.out", crate::history::context::hash(stamp.as_bytes())));
+            (dir, path)
+        };
+        fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        if !per_run && path.is_file() {
+            let bytes = Bytes(fs::metadata(&path)?.len());
+            return Ok(PayloadFile { path, bytes });
+        }
+        let partial = dir.join(format!(".partial-{}", std::process::id()));
+        let argv = scope
+            .with("out", partial.display().to_string())
+            .command(c)
+            .map_err(|e| anyhow!("payload.command: {e}"))?;
+        events.note(&format!("generating payload with `{}`", argv.join(" ")));
+        // Named for this process: two runs may share the cache folder.
+        let stderr = dir.join(format!(".generator-{}.stderr", std::process::id()));
+        let r = exec.run(&RunRequest {
+            argv: argv.clone(),
+            cwd: Some(self.suite.dir.clone()),
+            stderr: Some(stderr.clone()),
+            timeout: self.suite.settings.timeout,
+            ..Default::default()
+        });
+        let said = tail(&stderr, 2000);
+        let _ = fs::remove_file(&stderr);
+        if r.exit != Exit::Code(0) || !partial.is_file() {
+            let _ = fs::remove_file(&partial);
+            bail!(
+                "{}: payload.command `{}` did not produce its {{out}} file ({:?}): {}",
+                self.suite.path.display(),
+                argv.join(" "),
+                r.exit,
+                said
+            );
+        }
+        // Renamed into place whole, so an interrupted generator never leaves a short payload.
+        fs::rename(&partial, &path).with_context(|| format!("cannot move the payload to {}", path.display()))?;
+        let bytes = Bytes(fs::metadata(&path)?.len());
+        Ok(PayloadFile { path, bytes })
+    }
+
+    /// What a generated payload depends on: the command as rendered (with
+    /// `{out}` left as a mark), the folder it runs in, and the size and
+    /// modification time of each file it names (its program found on PATH).
+    fn command_stamp(&self, argv: &[String], key: &str) -> String {
+        use std::os::unix::fs::MetadataExt;
+        let mut stamp = format!("{key}\u{1f}{}", self.suite.dir.display());
+        for (i, word) in argv.iter().enumerate() {
+            let on_path = (i == 0 && !word.contains('/'))
+                .then(|| {
+                    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+                        .map(|d| d.join(word))
+                        .find(|p| p.is_file())
+                })
+                .flatten();
+            let file = on_path.unwrap_or_else(|| self.suite.dir.join(word));
+            if let Some(m) = fs::metadata(&file).ok().filter(|m| m.is_file()) {
+                stamp.push_str(&format!(
+                    "\u{1f}{}:{}:{}.{}",
+                    file.display(),
+                    m.len(),
+                    m.mtime(),
+                    m.mtime_nsec()
+                ));
+            }
+        }
+        stamp
     }
 
     pub(super) fn cell_dir(&self, op: usize, imp: usize, params: &Params) -> PathBuf {

@@ -30,6 +30,7 @@ use crate::plan::{Group, Plan, cell_id, params_key};
 use crate::results::Cell;
 use crate::suite::Suite;
 
+mod agree;
 mod cell;
 mod checks;
 #[cfg(test)]
@@ -96,6 +97,9 @@ pub struct Runner<'a> {
     pub meter: Option<Box<dyn ServiceMeter + 'a>>,
     /// Seeds the order of the groups in each pass (`plan::schedule`).
     pub seed: u64,
+    /// Where outputs that `same_output` found differing are kept (in the
+    /// results folder); `None`: not kept.
+    pub kept: Option<PathBuf>,
     payloads: HashMap<String, PayloadFile>,
     /// SHA-256 of files that do not change during the run (payloads, expected outputs).
     digests: HashMap<PathBuf, Digest>,
@@ -119,6 +123,7 @@ impl<'a> Runner<'a> {
             health: None,
             meter: None,
             seed: 0,
+            kept: None,
             payloads: HashMap::new(),
             digests: HashMap::new(),
             outcomes: HashMap::new(),
@@ -219,7 +224,7 @@ impl<'a> Runner<'a> {
         exec: &mut dyn Executor,
         events: &mut dyn Events,
     ) -> Result<Vec<Cell>> {
-        let payload = self.payload(&group.params, events, exec)?;
+        let payload = self.payload(&group.values, events, exec)?;
         // Generating a payload and digesting the last group's outputs raised
         // versus's own peak memory, which every run's max_rss cannot go under.
         crate::exec::rss::reset_own_peak();

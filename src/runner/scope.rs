@@ -43,12 +43,14 @@ pub struct CellFiles<'a> {
     pub earlier: Vec<(String, std::path::PathBuf)>,
 }
 
-/// A cell's command: parameters, the group's variables (after overrides),
-/// the implementation's variables, and the cell's files.
+/// A cell's command: parameters (and `{<param>.label}`, the label of a
+/// labelled value), the group's variables (after overrides), the
+/// implementation's variables, and the cell's files.
 pub fn cell_scope(group: &Group, imp: &Implementation, operation: &str, files: &CellFiles) -> Scope {
     let optional = |p: Option<&Path>| p.map(path).unwrap_or_default();
     Scope::new()
-        .with_all(group.params.iter())
+        .with_all(group.values.iter())
+        .with_all(group.params.iter().map(|(k, label)| (format!("{k}.label"), label)))
         .with_all(group.vars.iter())
         .with_all(imp.vars.iter().map(|(k, v)| (k, v)))
         .with("payload", optional(files.payload))

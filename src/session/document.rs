@@ -28,6 +28,7 @@ pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
             hash: Some(&suite.path)
                 .filter(|p| !p.as_os_str().is_empty())
                 .and_then(|p| environment::file_sha256(p)),
+            labels: suite.labels.clone(),
         },
         started_at: results::now_rfc3339(),
         finished_at: None,

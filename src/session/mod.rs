@@ -72,6 +72,7 @@ impl Session<'_> {
             forks: self.plan.forks,
             order_seed: runner.seed,
         });
+        runner.kept = Some(self.dir.join("differing-outputs"));
         let ports = crate::exec::service::free_ports(&suite.services)
             .context("cannot find a free local port for the suite's services")?;
         let services = Services::start(&suite.services, &tmp, self.dir, &ports)?;

@@ -33,17 +33,20 @@ pub fn literal_program(cmd: &CommandTemplate) -> Option<String> {
     }
 }
 
-/// Every command whose program is written literally must exist before anything runs.
+/// Every command whose program is written literally must exist before
+/// anything runs. All that are missing are named at once, so one pass of
+/// installing fixes them all.
 pub fn check_programs(suite: &Suite) -> Result<()> {
+    let mut missing: Vec<String> = Vec::new();
     for imp in &suite.implementations {
         let cwd = imp.cwd.clone().unwrap_or_else(|| suite.dir.clone());
         if !cwd.is_dir() {
-            bail!(
-                "{}: implementations.{}.cwd: {} is not a directory",
-                suite.path.display(),
+            missing.push(format!(
+                "implementations.{}.cwd: {} is not a directory",
                 imp.name,
                 cwd.display()
-            );
+            ));
+            continue;
         }
         let worker = imp.worker.iter().map(|w| ("worker".to_string(), w));
         let commands = suite
@@ -54,20 +57,28 @@ pub fn check_programs(suite: &Suite) -> Result<()> {
         for (key, cmd) in commands.chain(worker) {
             let Some(first) = literal_program(cmd) else { continue };
             if !program_exists(&first, &cwd, &imp.env) {
-                bail!(
-                    "{}: implementations.{}.{key}: program '{first}' not found ({}); install it or fix the command",
-                    suite.path.display(),
+                missing.push(format!(
+                    "implementations.{}.{key}: program '{first}' not found ({})",
                     imp.name,
                     if first.contains('/') {
                         format!("relative to {}", cwd.display())
                     } else {
                         "not on PATH".into()
                     }
-                );
+                ));
             }
         }
     }
-    Ok(())
+    match missing.as_slice() {
+        [] => Ok(()),
+        [one] => bail!("{}: {one}; install it or fix the command", suite.path.display()),
+        many => bail!(
+            "{}: {} programs are missing; install them or fix the commands:\n  {}",
+            suite.path.display(),
+            many.len(),
+            many.join("\n  ")
+        ),
+    }
 }
 
 /// `--baseline NAME` must name an implementation of the suite.

@@ -95,6 +95,7 @@ impl Validator<'_> {
                     n == "tmp"
                         || n == "impl"
                         || names.is_param(n)
+                        || names.is_param_label(n)
                         || names.is_var(n)
                         || is_own(n)
                         || names.is_service_port(n)
@@ -110,7 +111,9 @@ impl Validator<'_> {
                 .map(|c| self.command(&format!("{what}.{key}"), c, None, shell, &impl_allowed))
                 .collect()
         };
-        let cell_allowed = |n: &str| n == "tmp" || n == "impl" || names.is_param(n) || names.is_var(n) || is_own(n);
+        let cell_allowed = |n: &str| {
+            n == "tmp" || n == "impl" || names.is_param(n) || names.is_param_label(n) || names.is_var(n) || is_own(n)
+        };
         let cell_list = |cmds: &[String], key: &str| -> Result<Vec<CommandTemplate>, SuiteError> {
             cmds.iter()
                 .map(|c| self.command(&format!("{what}.{key}"), c, None, shell, &cell_allowed))
@@ -233,6 +236,7 @@ impl Validator<'_> {
             let allowed = |n: &str| {
                 RUN_PLACEHOLDERS.contains(&n)
                     || names.is_param(n)
+                    || names.is_param_label(n)
                     || names.is_var(n)
                     || is_own(n)
                     || names.is_service_port(n)

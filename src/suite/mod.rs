@@ -7,6 +7,7 @@
 
 mod implementations;
 pub mod model;
+pub mod shell;
 mod validate;
 
 use std::path::{Path, PathBuf};
@@ -88,6 +89,8 @@ pub struct Operation {
     pub stdout_file: Option<PathBuf>,
     pub roundtrip: bool,
     pub same_output: bool,
+    /// With `same_output`: the implementation whose output is right.
+    pub reference: Option<String>,
     pub expect_file: Option<Template>,
     pub expect_sha256: Option<String>,
     pub counts_payload: bool,
@@ -187,7 +190,10 @@ pub struct Suite {
     pub description: Option<String>,
     pub baseline: Option<String>,
     pub settings: Settings,
+    /// Each parameter's values as cells know them: for a labelled parameter, its labels.
     pub matrix: IndexMap<String, Vec<ParamValue>>,
+    /// Labelled parameters (`filter = { count = "…" }`): label → the value commands get.
+    pub labels: IndexMap<String, IndexMap<String, ParamValue>>,
     /// Default values of the suite's own placeholders (see `Override::vars`).
     pub vars: IndexMap<String, String>,
     pub payload: Option<Payload>,

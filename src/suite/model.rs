@@ -22,9 +22,11 @@ pub struct SuiteFile {
     #[serde(default)]
     pub settings: Settings,
     /// Parameters and their values; the plan is their cartesian product.
-    /// Each parameter is usable as a `{name}` placeholder.
+    /// Each parameter is usable as a `{name}` placeholder. A parameter's values
+    /// are a list, or a table of label = value: commands get the value, and
+    /// reports, cell ids and overrides' `when` the label.
     #[serde(default)]
-    pub matrix: IndexMap<String, Vec<ParamValue>>,
+    pub matrix: IndexMap<String, MatrixValues>,
     /// Named strings usable as `{name}` placeholders in operation commands; overrides
     /// can change them for some parameter values (e.g. a flag only when `armor = true`).
     /// A command word that is only placeholders and renders empty is dropped.
@@ -72,6 +74,23 @@ pub struct Settings {
     /// In-process operations: how long one sample (a batch of calls) lasts at least;
     /// the batch size is calibrated to it (default 10ms).
     pub min_sample_time: Option<String>,
+}
+
+/// A matrix parameter's values.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum MatrixValues {
+    /// The values, each shown as itself: `size = ["1KB", "1MB"]`.
+    List(Vec<ParamValue>),
+    /// label = value: `filter = { count = "[.[] | select(.x > 5)] | length", keys = "keys" }`.
+    /// Reports, cell ids, charts and overrides use the short label; commands get the value.
+    Labelled(IndexMap<String, ParamValue>),
+}
+
+impl From<Vec<ParamValue>> for MatrixValues {
+    fn from(values: Vec<ParamValue>) -> Self {
+        MatrixValues::List(values)
+    }
 }
 
 /// A parameter value: a string, an integer, a float or a boolean.
@@ -133,9 +152,14 @@ pub struct OperationSpec {
     /// Output must equal the payload byte for byte (the chain restores its input).
     #[serde(default)]
     pub roundtrip: bool,
-    /// Output must be identical across implementations (and across runs).
+    /// Output must be identical across implementations (and across runs). When
+    /// outputs differ, the one most implementations agree on (with three or more) is
+    /// taken as right, or the `reference` implementation's.
     #[serde(default)]
     pub same_output: bool,
+    /// With `same_output`: the implementation whose output is right; every other must
+    /// match it. Without it, a majority decides, and two that differ are both wrong output.
+    pub reference: Option<String>,
     /// Output must equal this file (relative to the suite file; placeholders allowed).
     pub expect_file: Option<String>,
     /// Output must have this SHA-256 digest (hex).

@@ -7,10 +7,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::model::{OutputMode, SuiteFile, WarmupSpec};
+use indexmap::IndexMap;
+
+use super::model::{MatrixValues, OutputMode, SuiteFile, WarmupSpec};
 use super::{
     DEFAULT_MIN_SAMPLE_TIME, DEFAULT_RUNS, DEFAULT_TIMEOUT, DEFAULT_WARMUP, Implementation, Input, Operation, Override,
-    Payload, RUN_PLACEHOLDERS, Readiness, Service, Settings, Suite, SuiteError, Warmup,
+    ParamValue, Payload, RUN_PLACEHOLDERS, Readiness, Service, Settings, Suite, SuiteError, Warmup,
 };
 use crate::placeholder::{CommandTemplate, Template};
 use crate::units::{parse_duration, parse_size};
@@ -35,6 +37,11 @@ pub(super) struct Names<'f> {
 impl Names<'_> {
     pub fn is_param(&self, n: &str) -> bool {
         self.file.matrix.contains_key(n)
+    }
+    /// `{<param>.label}`: the label of a parameter's value in a cell's own
+    /// commands (for a parameter without labels, the value itself).
+    pub fn is_param_label(&self, n: &str) -> bool {
+        n.strip_suffix(".label").is_some_and(|p| self.is_param(p))
     }
     pub fn is_var(&self, n: &str) -> bool {
         self.file.vars.contains_key(n)
@@ -92,6 +99,13 @@ impl Validator<'_> {
             Some(o) => self.err_at(o, format!("{what}: {msg}")),
             None => self.err(format!("{what}: {msg}")),
         };
+        if !shell && let Some(syntax) = super::shell::shell_syntax(text) {
+            return Err(fail(format!(
+                "`{syntax}` in `{text}` is shell syntax, but commands run without a shell, so it would reach the \
+program as an argument; set `shell = true` in [settings] to run commands through `sh -c`, write the command as \
+`sh -c '…'`, or quote it to pass it as an argument"
+            )));
+        }
         let cmd = CommandTemplate::parse(text, shell).map_err(|e| fail(e.to_string()))?;
         if let Some(bad) = cmd.names().into_iter().find(|n| !allowed(n)) {
             return Err(fail(format!("unknown placeholder {{{bad}}} in `{text}`")));
@@ -142,6 +156,21 @@ impl Validator<'_> {
                     .join(", ")
             )));
         }
+        for op in &operations {
+            if let Some(r) = &op.reference
+                && !implementations.iter().any(|i| &i.name == r)
+            {
+                return Err(self.err(format!(
+                    "operations.{}.reference = \"{r}\": no such implementation (expected one of: {})",
+                    op.name,
+                    implementations
+                        .iter()
+                        .map(|i| i.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+        }
         let overrides = self.overrides(&file, &operations, &expand)?;
         let services = self.services(&file, &names, &dir, shell)?;
         let settings = self.settings(&file)?;
@@ -157,7 +186,15 @@ impl Validator<'_> {
             description: file.description.clone(),
             baseline: file.baseline.clone(),
             settings,
-            matrix: file.matrix.clone(),
+            matrix: matrix_points(&file),
+            labels: file
+                .matrix
+                .iter()
+                .filter_map(|(name, values)| match values {
+                    MatrixValues::Labelled(table) => Some((name.clone(), table.clone())),
+                    MatrixValues::List(_) => None,
+                })
+                .collect(),
             vars: file.vars.clone(),
             payload,
             setup,
@@ -172,7 +209,11 @@ impl Validator<'_> {
     /// Matrix parameters and `[vars]`: non-empty, and not taking a built-in name.
     fn check_names(&self, file: &SuiteFile) -> Result<(), SuiteError> {
         for (name, values) in &file.matrix {
-            if values.is_empty() {
+            let empty = match values {
+                MatrixValues::List(v) => v.is_empty(),
+                MatrixValues::Labelled(t) => t.is_empty(),
+            };
+            if empty {
                 return Err(self.err(format!(
                     "matrix.{name} has no values: give at least one, or remove the parameter"
                 )));
@@ -270,6 +311,11 @@ impl Validator<'_> {
         if spec.stdout_file.is_some() && output != OutputMode::Stdout {
             return Err(self.err(format!("operations.{name}.stdout_file: needs output = \"stdout\"")));
         }
+        if spec.reference.is_some() && !spec.same_output {
+            return Err(self.err(format!(
+                "operations.{name}.reference: names whose output is right for `same_output`; add same_output = true"
+            )));
+        }
         if spec.roundtrip && !has_payload {
             return Err(self.err(format!(
                 "operations.{name}.roundtrip: there is no [payload] to compare with"
@@ -312,6 +358,7 @@ impl Validator<'_> {
             stdout_file: spec.stdout_file.as_ref().map(|f| self.dir().join(f)),
             roundtrip: spec.roundtrip,
             same_output: spec.same_output,
+            reference: spec.reference.clone(),
             expect_file,
             expect_sha256: spec.expect_sha256.as_ref().map(|h| h.to_ascii_lowercase()),
             counts_payload,
@@ -333,11 +380,15 @@ impl Validator<'_> {
                 )));
             }
             for (k, v) in &o.when {
-                let Some(values) = file.matrix.get(k) else {
+                let Some(values) = matrix_points(file).shift_remove(k) else {
                     return Err(self.err(format!("{what}: when.{k}: no matrix parameter named '{k}'")));
                 };
                 if !values.contains(v) {
-                    return Err(self.err(format!("{what}: when.{k} = {v} is not one of matrix.{k}'s values")));
+                    let kind = match file.matrix.get(k) {
+                        Some(MatrixValues::Labelled(_)) => "labels",
+                        _ => "values",
+                    };
+                    return Err(self.err(format!("{what}: when.{k} = {v} is not one of matrix.{k}'s {kind}")));
                 }
             }
             let ops = self.override_operations(&what, o.operations.as_deref(), operations)?;
@@ -497,4 +548,19 @@ fn expand_name(file: &SuiteFile, implementations: &[Implementation], name: &str)
         Some(spec) => spec.variants.keys().map(|v| format!("{name}-{v}")).collect(),
         None => vec![],
     }
+}
+
+/// Each matrix parameter's points as cells know them: its values, or for a
+/// labelled parameter its labels.
+fn matrix_points(file: &SuiteFile) -> IndexMap<String, Vec<ParamValue>> {
+    file.matrix
+        .iter()
+        .map(|(name, values)| {
+            let points = match values {
+                MatrixValues::List(v) => v.clone(),
+                MatrixValues::Labelled(t) => t.keys().map(|l| ParamValue::Str(l.clone())).collect(),
+            };
+            (name.clone(), points)
+        })
+        .collect()
 }

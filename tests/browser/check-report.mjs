@@ -1,8 +1,9 @@
 // Opens a versus HTML report in real headless Chromium and checks what a
 // reader would see: no console errors or script dialogs, one chart series per
 // implementation, every failed cell marked, hostile strings shown as text,
-// and chart text that neither overlaps nor shrinks below 9 px at 1280 and
-// 400 pixels wide.
+// chart titles wrapped rather than cut, text columns left-aligned and figures
+// right-aligned, and chart text that neither overlaps nor shrinks below 9 px
+// at 1280 and 400 pixels wide.
 //
 //   node check-report.mjs REPORT.html RESULTS.json [SCREENSHOT.png]
 //
@@ -103,6 +104,37 @@ try {
   check("relative-speed chart present", (await page.locator("figure.relative svg").count()) > 0);
   check("run strips present", (await page.locator("figure.distribution svg").count()) > 0);
   check("environment table present", text.includes("Environment") && text.includes(results.environment.cpu_model));
+
+  // Chart titles are whole: wrapped onto more lines when long, never cut
+  // with "…"; the operation and every fixed parameter value are in them.
+  const params = Object.keys(results.matrix).filter((k) => k !== "size");
+  // A chart's title is its largest text (bar and tick labels may be cut to
+  // their room; the title may not).
+  const titles = await page.evaluate(() =>
+    [...document.querySelectorAll("figure.scaling svg, figure.relative svg")].map((svg) => {
+      const texts = [...svg.querySelectorAll("text")];
+      const size = (t) => parseFloat(getComputedStyle(t).fontSize);
+      const largest = Math.max(...texts.map(size));
+      return texts
+        .filter((t) => size(t) === largest)
+        .map((t) => t.textContent.trim())
+        .join(" ");
+    }),
+  );
+  const cut = titles.filter((t) => /…/.test(t));
+  check("chart titles are not cut", cut.length === 0, cut.slice(0, 3).join(" | "));
+  for (const p of params) {
+    for (const v of results.matrix[p]) {
+      check(`chart titles name ${p}=${String(v).slice(0, 40)} whole`, titles.some((t) => t.includes(`${p}=${v}`)));
+    }
+  }
+  // Text columns read from the left, figures line up on the right.
+  const aligned = await page.evaluate(() => ({
+    text: [...document.querySelectorAll("#implementations td, #environment td")].map((td) => getComputedStyle(td).textAlign),
+    figures: [...document.querySelectorAll("section.operation table td")].map((td) => getComputedStyle(td).textAlign),
+  }));
+  check("text columns are left-aligned", aligned.text.length > 0 && aligned.text.every((a) => a === "left" || a === "start"), JSON.stringify(aligned.text));
+  check("figure columns are right-aligned", aligned.figures.length > 0 && aligned.figures.every((a) => a === "right" || a === "end"), JSON.stringify([...new Set(aligned.figures)]));
 
   // Chart text at a desktop width and a phone's: tick labels and other text
   // in one chart must not overlap, and text must stay readable (>= 9 px).

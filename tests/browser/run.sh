@@ -17,3 +17,8 @@ out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 "$versus" report "$repo/tests/fixtures/hostile-results.json" --html "$out/report.html"
 node "$here/check-report.mjs" "$out/report.html" "$repo/tests/fixtures/hostile-results.json"
+# The same results with a parameter value far longer than a chart is wide:
+# chart titles must wrap, not be cut.
+node "$here/long-values.mjs" "$repo/tests/fixtures/hostile-results.json" "$out/long.json"
+"$versus" report "$out/long.json" --html "$out/long.html"
+node "$here/check-report.mjs" "$out/long.html" "$out/long.json"
