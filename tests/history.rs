@@ -318,9 +318,15 @@ fn exec_outside_git_keeps_its_history_in_the_user_data_folder() {
     let first = String::from_utf8(exec().get_output().stderr.clone()).unwrap();
     let store = data.join("versus/history.db");
     assert!(store.is_file(), "no store in the data folder");
-    assert!(!work.join(".versus").exists(), "a .versus/ was left in the scratch folder");
+    assert!(
+        !work.join(".versus").exists(),
+        "a .versus/ was left in the scratch folder"
+    );
     // Said once, where it went and why.
-    assert!(first.contains("a new store at") && first.contains("data folder"), "{first}");
+    assert!(
+        first.contains("a new store at") && first.contains("data folder"),
+        "{first}"
+    );
     let second = String::from_utf8(exec().get_output().stderr.clone()).unwrap();
     assert!(!second.contains("a new store"), "{second}");
     // `versus history` alone lists, from the same folder.

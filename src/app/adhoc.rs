@@ -109,7 +109,10 @@ fn with_reference(args: &ExecArgs) -> (Vec<String>, Vec<String>) {
         true => args.commands.clone(),
         false => args.name.clone(),
     };
-    (commands.collect(), std::iter::once(reference_name).chain(names).collect())
+    (
+        commands.collect(),
+        std::iter::once(reference_name).chain(names).collect(),
+    )
 }
 
 /// `--input`: the payload, fed to standard input.

@@ -177,7 +177,8 @@ pub fn load(reference: &str, arg: &StoreArg) -> Result<Results> {
     if path.exists() || reference.ends_with(".json") {
         return results::read(path);
     }
-    let mut store = open(arg, Path::new("."), &Outside::user_data()).with_context(|| format!("{reference} is not a file"))?;
+    let mut store =
+        open(arg, Path::new("."), &Outside::user_data()).with_context(|| format!("{reference} is not a file"))?;
     let id = resolve(&mut store, reference, None)?;
     parse(&store.document(id)?, &format!("run {id}"))
 }

@@ -72,7 +72,8 @@ fn find(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) -> std::io::Result<(
 fn bench(root: &Path, new: &Path) -> Result<Bench, Bad> {
     let shown = |f: &str| new.join(f).strip_prefix(root).unwrap_or(new).display().to_string();
     let read = |f: &str| fs::read_to_string(new.join(f)).map_err(|e| Bad::at(shown(f), format!("cannot read it: {e}")));
-    let id: Id = serde_json::from_str(&read("benchmark.json")?).map_err(|e| Bad::at(shown("benchmark.json"), e.to_string()))?;
+    let id: Id =
+        serde_json::from_str(&read("benchmark.json")?).map_err(|e| Bad::at(shown("benchmark.json"), e.to_string()))?;
     let sample: Sample =
         serde_json::from_str(&read("sample.json")?).map_err(|e| Bad::at(shown("sample.json"), e.to_string()))?;
     if sample.iters.len() != sample.times.len() {
@@ -80,8 +81,15 @@ fn bench(root: &Path, new: &Path) -> Result<Bench, Bad> {
     }
     let mut samples = Samples::default();
     for (i, (iters, ns)) in sample.iters.iter().zip(&sample.times).enumerate() {
-        let bad = || Bad::at(shown("sample.json"), format!("sample {i}: {iters} iterations in {ns} ns"));
-        let calls = (iters.is_finite() && *iters >= 1.0).then(|| iters.round() as u64).ok_or_else(bad)?;
+        let bad = || {
+            Bad::at(
+                shown("sample.json"),
+                format!("sample {i}: {iters} iterations in {ns} ns"),
+            )
+        };
+        let calls = (iters.is_finite() && *iters >= 1.0)
+            .then(|| iters.round() as u64)
+            .ok_or_else(bad)?;
         samples.wall_ns.push(nanos(*ns).ok_or_else(bad)?);
         samples.iterations.push(calls);
     }

@@ -43,9 +43,15 @@ pub fn build(files: &[(Source, Imported)], options: &Options) -> Result<Results>
     }
     let names: Vec<&str> = doc.implementations.keys().map(String::as_str).collect();
     if let Some(b) = options.baseline.as_deref().filter(|b| !names.contains(b)) {
-        bail!("--baseline {b}: no implementation has this name (they are: {})", names.join(", "));
+        bail!(
+            "--baseline {b}: no implementation has this name (they are: {})",
+            names.join(", ")
+        );
     }
-    let name = options.name.clone().unwrap_or_else(|| format!("import: {}", names.join(" vs ")));
+    let name = options
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("import: {}", names.join(" vs ")));
     let now = results::now_rfc3339();
     let mut environment = crate::environment::collect("none");
     environment.implementations = doc.implementations;
@@ -113,7 +119,14 @@ impl Builder {
                 summaries.push(id.clone());
             }
             self.note(&implementation, &operation, &params, imported, &file);
-            self.cells.push(cell(id, implementation, operation, params, bench, &format!("imported:{file}#{i}")));
+            self.cells.push(cell(
+                id,
+                implementation,
+                operation,
+                params,
+                bench,
+                &format!("imported:{file}#{i}"),
+            ));
         }
         self.sources.push(format!("{file} ({})", imported.harness));
         if !summaries.is_empty() {
@@ -185,7 +198,9 @@ fn params(pairs: &[(String, String)], renames: &[(String, String)]) -> Params {
     pairs
         .iter()
         .map(|(k, v)| {
-            let value = v.parse::<i64>().map_or_else(|_| ParamValue::Str(v.clone()), ParamValue::Int);
+            let value = v
+                .parse::<i64>()
+                .map_or_else(|_| ParamValue::Str(v.clone()), ParamValue::Int);
             (rename(k, renames), value)
         })
         .collect()
@@ -211,7 +226,12 @@ fn cell(id: String, implementation: String, operation: String, params: Params, b
         operation,
         params,
         outcome: if failed { Outcome::Failed } else { Outcome::Ok },
-        message: failed.then(|| bench.failed.clone().unwrap_or_else(|| "the file holds no measured run".into())),
+        message: failed.then(|| {
+            bench
+                .failed
+                .clone()
+                .unwrap_or_else(|| "the file holds no measured run".into())
+        }),
         payload_bytes: bench.payload_bytes,
         warmup_runs: 0,
         runs_requested: runs as u32,

@@ -30,7 +30,9 @@ pub fn parse(text: &str) -> Result<Imported, Bad> {
             cpu_model = Some(cpu.trim().to_string());
             continue;
         }
-        let Some(rest) = raw.strip_prefix("Benchmark") else { continue };
+        let Some(rest) = raw.strip_prefix("Benchmark") else {
+            continue;
+        };
         let fields: Vec<&str> = rest.split_whitespace().collect();
         // `go test -v` prints a benchmark's bare name when it starts.
         if fields.len() < 2 {
@@ -96,7 +98,9 @@ fn line(fields: &[&str]) -> Result<Line, String> {
 }
 
 fn add(bench: &mut Bench, line: &Line) -> Result<(), String> {
-    let Figures::Samples(samples) = &mut bench.figures else { return Ok(()) };
+    let Figures::Samples(samples) = &mut bench.figures else {
+        return Ok(());
+    };
     let total = nanos(line.ns_per_op * line.iterations as f64)
         .ok_or_else(|| format!("{} ns/op is not a time", line.ns_per_op))?;
     samples.wall_ns.push(total);

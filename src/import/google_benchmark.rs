@@ -72,10 +72,16 @@ fn new_bench(run_name: &str) -> Bench {
 
 fn add(bench: &mut Bench, e: &Entry) -> Result<(), String> {
     if e.error_occurred {
-        bench.failed = Some(e.error_message.clone().unwrap_or_else(|| "the benchmark reported an error".into()));
+        bench.failed = Some(
+            e.error_message
+                .clone()
+                .unwrap_or_else(|| "the benchmark reported an error".into()),
+        );
         return Ok(());
     }
-    let Figures::Samples(samples) = &mut bench.figures else { return Ok(()) };
+    let Figures::Samples(samples) = &mut bench.figures else {
+        return Ok(());
+    };
     let iterations = e.iterations.filter(|n| *n > 0).ok_or("no iteration count")?;
     let real = e.real_time.ok_or("no real_time")?;
     let unit_ns = match e.time_unit.as_deref().unwrap_or("ns") {

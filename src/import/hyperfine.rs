@@ -139,7 +139,7 @@ fn fill(template: &str, params: &[(String, String)]) -> String {
 fn template(command: &str, params: &[(String, String)]) -> String {
     let mut by_length: Vec<&(String, String)> = params.iter().filter(|(_, v)| !v.is_empty()).collect();
     by_length.sort_by_key(|(_, v)| std::cmp::Reverse(v.len()));
-    by_length
-        .into_iter()
-        .fold(command.to_string(), |c, (k, v)| c.replace(v.as_str(), &format!("{{{k}}}")))
+    by_length.into_iter().fold(command.to_string(), |c, (k, v)| {
+        c.replace(v.as_str(), &format!("{{{k}}}"))
+    })
 }

@@ -148,7 +148,12 @@ fn summary(m: &Metric, per_call_ns: &impl Fn(f64) -> Option<f64>) -> Result<Summ
 
 /// Samples in a histogram: fork → iteration → [value, count] pairs.
 fn count(forks: &[Value]) -> usize {
-    let pairs = forks.iter().filter_map(Value::as_array).flatten().filter_map(Value::as_array).flatten();
+    let pairs = forks
+        .iter()
+        .filter_map(Value::as_array)
+        .flatten()
+        .filter_map(Value::as_array)
+        .flatten();
     pairs
         .filter_map(|pair| pair.get(1).and_then(Value::as_u64))
         .sum::<u64>() as usize

@@ -212,7 +212,9 @@ pub fn read(source: &Source) -> Result<Imported, ImportError> {
         Harness::Jmh => jmh::parse(&text),
         Harness::GoogleBenchmark => google_benchmark::parse(&text),
         Harness::PytestBenchmark => pytest_benchmark::parse(&text),
-        Harness::Criterion => Err(Bad::new("criterion's results are a folder (target/criterion), not a file")),
+        Harness::Criterion => Err(Bad::new(
+            "criterion's results are a folder (target/criterion), not a file",
+        )),
     }
     .map_err(named)?;
     if imported.benches.is_empty() {

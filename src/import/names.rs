@@ -21,7 +21,11 @@ pub fn params<'a>(parts: impl Iterator<Item = &'a str>, key_sep: char) -> Vec<(S
             Some((k, v)) if !k.is_empty() => out.push((k.to_string(), v.to_string())),
             _ => {
                 positional += 1;
-                let key = if positional == 1 { "arg".to_string() } else { format!("arg{positional}") };
+                let key = if positional == 1 {
+                    "arg".to_string()
+                } else {
+                    format!("arg{positional}")
+                };
                 out.push((key, part.to_string()));
             }
         }
@@ -35,8 +39,15 @@ mod tests {
 
     #[test]
     fn operations_and_parameters() {
-        let p = |v: &[(&str, &str)]| v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect::<Vec<_>>();
-        assert_eq!(split("Sha256/size=1024", '='), ("Sha256".into(), p(&[("size", "1024")])));
+        let p = |v: &[(&str, &str)]| {
+            v.iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            split("Sha256/size=1024", '='),
+            ("Sha256".into(), p(&[("size", "1024")]))
+        );
         assert_eq!(
             split("BM_Sum/64/threads:2", ':'),
             ("BM_Sum".into(), p(&[("arg", "64"), ("threads", "2")]))

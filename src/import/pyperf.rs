@@ -21,7 +21,12 @@ pub fn parse(text: &str) -> Result<Imported, Bad> {
     let doc: Value = serde_json::from_str(text).map_err(|e| Bad::json(&e))?;
     match doc.get("version").and_then(Value::as_str) {
         Some(VERSION) => {}
-        other => return Err(Bad::at("version", format!("{other:?}: this reader knows pyperf's format {VERSION}"))),
+        other => {
+            return Err(Bad::at(
+                "version",
+                format!("{other:?}: this reader knows pyperf's format {VERSION}"),
+            ));
+        }
     }
     let empty = Map::new();
     let common = doc.get("metadata").and_then(Value::as_object).unwrap_or(&empty);
@@ -48,7 +53,9 @@ fn bench(b: &Value, common: &Map<String, Value>) -> Result<Bench, String> {
     let name = meta("name").and_then(Value::as_str).ok_or("metadata: no name")?;
     let unit = meta("unit").and_then(Value::as_str).unwrap_or("second");
     if unit != "second" {
-        return Err(format!("'{name}' is measured in {unit}s; versus imports times (unit \"second\")"));
+        return Err(format!(
+            "'{name}' is measured in {unit}s; versus imports times (unit \"second\")"
+        ));
     }
     let runs = b.get("runs").and_then(Value::as_array).ok_or("runs: not a list")?;
     let mut samples = Samples::default();
@@ -64,7 +71,10 @@ fn bench(b: &Value, common: &Map<String, Value>) -> Result<Bench, String> {
             }
         };
         let calls = count("loops")? * count("inner_loops")?;
-        let values = run.get("values").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+        let values = run
+            .get("values")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
         for (j, v) in values.iter().enumerate() {
             let total = v
                 .as_f64()

@@ -76,7 +76,9 @@ fn bench(e: Entry) -> Result<Bench, String> {
             let calls = s.iterations.unwrap_or(1).max(1);
             let mut samples = Samples::default();
             for (i, per_call) in data.iter().enumerate() {
-                samples.wall_ns.push(ns(&format!("data[{i}]"), per_call * calls as f64)?);
+                samples
+                    .wall_ns
+                    .push(ns(&format!("data[{i}]"), per_call * calls as f64)?);
                 samples.iterations.push(calls);
             }
             Figures::Samples(samples)

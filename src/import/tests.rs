@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use super::*;
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/formats")
+        .join(name)
 }
 
 fn read_fixture(name: &str) -> Imported {
@@ -34,7 +36,8 @@ fn go_bench_lines_are_samples_of_n_calls() {
     let f = read_fixture("go-bench.txt");
     assert_eq!(f.harness, Harness::GoBench);
     assert_eq!(f.cpu_model.as_deref(), Some("AMD EPYC"));
-    let ops: Vec<(&str, &Vec<(String, String)>)> = f.benches.iter().map(|b| (b.operation.as_str(), &b.params)).collect();
+    let ops: Vec<(&str, &Vec<(String, String)>)> =
+        f.benches.iter().map(|b| (b.operation.as_str(), &b.params)).collect();
     assert_eq!(ops.len(), 3);
     assert_eq!(ops[0], ("Sha256", &pairs(&[("size", "64")])));
     assert_eq!(ops[2].0, "Concat");
@@ -65,7 +68,10 @@ fn pyperf_values_are_samples_of_its_loops() {
 fn pytest_benchmark_rounds_are_samples() {
     let f = read_fixture("pytest-benchmark.json");
     let b = &f.benches[0];
-    assert_eq!((b.operation.as_str(), &b.params), ("test_sha256", &pairs(&[("size", "64")])));
+    assert_eq!(
+        (b.operation.as_str(), &b.params),
+        ("test_sha256", &pairs(&[("size", "64")]))
+    );
     assert_eq!(samples(b).len(), 5);
     assert_eq!(f.benches[2].operation, "test_concat");
     assert!(samples(&f.benches[2]).iterations.iter().all(|n| *n == 100));
@@ -79,7 +85,9 @@ fn pytest_benchmark_without_data_gives_its_summary() {
         b["stats"].as_object_mut().unwrap().remove("data");
     }
     let f = pytest_benchmark::parse(&doc.to_string()).unwrap();
-    let Figures::Summary(s) = &f.benches[0].figures else { panic!("samples") };
+    let Figures::Summary(s) = &f.benches[0].figures else {
+        panic!("samples")
+    };
     assert_eq!(s.n, 5);
     assert!((s.median_ns - doc["benchmarks"][0]["stats"]["median"].as_f64().unwrap() * 1e9).abs() < 1e-6);
 }
@@ -87,7 +95,8 @@ fn pytest_benchmark_without_data_gives_its_summary() {
 #[test]
 fn google_benchmark_repetitions_are_samples_and_aggregates_left_out() {
     let f = read_fixture("google-benchmark.json");
-    let names: Vec<(&str, &Vec<(String, String)>)> = f.benches.iter().map(|b| (b.operation.as_str(), &b.params)).collect();
+    let names: Vec<(&str, &Vec<(String, String)>)> =
+        f.benches.iter().map(|b| (b.operation.as_str(), &b.params)).collect();
     assert_eq!(names.len(), 3);
     assert_eq!(names[0], ("BM_Sum", &pairs(&[("arg", "64")])));
     assert_eq!(names[2].0, "BM_Concat");
@@ -100,7 +109,10 @@ fn jmh_iterations_are_samples_at_the_score() {
     let f = read_fixture("jmh.json");
     assert_eq!(f.benches.len(), 2);
     let b = &f.benches[0];
-    assert_eq!((b.operation.as_str(), &b.params), ("HashBench.sha256", &pairs(&[("size", "64")])));
+    assert_eq!(
+        (b.operation.as_str(), &b.params),
+        ("HashBench.sha256", &pairs(&[("size", "64")]))
+    );
     let per_call = samples(b).per_call_ns();
     assert_eq!(per_call.len(), 3);
     // The score, to a part in a million.
@@ -132,8 +144,11 @@ fn criterion_folder_gives_groups_functions_and_values() {
 #[test]
 fn hyperfine_commands_are_variants_across_parameter_values() {
     let f = read_fixture("hyperfine-1.20.json");
-    let v: Vec<(&str, &Vec<(String, String)>)> =
-        f.benches.iter().map(|b| (b.variant.as_deref().unwrap(), &b.params)).collect();
+    let v: Vec<(&str, &Vec<(String, String)>)> = f
+        .benches
+        .iter()
+        .map(|b| (b.variant.as_deref().unwrap(), &b.params))
+        .collect();
     assert_eq!(v[0], ("sleep {t}", &pairs(&[("t", "0.01")])));
     assert_eq!(v[1], ("sleep 0.015", &pairs(&[("t", "0.01")])));
     assert_eq!(v[2], ("sleep {t}", &pairs(&[("t", "0.02")])));
@@ -215,7 +230,11 @@ fn summary_cells_keep_the_harness_figures_through_analysis() {
     doc["benchmarks"][0]["stats"].as_object_mut().unwrap().remove("data");
     let f = pytest_benchmark::parse(&doc.to_string()).unwrap();
     let mut r = build(&[(Source::parse("p.json=py").unwrap(), f)], &Options::default()).unwrap();
-    assert!(r.warnings.iter().any(|w| w.kind == "imported_summary"), "{:?}", r.warnings);
+    assert!(
+        r.warnings.iter().any(|w| w.kind == "imported_summary"),
+        "{:?}",
+        r.warnings
+    );
     let median = doc["benchmarks"][0]["stats"]["median"].as_f64().unwrap() * 1e9;
     // `versus diff` analyses again: the summary stays.
     crate::analysis::analyze(&mut r, &[]);

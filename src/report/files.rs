@@ -94,7 +94,10 @@ pub fn write(results: &Results, outputs: &Outputs, notes: Option<&str>) -> Resul
         write_file(p, &go_bench::render(results))?;
     }
     if let Some(p) = &outputs.github_action {
-        write_file(p, &github_action::render(results).context("writing github-action-benchmark's JSON")?)?;
+        write_file(
+            p,
+            &github_action::render(results).context("writing github-action-benchmark's JSON")?,
+        )?;
     }
     Ok(())
 }

@@ -47,7 +47,9 @@ pub fn entries(results: &Results) -> Vec<Entry> {
                 unit: "bytes".into(),
                 value: rss as f64,
                 range: None,
-                extra: s.max_rss_at_most.then(|| "an upper bound: no run could measure it exactly".into()),
+                extra: s
+                    .max_rss_at_most
+                    .then(|| "an upper bound: no run could measure it exactly".into()),
             });
         }
     }

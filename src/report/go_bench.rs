@@ -54,7 +54,11 @@ fn lines(out: &mut String, cell: &Cell) {
         if let Some(bytes) = cell.payload_bytes.filter(|_| *ns > 0.0) {
             let _ = write!(out, "\t{:.2} MB/s", bytes as f64 / (ns / 1e9) / 1e6);
         }
-        if let Some(alloc) = samples.alloc_bytes.get(i).filter(|_| samples.alloc_bytes.len() == per_call.len()) {
+        if let Some(alloc) = samples
+            .alloc_bytes
+            .get(i)
+            .filter(|_| samples.alloc_bytes.len() == per_call.len())
+        {
             let _ = write!(out, "\t{} B/op", *alloc as f64 / calls.max(1) as f64);
         }
         out.push('\n');

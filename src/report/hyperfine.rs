@@ -113,7 +113,11 @@ fn entry(cell: &Cell) -> Option<Entry> {
 /// the report does), that stands in for such a run's bound.
 fn memory(cell: &Cell) -> Vec<u64> {
     let samples = &cell.samples;
-    let exact_peak = cell.stats.as_ref().filter(|s| !s.max_rss_at_most).and_then(|s| s.max_rss_bytes);
+    let exact_peak = cell
+        .stats
+        .as_ref()
+        .filter(|s| !s.max_rss_at_most)
+        .and_then(|s| s.max_rss_bytes);
     let slack = crate::exec::RSS_FLOOR_SLACK.0;
     let floors: Vec<u64> = samples.rss_floor_bytes.iter().collect();
     samples
@@ -130,11 +134,9 @@ fn memory(cell: &Cell) -> Vec<u64> {
 /// The command's name with its parameters filled in, as hyperfine names a
 /// parametrised command (`sleep {t}` at t=0.1 is `sleep 0.1`).
 fn command(cell: &Cell) -> String {
-    cell.params
-        .iter()
-        .fold(cell.implementation.clone(), |name, (k, v)| {
-            name.replace(&format!("{{{k}}}"), &v.to_string())
-        })
+    cell.params.iter().fold(cell.implementation.clone(), |name, (k, v)| {
+        name.replace(&format!("{{{k}}}"), &v.to_string())
+    })
 }
 
 #[cfg(test)]

@@ -48,5 +48,8 @@ fn same_keys_types_and_units_as_hyperfine() {
     // Units: seconds. The exec run slept 10 ms.
     let median = o["median"].as_f64().unwrap();
     assert!((0.01..0.5).contains(&median), "{median}");
-    assert_eq!(o["times"].as_array().unwrap().len(), o["exit_codes"].as_array().unwrap().len());
+    assert_eq!(
+        o["times"].as_array().unwrap().len(),
+        o["exit_codes"].as_array().unwrap().len()
+    );
 }
