@@ -133,6 +133,7 @@ print(json.dumps(want))
 PY
 vs import "$work/pyb.json=py" --out "$work/pyb-in" >/dev/null 2>&1
 try "pytest-benchmark: imported medians are its own" $check medians "$work/pyb-in/results.json" "$work/pyb-want.json"
+refresh "$work/pyb.json" pytest-benchmark.json
 refresh "$work/a.pyperf.json" pyperf.json
 
 # --- go test -bench and benchstat ----------------------------------------------------

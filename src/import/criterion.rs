@@ -103,7 +103,7 @@ fn bench(root: &Path, new: &Path) -> Result<Bench, Bad> {
         operation: id.group_id,
         variant: id.function_id,
         params,
-        figures: Figures::Samples(samples),
+        figures: Figures::Samples(Box::new(samples)),
         payload_bytes: bytes,
         failed: None,
     })

@@ -208,7 +208,7 @@ fn params(pairs: &[(String, String)], renames: &[(String, String)]) -> Params {
 
 fn cell(id: String, implementation: String, operation: String, params: Params, bench: &Bench, started: &str) -> Cell {
     let (mut samples, stats) = match &bench.figures {
-        Figures::Samples(s) => (s.clone(), None),
+        Figures::Samples(s) => (s.as_ref().clone(), None),
         Figures::Summary(summary) => (Default::default(), Some(summary_stats(summary))),
     };
     // A column only some lines filled (Go's B/op on some runs) is dropped whole.

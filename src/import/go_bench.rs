@@ -11,7 +11,6 @@
 use indexmap::IndexMap;
 
 use super::{Bad, Bench, Figures, Harness, Imported, names, nanos};
-use crate::results::Samples;
 
 /// One benchmark line's figures.
 struct Line {
@@ -56,7 +55,7 @@ fn new_bench(name: &str) -> Bench {
         operation,
         variant: None,
         params,
-        figures: Figures::Samples(Samples::default()),
+        figures: Figures::Samples(Box::default()),
         payload_bytes: None,
         failed: None,
     }
@@ -77,7 +76,7 @@ fn line(fields: &[&str]) -> Result<Line, String> {
         bytes_per_op: None,
     };
     let pairs = &fields[1..];
-    if pairs.len() % 2 != 0 {
+    if !pairs.len().is_multiple_of(2) {
         return Err(format!("'{}' has no unit", pairs[pairs.len() - 1]));
     }
     for pair in pairs.chunks(2) {

@@ -13,7 +13,6 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 
 use super::{Bad, Bench, Figures, Harness, Imported, names, nanos};
-use crate::results::Samples;
 
 #[derive(Deserialize)]
 struct File {
@@ -64,7 +63,7 @@ fn new_bench(run_name: &str) -> Bench {
         operation,
         variant: None,
         params,
-        figures: Figures::Samples(Samples::default()),
+        figures: Figures::Samples(Box::default()),
         payload_bytes: None,
         failed: None,
     }

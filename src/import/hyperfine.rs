@@ -69,7 +69,7 @@ fn bench(e: Entry, variant: String) -> Result<Bench, String> {
             if codes.len() == times.len() && codes.iter().any(|c| *c != 0) {
                 samples.exit_codes = codes;
             }
-            Figures::Samples(samples)
+            Figures::Samples(Box::new(samples))
         }
         None => Figures::Summary(Summary {
             n: e.exit_codes.as_ref().map_or(0, Vec::len),
@@ -108,7 +108,7 @@ fn variants(entries: &[Entry]) -> Vec<String> {
     }
     let commands = entries.len() / points.len().max(1);
     let in_turn = commands > 0
-        && entries.len() % points.len() == 0
+        && entries.len().is_multiple_of(points.len())
         && params.iter().enumerate().all(|(i, p)| p == points[i / commands]);
     if !in_turn {
         return entries.iter().map(|e| e.command.clone()).collect();

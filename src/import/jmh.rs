@@ -57,7 +57,7 @@ fn bench(e: &Entry) -> Result<Bench, String> {
     let m = &e.primary_metric;
     let per_call_ns = per_call(&m.score_unit)?;
     let figures = match (&m.raw_data, &m.raw_data_histogram) {
-        (Some(forks), _) => Figures::Samples(samples(e, forks, &per_call_ns)?),
+        (Some(forks), _) => Figures::Samples(Box::new(samples(e, forks, &per_call_ns)?)),
         (None, Some(_)) => Figures::Summary(summary(m, &per_call_ns)?),
         (None, None) => return Err("primaryMetric has neither rawData nor rawDataHistogram".into()),
     };

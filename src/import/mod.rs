@@ -124,7 +124,7 @@ pub enum Figures {
     /// Each sample's total time and calls (`iterations`; empty when each
     /// sample is one run of a process, as hyperfine's), and what else the
     /// harness recorded per sample.
-    Samples(Samples),
+    Samples(Box<Samples>),
     /// Only the harness's own summary of the time per call.
     Summary(Summary),
 }
@@ -226,7 +226,7 @@ pub fn read(source: &Source) -> Result<Imported, ImportError> {
 /// A whole number of nanoseconds from a time that may be fractional:
 /// None for a time that is negative, not finite, or beyond any run.
 pub fn nanos(ns: f64) -> Option<u64> {
-    (ns.is_finite() && ns >= 0.0 && ns < 1e18).then(|| ns.round() as u64)
+    (0.0..1e18).contains(&ns).then(|| ns.round() as u64)
 }
 
 #[cfg(test)]

@@ -88,7 +88,7 @@ fn bench(b: &Value, common: &Map<String, Value>) -> Result<Bench, String> {
         operation: name.to_string(),
         variant: None,
         params: vec![],
-        figures: Figures::Samples(samples),
+        figures: Figures::Samples(Box::new(samples)),
         payload_bytes: None,
         failed: None,
     })

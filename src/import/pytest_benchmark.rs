@@ -81,7 +81,7 @@ fn bench(e: Entry) -> Result<Bench, String> {
                     .push(ns(&format!("data[{i}]"), per_call * calls as f64)?);
                 samples.iterations.push(calls);
             }
-            Figures::Samples(samples)
+            Figures::Samples(Box::new(samples))
         }
         None => Figures::Summary(Summary {
             n: s.rounds,

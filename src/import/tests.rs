@@ -61,7 +61,7 @@ fn pyperf_values_are_samples_of_its_loops() {
     assert_eq!(s.len(), 20);
     assert!(s.iterations.iter().all(|n| *n == 65536));
     let per_call = s.per_call_ns()[0];
-    assert!((per_call - 2912.446_716_310_524).abs() < 0.01, "{per_call}");
+    assert!((per_call - 2_912.446_716_310_524).abs() < 0.01, "{per_call}");
 }
 
 #[test]

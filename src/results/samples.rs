@@ -131,6 +131,12 @@ pub fn per_call_batches(sample_ns: &[u64], sizes: &[u64]) -> Vec<f64> {
     batches(sample_ns.iter().copied(), sizes).collect()
 }
 
+/// Times per call from times per sample of `batch` calls each.
+pub fn per_call(sample_ns: &[u64], batch: u64) -> Vec<f64> {
+    let batch = batch.max(1) as f64;
+    sample_ns.iter().map(|w| *w as f64 / batch).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::Samples;
@@ -151,10 +157,4 @@ mod tests {
         assert!(all_zero.exit_codes.is_empty());
         assert_eq!(all_zero.exit_code_of_each_run(), [0, 0, 0]);
     }
-}
-
-/// Times per call from times per sample of `batch` calls each.
-pub fn per_call(sample_ns: &[u64], batch: u64) -> Vec<f64> {
-    let batch = batch.max(1) as f64;
-    sample_ns.iter().map(|w| *w as f64 / batch).collect()
 }
