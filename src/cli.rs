@@ -213,7 +213,7 @@ pub struct Record {
 pub struct StoreArg {
     /// The history store: an SQLite file PATH, or a postgres://USER@HOST:PORT/DB URL for a shared one
     /// [default: .versus/history.db at the root of the git work tree holding the suite (or the current
-    /// folder); outside git, beside the suite, or for `exec` and the history commands in the user's
+    /// folder); outside git, beside the suite, or for `exec`, `import` and the history commands in the user's
     /// data folder, $XDG_DATA_HOME/versus/history.db or ~/.local/share/versus/history.db].
     #[arg(long, value_name = "PATH|URL", env = "VERSUS_STORE")]
     pub store: Option<String>,
