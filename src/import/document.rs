@@ -54,6 +54,8 @@ pub fn build(files: &[(Source, Imported)], options: &Options) -> Result<Results>
         .unwrap_or_else(|| format!("import: {}", names.join(" vs ")));
     let now = results::now_rfc3339();
     let mut environment = crate::environment::collect("none");
+    // The load while importing says nothing of the load while measuring.
+    environment.load_average = None;
     environment.implementations = doc.implementations;
     let mut results = Results {
         schema_version: results::SCHEMA_VERSION,
