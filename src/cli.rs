@@ -187,6 +187,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "RESULTS", requires = "shard")]
     pub shard_history: Option<PathBuf>,
     #[command(flatten)]
+    pub exports: Exports,
+    #[command(flatten)]
     pub common: Common,
     #[command(flatten)]
     pub record: Record,

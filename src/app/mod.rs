@@ -159,7 +159,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         html: std::iter::once(out_dir.join("report.html"))
             .chain(args.html.clone())
             .collect(),
-        ..Default::default()
+        ..exports(&args.exports)
     };
     files::write(&results, &outputs, None)?;
     say(&summary(
