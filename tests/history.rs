@@ -14,8 +14,10 @@ use serde_json::Value;
 
 fn versus(dir: &Path) -> Command {
     let mut c = Command::cargo_bin("versus").unwrap();
+    // Outside git, exec and the history commands use the user's data folder: the test's own.
     c.env("VERSUS_CACHE_DIR", std::env::temp_dir().join("versus-test-cache"))
         .env_remove("VERSUS_STORE")
+        .env("XDG_DATA_HOME", dir.join(".data"))
         .current_dir(dir);
     c
 }
