@@ -79,3 +79,15 @@ fn word(text: &str) -> String {
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::word;
+
+    #[test]
+    fn name_parts_hold_no_white_space_and_no_slash() {
+        assert_eq!(word("sleep 0.01"), "sleep_0.01");
+        assert_eq!(word("rust/iter"), "rust∕iter");
+        assert_eq!(word("a\tb"), "a_b");
+    }
+}
