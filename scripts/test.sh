@@ -33,6 +33,9 @@ export VERSUS="$root/target/debug/versus"
 step "versus exec against hyperfine, flag by flag"
 bash scripts/ci/hyperfine.sh
 
+step "versus import and the exports against the real tools (hyperfine, pyperf, benchstat, criterion, JMH, Google Benchmark, pytest-benchmark)"
+bash scripts/ci/formats.sh
+
 step "progress in an 80-column terminal (tmux)"
 bash scripts/ci/terminal.sh
 

@@ -27,8 +27,13 @@ pub enum Command {
     #[command(after_help = EXIT_CODES)]
     Exec(Box<ExecArgs>),
     /// Re-render saved results (results.json, or a run's folder, finished or not): the
-    /// terminal report, or HTML, Markdown, CSV or Bencher Metric Format files.
+    /// terminal report, or HTML, Markdown, CSV, Bencher Metric Format, or another tool's
+    /// format (hyperfine, pyperf, Go benchmark text, github-action-benchmark).
     Report(ReportArgs),
+    /// Make other harnesses' results one versus comparison: hyperfine, pyperf, pytest-benchmark,
+    /// `go test -bench`, criterion, JMH and Google Benchmark files, each an implementation.
+    #[command(after_help = IMPORT_HELP)]
+    Import(ImportArgs),
     /// Put the pieces of a sharded run (`run --shard`) back together: one results.json and report.
     #[command(after_help = MERGE_HELP)]
     Merge(MergeArgs),
@@ -36,7 +41,7 @@ pub enum Command {
     #[command(after_help = "Exit status: 0 compared; 1 bad input (unreadable files, other schema \
 versions, different machines); 4 some cell is slower by more than --fail-above, with a `slower` verdict.")]
     Diff(DiffArgs),
-    /// The history store: list, show, export, import and prune recorded runs.
+    /// The history store: list (the default), show, export, import and prune recorded runs.
     History(HistoryArgs),
     /// A suite's trend on this machine: each cell's median over the recorded runs and where it changed.
     #[command(
@@ -193,6 +198,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "RESULTS", requires = "shard")]
     pub shard_history: Option<PathBuf>,
     #[command(flatten)]
+    pub exports: Exports,
+    #[command(flatten)]
     pub common: Common,
     #[command(flatten)]
     pub record: Record,
@@ -219,18 +226,23 @@ pub struct Record {
 pub struct StoreArg {
     /// The history store: an SQLite file PATH, or a postgres://USER@HOST:PORT/DB URL for a shared one
     /// [default: .versus/history.db at the root of the git work tree holding the suite (or the current
-    /// folder), else beside it].
+    /// folder); outside git, beside the suite, or for `exec`, `import` and the history commands in the user's
+    /// data folder, $XDG_DATA_HOME/versus/history.db or ~/.local/share/versus/history.db].
     #[arg(long, value_name = "PATH|URL", env = "VERSUS_STORE")]
     pub store: Option<String>,
 }
 
 #[derive(Args, Debug)]
 pub struct HistoryArgs {
+    /// What to do [default: list].
     #[command(subcommand)]
-    pub action: HistoryAction,
+    pub action: Option<HistoryAction>,
     #[command(flatten)]
     pub store: StoreArg,
 }
+
+/// How many runs `versus history list` shows unless told.
+pub const HISTORY_LIST_LIMIT: usize = 50;
 
 #[derive(Subcommand, Debug)]
 pub enum HistoryAction {
@@ -249,7 +261,7 @@ pub enum HistoryAction {
         #[arg(long, value_name = "TIME")]
         since: Option<String>,
         /// At most this many runs.
-        #[arg(long, value_name = "N", default_value_t = 50)]
+        #[arg(long, value_name = "N", default_value_t = HISTORY_LIST_LIMIT)]
         limit: usize,
     },
     /// One run: its suite, machine, git state and cells.
@@ -419,6 +431,8 @@ pub struct ReportArgs {
     /// Bencher Metric Format JSON.
     #[arg(long, value_name = "PATH")]
     pub bmf: Option<PathBuf>,
+    #[command(flatten)]
+    pub exports: Exports,
     /// Markdown with the author's reading of this run (findings, surprises,
     /// caveats), shown after the summary of the HTML and Markdown reports.
     #[arg(long, value_name = "PATH")]
@@ -430,6 +444,74 @@ pub struct ReportArgs {
     /// NO_COLOR is not set), `always`, or `never`.
     #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
     pub color: ColorChoice,
+}
+
+/// Files in other tools' formats (`report` and `import`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct Exports {
+    /// hyperfine's JSON (results[].mean, times, ... in seconds), for hyperfine's scripts.
+    #[arg(long, value_name = "PATH")]
+    pub hyperfine: Option<PathBuf>,
+    /// pyperf's JSON, for `python -m pyperf stats`, `hist` and `compare_to`.
+    #[arg(long, value_name = "PATH")]
+    pub pyperf: Option<PathBuf>,
+    /// Go's benchmark text (as `go test -bench` prints it), for benchstat;
+    /// the implementation is the name key /impl (`benchstat -col /impl FILE`).
+    #[arg(long, value_name = "PATH")]
+    pub go_bench: Option<PathBuf>,
+    /// github-action-benchmark's JSON for its `customSmallerIsBetter` tool.
+    #[arg(long, value_name = "PATH")]
+    pub github_action: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    /// The files (criterion: its target/criterion folder), each FILE or FILE=NAME: NAME is
+    /// the implementation its benchmarks belong to [default: the harness's own names (hyperfine's
+    /// commands, criterion's functions), else the file's name].
+    #[arg(required = true, value_name = "FILE[=NAME]", value_parser = parse_source)]
+    pub files: Vec<crate::import::Source>,
+    /// Folder for results.json, report.md and report.html [default: versus-results/<name>].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// The comparison's name (its suite name in reports and history) [default: "import: A vs B"].
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Rename an operation or a parameter, so benchmarks the harnesses name differently meet
+    /// in one comparison, e.g. --rename HashBench.sha256=Sha256 --rename arg=size (repeat the flag).
+    #[arg(long, value_name = "OLD=NEW", value_parser = parse_rename)]
+    pub rename: Vec<(String, String)>,
+    /// Compute ratios against this implementation [default: the fastest].
+    #[arg(long, value_name = "NAME")]
+    pub baseline: Option<String>,
+    /// Give each warning in full, with the cells it names.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    #[command(flatten)]
+    pub exports: Exports,
+    #[command(flatten)]
+    pub record: Record,
+}
+
+/// Notes at the end of `versus import --help`.
+const IMPORT_HELP: &str = "Formats (told apart by their content): hyperfine --export-json; pyperf -o; pytest-benchmark
+--benchmark-json; `go test -bench` output (with -count for several samples); criterion's
+target/criterion folder; JMH -rf json; Google Benchmark --benchmark_out_format=json.
+
+Example: versus import go.txt=go target/criterion=rust --rename sha256=Sha256 --out results/hash
+
+Exit status: 0 imported; 1 bad input (the message names the file, and the line or field);
+3 imported, but some benchmark reported a failure.";
+
+fn parse_source(s: &str) -> Result<crate::import::Source, String> {
+    crate::import::Source::parse(s)
+}
+
+fn parse_rename(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((old, new)) if !old.is_empty() && !new.is_empty() => Ok((old.to_string(), new.to_string())),
+        _ => Err(format!("'{s}' is not OLD=NEW")),
+    }
 }
 
 #[derive(Args, Debug)]
@@ -530,12 +612,25 @@ pub struct ExecArgs {
     #[arg(long, short = 'm', value_name = "N", conflicts_with_all = ["runs", "precision"])]
     pub min_runs: Option<u32>,
     /// Implementation ratios are computed against [default: the fastest].
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", conflicts_with = "reference")]
     pub baseline: Option<String>,
+    /// A reference command, benchmarked first with the others, that every ratio is
+    /// computed against (as hyperfine's --reference).
+    #[arg(long, value_name = "CMD")]
+    pub reference: Option<String>,
+    /// The reference command's name in reports [default: its text].
+    #[arg(long, value_name = "NAME", requires = "reference")]
+    pub reference_name: Option<String>,
     /// Write the results to PATH (`-`: standard output) in versus's versioned results.json
-    /// format (docs/results-format.md); --export-json writes the same, not hyperfine's JSON.
-    #[arg(long, visible_alias = "export-json", value_name = "PATH")]
+    /// format (docs/results-format.md), with every run's figures, comparisons and findings.
+    #[arg(long, value_name = "PATH")]
     pub json: Option<PathBuf>,
+    /// Write hyperfine's JSON to PATH, field for field as hyperfine 1.20 writes it
+    /// (results[].command, mean, stddev, median, user, system, min, max, times,
+    /// memory_usage_byte, exit_codes, parameters; seconds and bytes), for hyperfine's
+    /// scripts and tools that read its files.
+    #[arg(long, value_name = "PATH")]
+    pub export_json: Option<PathBuf>,
     /// Write a Markdown report to PATH (versus's report, with its SVG charts beside it).
     #[arg(long, visible_alias = "export-markdown", value_name = "PATH")]
     pub markdown: Option<PathBuf>,
@@ -575,7 +670,9 @@ Differences from hyperfine:
     3 seconds of runs, at least 10: use --min-runs for that rule).
   - --setup and --cleanup run per command and parameter value, as in hyperfine; all
     setups of a parameter value run before its first run, all cleanups after its last.
-  - --export-json, --export-markdown and --export-csv write versus's formats.";
+  - --export-json writes hyperfine's JSON (--json writes versus's own results.json);
+    --export-markdown and --export-csv write versus's report and columns.
+  - With -L/-P, --reference is measured at every parameter value, beside the others.";
 
 /// `--sort`: the order of commands in the summary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

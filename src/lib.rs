@@ -26,6 +26,7 @@ pub mod exec;
 pub mod exit;
 pub mod findings;
 pub mod history;
+pub mod import;
 pub mod judge;
 pub mod merge;
 pub mod outcome;

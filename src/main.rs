@@ -16,6 +16,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Merge(args) => app::merge(args),
         Command::Diff(args) => app::diff(args),
         Command::Report(args) => app::report(args),
+        Command::Import(args) => app::import::import(args),
         Command::History(args) => app::history::history(args),
         Command::Trend(args) => app::history::trend(args),
         Command::Schema => app::schema(),

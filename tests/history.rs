@@ -14,8 +14,10 @@ use serde_json::Value;
 
 fn versus(dir: &Path) -> Command {
     let mut c = Command::cargo_bin("versus").unwrap();
+    // Outside git, exec and the history commands use the user's data folder: the test's own.
     c.env("VERSUS_CACHE_DIR", std::env::temp_dir().join("versus-test-cache"))
         .env_remove("VERSUS_STORE")
+        .env("XDG_DATA_HOME", dir.join(".data"))
         .current_dir(dir);
     c
 }
@@ -300,4 +302,40 @@ fn a_postgres_store_records_runs_from_the_binary() {
         !dir.path().join(".versus").exists(),
         "nothing went to the default SQLite store"
     );
+}
+
+#[test]
+fn exec_outside_git_keeps_its_history_in_the_user_data_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("scratch");
+    fs::create_dir(&work).unwrap();
+    let data = dir.path().join("data");
+    let exec = || {
+        versus(&work)
+            .env("XDG_DATA_HOME", &data)
+            .args(["exec", "-q", "--runs", "2", "true"])
+            .assert()
+            .success()
+    };
+    let first = String::from_utf8(exec().get_output().stderr.clone()).unwrap();
+    let store = data.join("versus/history.db");
+    assert!(store.is_file(), "no store in the data folder");
+    assert!(
+        !work.join(".versus").exists(),
+        "a .versus/ was left in the scratch folder"
+    );
+    // Said once, where it went and why.
+    assert!(
+        first.contains("a new store at") && first.contains("data folder"),
+        "{first}"
+    );
+    let second = String::from_utf8(exec().get_output().stderr.clone()).unwrap();
+    assert!(!second.contains("a new store"), "{second}");
+    // `versus history` alone lists, from the same folder.
+    versus(&work)
+        .env("XDG_DATA_HOME", &data)
+        .arg("history")
+        .assert()
+        .success()
+        .stdout(contains("versus exec").and(contains(store.display().to_string())));
 }

@@ -6,8 +6,8 @@
 # the same), then compares the logs: the same commands run the same number
 # of times, setups and cleanups in the same order, parameters expanded in
 # the same order. Flags Debian's hyperfine (1.15) lacks (--conclude,
-# --input, --sort, -u microsecond) are checked against hyperfine's
-# documented meaning instead. Called from scripts/test.sh; VERSUS names the
+# --input, --sort, -u microsecond, --reference, --reference-name) are
+# checked against hyperfine's documented meaning instead. Called from scripts/test.sh; VERSUS names the
 # binary (default: target/debug/versus, built here).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -89,12 +89,13 @@ h=$(hyperfine -N -r 3 -w 1 --show-output "echo shown" 2>/dev/null | grep -c '^sh
 v=$("$VERSUS" exec -q -N -r 3 -w 1 --show-output "echo shown" 2>/dev/null | grep -c '^shown$' || true)
 if [[ $h == "$v" ]]; then ok "--show-output ($v lines)"; else bad "--show-output" "hyperfine $h, versus $v"; fi
 
-# Exports: each file is written, and the JSON has as many runs as hyperfine's.
+# Exports: each file is written, and the JSON (hyperfine's own format; compared
+# key by key in scripts/ci/formats.sh) has as many runs as hyperfine's.
 hyperfine -N --style none -r 4 -w 0 --export-json "$work/hf.json" "true" >/dev/null 2>&1
 "$VERSUS" exec -q -N -r 4 -w 0 --export-json "$work/vs.json" --export-markdown "$work/vs.md" \
   --export-csv "$work/vs.csv" --export-asciidoc "$work/vs.adoc" "true" >/dev/null
 h=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["results"][0]["times"]))' "$work/hf.json")
-v=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["cells"][0]["samples"]["wall_ns"]))' "$work/vs.json")
+v=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["results"][0]["times"]))' "$work/vs.json")
 if [[ $h == "$v" ]]; then ok "--export-json ($v runs)"; else bad "--export-json" "hyperfine $h runs, versus $v"; fi
 for f in vs.md vs.csv vs.adoc; do
   if [[ -s "$work/$f" ]]; then ok "--export-${f#vs.} written"; else bad "--export ${f}" "empty"; fi
@@ -116,6 +117,10 @@ done
 
 # Flags Debian's hyperfine 1.15 lacks, against hyperfine's documented meaning.
 expect "--conclude: after every run (hyperfine >= 1.17)" " 3 A; 3 B; 6 done;" "${N[@]}" -r 2 -w 1 --conclude "$tag done" "$tag A" "$tag B"
+expect "--reference: measured beside the commands (hyperfine >= 1.19)" " 3 A; 3 R;" "${N[@]}" -r 2 -w 1 --reference "$tag R" "$tag A"
+"$VERSUS" exec -q -N -r 2 --reference true --reference-name base --export-json "$work/ref.json" "sleep 0.01" >/dev/null
+first=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["command"])' "$work/ref.json")
+if [[ $first == base ]]; then ok "--reference-name: the reference first, by its name (hyperfine >= 1.20)"; else bad "--reference-name" "first result: $first"; fi
 printf 'line\n' > "$work/in"
 expect "--input: the file on stdin of every run (hyperfine >= 1.17)" " 3 line;" -S sh -r 2 -w 1 --input "$work/in" "cat >> $LOG"
 first=$("$VERSUS" exec -q -N -r 3 --sort mean-time "sleep 0.2" "true" | awk '/^ +(true|sleep 0.2) /{print $1; exit}')

@@ -31,6 +31,7 @@ pub fn suite(args: &ExecArgs) -> Result<Suite> {
             args.commands.len()
         );
     }
+    let (commands, names) = with_reference(args);
     let matrix = params::matrix(
         &args.parameter_list,
         &args.parameter_scan,
@@ -42,17 +43,17 @@ pub fn suite(args: &ExecArgs) -> Result<Suite> {
         params: &matrix,
     };
     for (flag, cmds) in [("--prepare", &args.prepare), ("--conclude", &args.conclude)] {
-        if cmds.len() > 1 && cmds.len() != args.commands.len() {
+        if cmds.len() > 1 && cmds.len() != commands.len() {
             bail!(
-                "{flag}: give it once for all commands, or once per command ({} for {} commands)",
+                "{flag}: give it once for all commands, or once per command, the --reference first ({} for {} commands)",
                 cmds.len(),
-                args.commands.len()
+                commands.len()
             );
         }
     }
     let mut implementations = IndexMap::new();
-    for (i, cmd) in args.commands.iter().enumerate() {
-        let name = args.name.get(i).cloned().unwrap_or_else(|| cmd.clone());
+    for (i, cmd) in commands.iter().enumerate() {
+        let name = names.get(i).cloned().unwrap_or_else(|| cmd.clone());
         if implementations.contains_key(&name) {
             bail!(
                 "command {}: the name '{name}' is used twice; give distinct names with -n",
@@ -80,9 +81,13 @@ pub fn suite(args: &ExecArgs) -> Result<Suite> {
     {
         bail!("--baseline {b}: no command has this name (name commands with -n)");
     }
+    let baseline = match &args.reference {
+        Some(r) => Some(args.reference_name.clone().unwrap_or_else(|| r.clone())),
+        None => args.baseline.clone(),
+    };
     let file = SuiteFile {
         name: Some("versus exec".into()),
-        baseline: args.baseline.clone(),
+        baseline,
         matrix: matrix.into_iter().map(|(k, v)| (k, v.into())).collect(),
         payload: payload(args)?,
         operations: IndexMap::from([("exec".to_string(), operation(args)?)]),
@@ -90,6 +95,25 @@ pub fn suite(args: &ExecArgs) -> Result<Suite> {
         ..Default::default()
     };
     Ok(suite::from_file(Path::new(""), file)?)
+}
+
+/// The commands and their names with hyperfine's `--reference` first: it
+/// counts as the first command for per-command `--prepare`/`--conclude`, and
+/// `-n` names only the others. Names are empty when none were given.
+fn with_reference(args: &ExecArgs) -> (Vec<String>, Vec<String>) {
+    let Some(reference) = &args.reference else {
+        return (args.commands.clone(), args.name.clone());
+    };
+    let commands = std::iter::once(reference.clone()).chain(args.commands.iter().cloned());
+    let reference_name = args.reference_name.clone().unwrap_or_else(|| reference.clone());
+    let names = match args.name.is_empty() {
+        true => args.commands.clone(),
+        false => args.name.clone(),
+    };
+    (
+        commands.collect(),
+        std::iter::once(reference_name).chain(names).collect(),
+    )
 }
 
 /// `--input`: the payload, fed to standard input.

@@ -15,7 +15,7 @@ use crate::analysis;
 use crate::cli::{HistoryAction, HistoryArgs, Record, StoreArg, TrendArgs};
 use crate::exit;
 use crate::history::store::machine_of;
-use crate::history::{self, Filter, Location, RunMeta, Store, context};
+use crate::history::{self, Filter, Location, Outside, RunMeta, Store, context};
 use crate::report::{files, terminal};
 use crate::results::{self, Results};
 use crate::stats::changepoint;
@@ -33,9 +33,24 @@ fn this_machine() -> String {
     machine_of(&crate::environment::collect(""))
 }
 
-/// The store `--store` names (or the default for `dir`).
-fn open(arg: &StoreArg, dir: &Path) -> Result<Store> {
-    history::open(&Location::resolve(arg.store.as_deref(), dir))
+/// The store `--store` names (or the default for `dir`). A default store
+/// made now is said once, with where it is and why there.
+fn open(arg: &StoreArg, dir: &Path, outside: &Outside) -> Result<Store> {
+    let location = Location::resolve(arg.store.as_deref(), dir, outside);
+    let new = matches!(&location, Location::Sqlite(p) if !p.exists()) && arg.store.is_none();
+    let store = history::open(&location)?;
+    if new {
+        let why = if location.is_user_data(outside) {
+            "this folder is in no git repository, so its runs are kept in your data folder"
+        } else {
+            "at the root of the project"
+        };
+        eprintln!(
+            "History: a new store at {} ({why}); choose another with --store or VERSUS_STORE, or skip it with --no-history",
+            location.shown()
+        );
+    }
+    Ok(store)
 }
 
 /// Opens the store for a run of the suite in `dir` (None with --no-history)
@@ -44,6 +59,7 @@ fn open(arg: &StoreArg, dir: &Path) -> Result<Store> {
 pub fn start(
     record: &Record,
     dir: &Path,
+    outside: &Outside,
     results: &mut Results,
     suite_hash: String,
     source: &str,
@@ -58,7 +74,7 @@ pub fn start(
         source: source.to_string(),
         machine_id: None,
     };
-    let mut store = open(&record.store, dir);
+    let mut store = open(&record.store, dir, outside);
     if let Ok(s) = &mut store {
         match since(s, results, record.compare_to.as_deref()) {
             Ok(Some(since)) => results.since = Some(since),
@@ -161,14 +177,23 @@ pub fn load(reference: &str, arg: &StoreArg) -> Result<Results> {
     if path.exists() || reference.ends_with(".json") {
         return results::read(path);
     }
-    let mut store = open(arg, Path::new(".")).with_context(|| format!("{reference} is not a file"))?;
+    let mut store =
+        open(arg, Path::new("."), &Outside::user_data()).with_context(|| format!("{reference} is not a file"))?;
     let id = resolve(&mut store, reference, None)?;
     parse(&store.document(id)?, &format!("run {id}"))
 }
 
 pub fn history(args: HistoryArgs) -> Result<ExitCode> {
-    let mut store = open(&args.store, Path::new("."))?;
-    match args.action {
+    let mut store = open(&args.store, Path::new("."), &Outside::user_data())?;
+    // `versus history` alone lists, as `versus history list` does.
+    let action = args.action.unwrap_or(HistoryAction::List {
+        suite: None,
+        machine: None,
+        branch: None,
+        since: None,
+        limit: crate::cli::HISTORY_LIST_LIMIT,
+    });
+    match action {
         HistoryAction::List {
             suite,
             machine,
@@ -343,7 +368,7 @@ fn prune(
 }
 
 pub fn trend(args: TrendArgs) -> Result<ExitCode> {
-    let mut store = open(&args.store, Path::new("."))?;
+    let mut store = open(&args.store, Path::new("."), &Outside::user_data())?;
     let machine = match &args.machine {
         None => this_machine(),
         Some(m) => match store

@@ -60,8 +60,7 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
         markdown: args.markdown.iter().cloned().collect(),
         csv: args.csv.clone(),
         bmf: args.bmf.clone(),
-        json: None,
-        asciidoc: None,
+        ..super::exports(&args.exports)
     };
     match &folder {
         // A folder's reports go where `versus run` puts them, unless asked elsewhere.

@@ -137,7 +137,14 @@ pub fn merge(args: MergeArgs) -> Result<ExitCode> {
     let mut merged = merge::merge(inputs, args.partial, crate::session::document::command_line())?;
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let suite_hash = merged.suite.hash.clone().unwrap_or_default();
-    let recording = super::history::start(&args.record, &cwd, &mut merged, suite_hash, "merge");
+    let recording = super::history::start(
+        &args.record,
+        &cwd,
+        &crate::history::Outside::Here,
+        &mut merged,
+        suite_hash,
+        "merge",
+    );
     fs::create_dir_all(&args.out).with_context(|| format!("--out {}: cannot create it", args.out.display()))?;
     let results_path = args.out.join("results.json");
     let report = args.out.join("report.md");

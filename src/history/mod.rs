@@ -2,7 +2,9 @@
 //! each report can say what changed since the last run and `versus trend`
 //! can show when a figure moved. By default an SQLite file in the project
 //! (`.versus/history.db` at the root of the suite's git work tree, else
-//! beside the suite); `--store postgres://…` (or `VERSUS_STORE`) puts many
+//! beside the suite; `versus exec` and the history commands outside any git
+//! work tree use the user's data folder, so a scratch folder is not left
+//! with a `.versus/`); `--store postgres://…` (or `VERSUS_STORE`) puts many
 //! machines' history into one PostgreSQL database. docs/history.md
 //! describes the location, the schema and its migrations.
 //!
@@ -47,11 +49,27 @@ impl Location {
 
     /// The store for a project: `--store` (or `VERSUS_STORE`) when given,
     /// else `.versus/history.db` at the root of the git work tree holding
-    /// `dir`, or in `dir` itself outside git.
-    pub fn resolve(given: Option<&str>, dir: &Path) -> Location {
-        match given {
-            Some(t) if !t.is_empty() => Location::parse(t),
-            _ => Location::Sqlite(project_root(dir).join(".versus").join("history.db")),
+    /// `dir`; outside git, as `outside` says.
+    pub fn resolve(given: Option<&str>, dir: &Path, outside: &Outside) -> Location {
+        if let Some(t) = given.filter(|t| !t.is_empty()) {
+            return Location::parse(t);
+        }
+        let here = || Location::Sqlite(project_root(dir).join(STORE_FILE));
+        match (git_root(dir), outside) {
+            (Some(root), _) => Location::Sqlite(root.join(STORE_FILE)),
+            (None, Outside::Here) => here(),
+            // A store made here before (by an older versus, or a suite run) is still used.
+            (None, Outside::UserData(_)) if dir.join(STORE_FILE).is_file() => here(),
+            (None, Outside::UserData(Some(data))) => Location::Sqlite(data.join("history.db")),
+            (None, Outside::UserData(None)) => here(),
+        }
+    }
+
+    /// Whether this is the user's data folder's store rather than a project's.
+    pub fn is_user_data(&self, outside: &Outside) -> bool {
+        match (self, outside) {
+            (Location::Sqlite(p), Outside::UserData(Some(data))) => p.starts_with(data),
+            _ => false,
         }
     }
 
@@ -64,12 +82,40 @@ impl Location {
     }
 }
 
+/// The store's file under a project root.
+const STORE_FILE: &str = ".versus/history.db";
+
+/// Where the default store goes for a folder in no git work tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outside {
+    /// In the folder itself (a suite's folder is its project).
+    Here,
+    /// In the user's data folder (`versus exec` and the history commands,
+    /// run from any folder): `$XDG_DATA_HOME/versus`, else
+    /// `~/.local/share/versus`; None when neither can be found (then `Here`).
+    UserData(Option<PathBuf>),
+}
+
+impl Outside {
+    /// The user's data folder for versus, from the environment (XDG base directories).
+    pub fn user_data() -> Outside {
+        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let data = var("XDG_DATA_HOME")
+            .filter(|p| p.is_absolute())
+            .or_else(|| var("HOME").map(|h| h.join(".local/share")));
+        Outside::UserData(data.map(|d| d.join("versus")))
+    }
+}
+
 /// The root of the git work tree that holds `dir` (a folder with `.git`), else `dir`.
 pub fn project_root(dir: &Path) -> PathBuf {
+    git_root(dir).unwrap_or_else(|| std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()))
+}
+
+/// The root of the git work tree that holds `dir`, if any.
+fn git_root(dir: &Path) -> Option<PathBuf> {
     let abs = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    abs.ancestors()
-        .find(|d| d.join(".git").exists())
-        .map_or(abs.clone(), Path::to_path_buf)
+    abs.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf)
 }
 
 /// Opens the store at `location`, creating and migrating it as needed.

@@ -230,17 +230,34 @@ fn default_location_is_the_project_root() {
     let sub = dir.path().join("a/b");
     std::fs::create_dir_all(&sub).unwrap();
     let root = std::fs::canonicalize(dir.path()).unwrap();
+    let data = root.join("data/versus");
+    let user = Outside::UserData(Some(data.clone()));
     assert_eq!(
-        Location::resolve(None, &sub),
+        Location::resolve(None, &sub, &Outside::Here),
+        Location::Sqlite(root.join("a/b/.versus/history.db"))
+    );
+    // Outside git, exec's store goes to the user's data folder...
+    assert_eq!(
+        Location::resolve(None, &sub, &user),
+        Location::Sqlite(data.join("history.db"))
+    );
+    assert!(Location::resolve(None, &sub, &user).is_user_data(&user));
+    // ...unless the folder already has one.
+    std::fs::create_dir_all(sub.join(".versus")).unwrap();
+    std::fs::write(sub.join(".versus/history.db"), "").unwrap();
+    assert_eq!(
+        Location::resolve(None, &sub, &user),
         Location::Sqlite(root.join("a/b/.versus/history.db"))
     );
     std::fs::create_dir(dir.path().join(".git")).unwrap();
+    for outside in [Outside::Here, user.clone()] {
+        assert_eq!(
+            Location::resolve(None, &sub, &outside),
+            Location::Sqlite(root.join(".versus/history.db"))
+        );
+    }
     assert_eq!(
-        Location::resolve(None, &sub),
-        Location::Sqlite(root.join(".versus/history.db"))
-    );
-    assert_eq!(
-        Location::resolve(Some("postgresql://h/db"), &sub),
+        Location::resolve(Some("postgresql://h/db"), &sub, &user),
         Location::Postgres("postgresql://h/db".into())
     );
 }

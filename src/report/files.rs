@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::report::{asciidoc, export, html, markdown};
+use crate::report::{asciidoc, export, github_action, go_bench, html, hyperfine, markdown, pyperf};
 use crate::results::{self, Results};
 
 /// The files to write from one results document.
@@ -26,6 +26,14 @@ pub struct Outputs {
     pub json: Option<PathBuf>,
     /// The summary tables as AsciiDoc.
     pub asciidoc: Option<PathBuf>,
+    /// hyperfine's JSON export.
+    pub hyperfine: Option<PathBuf>,
+    /// pyperf's JSON (a benchmark suite file).
+    pub pyperf: Option<PathBuf>,
+    /// Go's benchmark text format (what `go test -bench` prints, read by benchstat).
+    pub go_bench: Option<PathBuf>,
+    /// github-action-benchmark's JSON (`customSmallerIsBetter`).
+    pub github_action: Option<PathBuf>,
 }
 
 impl Outputs {
@@ -36,6 +44,10 @@ impl Outputs {
             && self.bmf.is_none()
             && self.json.is_none()
             && self.asciidoc.is_none()
+            && self.hyperfine.is_none()
+            && self.pyperf.is_none()
+            && self.go_bench.is_none()
+            && self.github_action.is_none()
     }
 
     /// Whether the results document goes to standard output (`--json -`).
@@ -71,6 +83,21 @@ pub fn write(results: &Results, outputs: &Outputs, notes: Option<&str>) -> Resul
     if let Some(p) = &outputs.bmf {
         make_parent(p)?;
         results::write_json_atomic(p, &export::bmf(results))?;
+    }
+    if let Some(p) = &outputs.hyperfine {
+        write_file(p, &hyperfine::render(results).context("writing hyperfine's JSON")?)?;
+    }
+    if let Some(p) = &outputs.pyperf {
+        write_file(p, &pyperf::render(results).context("writing pyperf's JSON")?)?;
+    }
+    if let Some(p) = &outputs.go_bench {
+        write_file(p, &go_bench::render(results))?;
+    }
+    if let Some(p) = &outputs.github_action {
+        write_file(
+            p,
+            &github_action::render(results).context("writing github-action-benchmark's JSON")?,
+        )?;
     }
     Ok(())
 }

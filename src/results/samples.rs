@@ -35,6 +35,11 @@ pub struct Samples {
     pub warmup_max_rss_bytes: Vec<u64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warmup_rss_floor_bytes: Vec<u64>,
+    /// Process cells: each measured run's exit status, written only once some
+    /// run exited with a status other than 0 (an operation that expects
+    /// another status, or `ignore_failure`); empty means every run exited 0.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exit_codes: Vec<i32>,
     /// In-process cells: calls per batch (one entry per sample); empty for process cells.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub iterations: Vec<u64>,
@@ -67,6 +72,26 @@ impl Samples {
             self.sys_ns.reserve_exact(runs);
             self.max_rss_bytes.reserve_exact(runs);
             self.rss_floor_bytes.reserve_exact(runs);
+        }
+    }
+
+    /// Records a measured run's exit status (see `exit_codes`).
+    pub fn push_exit_code(&mut self, code: i32) {
+        if code != 0 && self.exit_codes.is_empty() {
+            // The runs before this one all exited 0.
+            self.exit_codes.resize(self.wall_ns.len().saturating_sub(1), 0);
+        }
+        if code != 0 || !self.exit_codes.is_empty() {
+            self.exit_codes.push(code);
+        }
+    }
+
+    /// Each measured run's exit status, for process cells.
+    pub fn exit_code_of_each_run(&self) -> Vec<i32> {
+        if self.exit_codes.len() == self.len() {
+            self.exit_codes.clone()
+        } else {
+            vec![0; self.len()]
         }
     }
 
@@ -110,4 +135,26 @@ pub fn per_call_batches(sample_ns: &[u64], sizes: &[u64]) -> Vec<f64> {
 pub fn per_call(sample_ns: &[u64], batch: u64) -> Vec<f64> {
     let batch = batch.max(1) as f64;
     sample_ns.iter().map(|w| *w as f64 / batch).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Samples;
+
+    #[test]
+    fn exit_codes_are_kept_once_a_run_exits_otherwise_than_0() {
+        let mut s = Samples::default();
+        for code in [0, 0, 3, 0] {
+            s.wall_ns.push(1);
+            s.push_exit_code(code);
+        }
+        assert_eq!(s.exit_codes, [0, 0, 3, 0]);
+        let mut all_zero = Samples::default();
+        for _ in 0..3 {
+            all_zero.wall_ns.push(1);
+            all_zero.push_exit_code(0);
+        }
+        assert!(all_zero.exit_codes.is_empty());
+        assert_eq!(all_zero.exit_code_of_each_run(), [0, 0, 0]);
+    }
 }

@@ -83,6 +83,7 @@ fn cell(c: &Cell) -> Check {
         ("sys_ns", s.sys_ns.len()),
         ("max_rss_bytes", s.max_rss_bytes.len()),
         ("iterations", s.iterations.len()),
+        ("exit_codes", s.exit_codes.len()),
     ] {
         if len != 0 && len != n {
             return Err(format!("samples.{name} has {len} entries for {n} runs"));

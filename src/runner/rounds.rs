@@ -337,6 +337,9 @@ impl Runner<'_> {
             st.samples.sys_ns.push(r.sys.0);
             st.samples.max_rss_bytes.push(r.max_rss.0);
             st.samples.rss_floor_bytes.push(r.rss_floor.0);
+            if let Exit::Code(code) = r.exit {
+                st.samples.push_exit_code(code);
+            }
         }
     }
 

@@ -46,7 +46,7 @@ has "$JAR" dev/versus/worker/Worker.class dev/versus/worker/ConformanceWorker.cl
 has "$BASE-sources.jar" dev/versus/worker/Worker.java
 has "$BASE-javadoc.jar" index.html dev/versus/worker/Worker.html
 if ! grep -q -E '^[[:space:]]*<licenses>' pom.xml; then
-  echo "note: pom.xml has no <licenses> yet; Maven Central will refuse it until one is added"
+  echo "test.sh: pom.xml has no <licenses>; Maven Central refuses such a pom" >&2; exit 1
 fi
 
 if [ -z "${VERSUS:-}" ] && [ ! -x "$REPO/target/debug/versus" ]; then

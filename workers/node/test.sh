@@ -40,7 +40,7 @@ node - "$TMP/pack.json" <<'JS'
 const [pack] = JSON.parse(require("node:fs").readFileSync(process.argv[2], "utf8"));
 const files = pack.files.map((f) => f.path).sort();
 const want = ["README.md", "index.d.ts", "package.json", "src/index.js", "src/measure.js",
-  "src/protocol.js", "src/transport.js", "src/worker.js"];
+  "src/protocol.js", "src/transport.js", "src/worker.js", "LICENSE-APACHE", "LICENSE-MIT"].sort();
 if (JSON.stringify(files) !== JSON.stringify(want)) {
   console.error(`tarball holds ${files.join(", ")}\nexpected ${want.join(", ")}`);
   process.exit(1);

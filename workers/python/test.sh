@@ -40,7 +40,7 @@ want = ["versus_worker/" + m for m in modules]
 if names != want:
     sys.exit(f"wheel holds {names}, expected {want}")
 members = [n.split("/", 1)[1] for n in tarfile.open(sdist).getnames() if "/" in n]
-for need in ["PKG-INFO", "pyproject.toml", "README.md", "conformance_worker.py",
+for need in ["PKG-INFO", "pyproject.toml", "README.md", "LICENSE-MIT", "LICENSE-APACHE", "conformance_worker.py",
              "examples/sha256_worker.py", "tests/test_worker.py"]:
     if need not in members:
         sys.exit(f"sdist lacks {need}")

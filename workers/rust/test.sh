@@ -35,14 +35,14 @@ step "package (cargo package: build the .crate and compile it; nothing is upload
 cargo package --locked --allow-dirty --list >target/package-list.txt
 # Only the library, its examples and tests, the build script and the
 # manifests; .cargo_vcs_info.json appears when packing from a git checkout.
-junk="$(grep -v -x -E 'Cargo\.(toml|toml\.orig|lock)|\.cargo_vcs_info\.json|README\.md|build\.rs|(src|examples|tests)/[a-z0-9_]+\.rs' \
+junk="$(grep -v -x -E 'Cargo\.(toml|toml\.orig|lock)|\.cargo_vcs_info\.json|README\.md|LICENSE-(MIT|APACHE)|build\.rs|(src|examples|tests)/[a-z0-9_]+\.rs' \
   target/package-list.txt || true)"
 if [[ -n "$junk" ]]; then
   echo "cargo package would ship files that do not belong in the crate:" >&2
   echo "$junk" >&2
   exit 1
 fi
-for need in Cargo.toml Cargo.lock README.md build.rs src/lib.rs examples/conformance_worker.rs; do
+for need in Cargo.toml Cargo.lock README.md LICENSE-MIT LICENSE-APACHE build.rs src/lib.rs examples/conformance_worker.rs; do
   grep -q -x -F "$need" target/package-list.txt || { echo "the crate lacks $need" >&2; exit 1; }
 done
 cargo package --locked --allow-dirty --quiet

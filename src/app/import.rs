@@ -1,0 +1,68 @@
+//! `versus import`: files → a results document (`crate::import`) → the
+//! same outputs and history record as a run. Glue only.
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+
+use super::{folder_name, history, say, summary};
+use crate::cli::ImportArgs;
+use crate::exit;
+use crate::import::{self, Options};
+use crate::report::files::{self, Outputs};
+use crate::results;
+use crate::runner::End;
+
+pub fn import(args: ImportArgs) -> Result<ExitCode> {
+    let mut files = Vec::new();
+    for source in &args.files {
+        let imported = import::read(source)?;
+        eprintln!(
+            "{}: {} benchmark(s) from {}",
+            source.path.display(),
+            imported.benches.len(),
+            imported.harness
+        );
+        files.push((source.clone(), imported));
+    }
+    let options = Options {
+        name: args.name.clone(),
+        renames: args.rename.clone(),
+        baseline: args.baseline.clone(),
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+    };
+    let mut results = import::build(&files, &options)?;
+    let out_dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from("versus-results").join(folder_name(&results.suite.name)));
+    let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    let hash = crate::history::context::hash(results.suite.name.as_bytes());
+    let recording = history::start(
+        &args.record,
+        &cwd,
+        &crate::history::Outside::user_data(),
+        &mut results,
+        hash,
+        "import",
+    );
+    let results_path = out_dir.join("results.json");
+    let report = out_dir.join("report.md");
+    let outputs = Outputs {
+        json: Some(results_path.clone()),
+        markdown: vec![report.clone()],
+        html: vec![out_dir.join("report.html")],
+        ..super::exports(&args.exports)
+    };
+    files::write(&results, &outputs, None)?;
+    say(&summary(&results, args.verbose, false));
+    say(&format!(
+        "\nResults: {}\nReport:  {}\n",
+        results_path.display(),
+        report.display()
+    ));
+    let status = exit::status_of_run(&results, &End::Complete);
+    let document = results::to_json_text(&results)?;
+    history::finish(recording, &results, &document, status)?;
+    Ok(ExitCode::from(status))
+}

@@ -1,0 +1,3 @@
+module example.com/hashbench
+
+go 1.22
