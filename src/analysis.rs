@@ -4,15 +4,23 @@
 //! only print what this computes.
 //!
 //! Comparisons and their verdicts are `judge`'s: this module picks each
-//! group's baseline and asks `judge::compare` for every other cell.
+//! group's baseline and asks `judge::compare` for every other cell, and
+//! `judge::carryover` whether the run before changes a cell's time; a
+//! comparison of such a cell is not called (its verdict becomes `unknown`,
+//! with the reason in its `note`), since its median mixes runs after
+//! different implementations and the ratio depends on the order.
 
 use std::collections::HashMap;
 
+use crate::findings::carryover;
 use crate::judge::compare::compare;
 use crate::judge::levels;
 use crate::outcome::Outcome;
 use crate::plan::params_key;
-use crate::results::{AnalysisSettings, Cell, Environment, Levels, Results, Stats, SteadyState, Verdict, Warning};
+use crate::results::{
+    AnalysisSettings, Cell, Comparison, Environment, Levels, Results, Stats, SteadyState, Verdict, Warning,
+};
+use crate::suite::Order;
 use crate::stats::bootstrap::{self, seed_for};
 use crate::stats::order::MIN_SAMPLES_95;
 use crate::stats::steady::{self, Steady};
@@ -138,6 +146,8 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         steady_state,
         alloc_bytes_per_call: per_call_of(&cell.samples.alloc_bytes),
         gc_per_call: per_call_of(&cell.samples.gc_count),
+        // Set for the whole group at once (`judge::carryover`): its tests share one level.
+        carry_over: None,
     })
 }
 
@@ -173,16 +183,23 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
             cell.stats = cell_stats(cell, &settings);
         }
     }
-    let mut groups: Vec<Vec<&Cell>> = Vec::new();
+    let mut group_of: Vec<Vec<usize>> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
-    for cell in &results.cells {
+    for (ci, cell) in results.cells.iter().enumerate() {
         let key = format!("{}/{}", cell.operation, params_key(&cell.params));
         let i = *index.entry(key).or_insert_with(|| {
-            groups.push(vec![]);
-            groups.len() - 1
+            group_of.push(vec![]);
+            group_of.len() - 1
         });
-        groups[i].push(cell);
+        group_of[i].push(ci);
     }
+    judge_carry_over(results, &group_of, &settings);
+    let groups: Vec<Vec<&Cell>> = group_of
+        .iter()
+        .map(|g| g.iter().map(|i| &results.cells[*i]).collect())
+        .collect();
+    // Blocked runs were not taken side by side: pairs would share no moment.
+    let paired = results.order() != Order::Blocked;
     let mut comparisons = Vec::new();
     let mut untestable = Vec::new();
     for cells in &groups {
@@ -196,9 +213,14 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
             }
             // Cells of one group were interleaved, segment by segment, unless
             // one came from an earlier run (--resume): `compare` pairs what it can.
-            let Some(comparison) = compare(c, base, true, &settings) else {
+            let Some(mut comparison) = compare(c, base, paired, &settings) else {
                 continue;
             };
+            if comparison.verdict != Verdict::Baseline
+                && let Some(why) = carryover::note(c).or_else(|| carryover::note(base))
+            {
+                demote(&mut comparison, why);
+            }
             if comparison.verdict != Verdict::Baseline && comparison.ci_low.is_none() {
                 untestable.push(format!("{} ({} runs)", c.label(), comparison.n));
             }
@@ -221,6 +243,13 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
         });
     }
     warnings.extend(cell_warnings(&results.cells));
+    warnings.extend(carryover::warning(results));
+    if results.order() == Order::Blocked {
+        warnings.push(Warning {
+            kind: BLOCKED.into(),
+            message: "Runs were taken in blocks, each implementation's runs one after another (--order blocked, hyperfine's order): a machine that drifts during the run is not cancelled, so ratios are computed unpaired, as between two runs. Each figure is what the implementation costs run alone. --order balanced takes turns and still gives the run-alone figures.".into(),
+        });
+    }
     warnings.extend(extra_warnings.iter().cloned());
     results.warnings = warnings;
     crate::findings::refresh(results);
@@ -239,7 +268,39 @@ pub const COMPUTED_WARNINGS: &[&str] = &[
     "busy_machine",
     "cpu_governor",
     crate::findings::drift::KIND,
+    carryover::KIND,
+    BLOCKED,
 ];
+
+/// The warning kind of a run taken in blocks.
+pub const BLOCKED: &str = "blocked_order";
+
+/// Sets each ok cell's `stats.carry_over`, group by group: the group's
+/// tests share one confidence level (`judge::carryover`).
+fn judge_carry_over(results: &mut Results, groups: &[Vec<usize>], settings: &AnalysisSettings) {
+    for group in groups {
+        let found = {
+            let cells: Vec<&Cell> = group.iter().map(|i| &results.cells[*i]).collect();
+            crate::judge::carryover::judge_group(&cells, settings)
+        };
+        for (i, co) in group.iter().zip(found) {
+            if let Some(stats) = results.cells[*i].stats.as_mut() {
+                stats.carry_over = co;
+            }
+        }
+    }
+}
+
+/// A comparison whose cells' times depend on the order: not called.
+fn demote(c: &mut Comparison, why: String) {
+    c.verdict = Verdict::Unknown;
+    // More runs in the same order would not settle it.
+    c.settle_runs = None;
+    c.note = Some(match c.note.take() {
+        Some(earlier) => format!("{earlier}; {why}"),
+        None => why,
+    });
+}
 
 /// Analyses a saved document again with this versus's rules (statistics,
 /// verdicts, computed warnings and findings), keeping the warnings the run

@@ -78,6 +78,13 @@ pub struct Common {
     /// passes (default: one per pass).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_count)]
     pub forks: Option<u32>,
+    /// The order a group's implementations take their runs in (overrides the suite):
+    /// `balanced` (default) lets every implementation run after every one, itself
+    /// included, equally often, so what one run leaves for the next is measured and
+    /// reported; `interleaved` rotates (A B C, B C A, …); `blocked` runs each
+    /// implementation's runs in one block, as hyperfine does (drift is then not cancelled).
+    #[arg(long, value_enum, value_name = "ORDER")]
+    pub order: Option<crate::suite::Order>,
     /// Unmeasured warm-up runs per cell before the measured ones (overrides the suite),
     /// or `auto`: warm up each cell until its last 10 samples are level (at most 100).
     #[arg(long, short = 'w', value_name = "N|auto", allow_negative_numbers = true, value_parser = parse_warmup)]
@@ -664,8 +671,10 @@ const EXEC_NOTES: &str = "\
 Differences from hyperfine:
   - Commands run without a shell unless --shell is given (hyperfine: with sh unless -N);
     shell syntax without --shell is refused, not passed on as arguments.
-  - The commands take turns run by run (A B, B A, ...) instead of one after the other,
-    so --prepare/--conclude logs interleave; every count is the same as hyperfine's.
+  - The commands take turns run by run (A B, B A, ...; from three on in a balanced order
+    where each also runs after itself) instead of one after the other, so
+    --prepare/--conclude logs interleave; every count is the same as hyperfine's.
+    --order blocked is hyperfine's order.
   - One warm-up run by default (hyperfine: none); --runs defaults to 10 (hyperfine: about
     3 seconds of runs, at least 10: use --min-runs for that rule).
   - --setup and --cleanup run per command and parameter value, as in hyperfine; all

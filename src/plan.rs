@@ -2,6 +2,7 @@
 //! one operation at one parameter set; its cells (one per implementation) are
 //! measured together, interleaved, so machine drift hits all of them alike.
 
+pub mod order;
 pub mod schedule;
 pub mod shard;
 pub mod work;
@@ -10,7 +11,7 @@ use std::time::Duration;
 
 use indexmap::IndexMap;
 
-use crate::suite::{ParamValue, Suite, Warmup};
+use crate::suite::{Order, ParamValue, Suite, Warmup};
 
 /// Warm-up runs planned (for progress and shard balance) for a cell warmed up
 /// until steady: the fewest that rule takes, two windows of five samples.
@@ -27,6 +28,7 @@ pub struct Selection {
     pub runs: Option<u32>,
     pub passes: Option<u32>,
     pub forks: Option<u32>,
+    pub order: Option<Order>,
     pub warmup: Option<Warmup>,
     pub timeout: Option<Duration>,
     pub sampling: Sampling,
@@ -81,6 +83,8 @@ pub struct Plan {
     pub passes: u32,
     /// Worker processes per in-process cell over the run, at least 1.
     pub forks: u32,
+    /// The order a group's implementations take their runs in (`order`).
+    pub order: Order,
 }
 
 impl Plan {
@@ -238,7 +242,13 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
     }
     let passes = sel.passes.unwrap_or(suite.settings.passes).max(1);
     let forks = sel.forks.or(sel.passes).unwrap_or(suite.settings.forks).max(1);
-    Ok(Plan { groups, passes, forks })
+    let order = sel.order.unwrap_or(suite.settings.order);
+    Ok(Plan {
+        groups,
+        passes,
+        forks,
+        order,
+    })
 }
 
 #[cfg(test)]

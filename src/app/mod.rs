@@ -71,6 +71,7 @@ fn selection(common: &Common, only: Vec<String>) -> Result<Selection> {
         runs: common.runs,
         passes: common.passes,
         forks: common.forks,
+        order: common.order,
         warmup: common.warmup,
         timeout,
         sampling,

@@ -14,6 +14,7 @@
 
 use indexmap::IndexMap;
 
+use crate::findings::carryover;
 use crate::findings::cost::Fitted;
 use crate::findings::series::Series;
 use crate::findings::text;
@@ -33,20 +34,35 @@ pub(super) struct Decided<'r> {
     pub cells: Vec<&'r Cell>,
 }
 
-/// `slow`'s time over `fast`'s, as the report's comparisons compute it.
-fn ratio(slow: &Cell, fast: &Cell, settings: &AnalysisSettings) -> Option<Ratio> {
-    let paired = slow.started_at.is_some() && slow.started_at == fast.started_at && slow.machine == fast.machine;
+/// `slow`'s time over `fast`'s, as the report's comparisons compute it:
+/// paired where the run took turns (`interleaved`) and the two were measured
+/// side by side, and never confirmed for a cell whose time depends on the
+/// run before it (`carryover`).
+fn ratio(slow: &Cell, fast: &Cell, settings: &AnalysisSettings, interleaved: bool) -> Option<Ratio> {
+    let paired = interleaved
+        && slow.started_at.is_some()
+        && slow.started_at == fast.started_at
+        && slow.machine == fast.machine;
     let c = crate::judge::compare::compare(slow, fast, paired, settings)?;
+    let carried = carryover::detected(slow).is_some() || carryover::detected(fast).is_some();
     Some(Ratio {
         ratio: c.ratio,
         ci_low: c.ci_low,
         ci_high: c.ci_high,
         paired,
-        confirmed: c.verdict == Verdict::Slower,
+        confirmed: c.verdict == Verdict::Slower && !carried,
     })
 }
 
-pub(super) fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSettings) -> Option<Decided<'r>> {
+/// The winner at one size: the fastest, when its interval lies below the
+/// runner-up's or the ratio confirms it, and neither's time depends on the
+/// run before it.
+pub(super) fn decide<'r>(
+    bytes: u64,
+    cells: &[&'r Cell],
+    settings: &AnalysisSettings,
+    interleaved: bool,
+) -> Option<Decided<'r>> {
     let mut ok: Vec<&Cell> = cells.iter().copied().filter(|c| c.stats.is_some()).collect();
     if ok.len() < 2 {
         return None;
@@ -55,8 +71,9 @@ pub(super) fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSett
     ok.sort_by(|a, b| median(a).total_cmp(&median(b)));
     let (first, second) = (ok[0], ok[1]);
     let (s1, s2) = (first.stats.as_ref()?, second.stats.as_ref()?);
-    let apart = matches!((s1.ci_high_ns, s2.ci_low_ns), (Some(hi), Some(lo)) if hi < lo);
-    let r = ratio(second, first, settings);
+    let carried = carryover::detected(first).is_some() || carryover::detected(second).is_some();
+    let apart = !carried && matches!((s1.ci_high_ns, s2.ci_low_ns), (Some(hi), Some(lo)) if hi < lo);
+    let r = ratio(second, first, settings, interleaved);
     let clear = apart || r.as_ref().is_some_and(|r| r.confirmed);
     Some(Decided {
         bytes,
@@ -73,11 +90,11 @@ pub(super) fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSett
 }
 
 /// The winner or crossover findings of one series.
-pub fn findings(series: &Series, fits: &[Fitted], settings: &AnalysisSettings) -> Vec<Finding> {
+pub fn findings(series: &Series, fits: &[Fitted], settings: &AnalysisSettings, interleaved: bool) -> Vec<Finding> {
     let sizes: Vec<Decided> = series
         .by_size()
         .into_iter()
-        .filter_map(|(bytes, cells)| decide(bytes, &cells, settings))
+        .filter_map(|(bytes, cells)| decide(bytes, &cells, settings, interleaved))
         .collect();
     if sizes.len() < 2 {
         return vec![];
@@ -95,7 +112,7 @@ pub fn findings(series: &Series, fits: &[Fitted], settings: &AnalysisSettings) -
     changes
         .into_iter()
         .map(|(a, b)| {
-            let mut f = crossover(series, (a, b), &sizes, fits, settings);
+            let mut f = crossover(series, (a, b), &sizes, fits, settings, interleaved);
             f.winners = Some(table.clone());
             f
         })
@@ -193,6 +210,7 @@ fn crossover(
     sizes: &[Decided],
     fits: &[Fitted],
     settings: &AnalysisSettings,
+    interleaved: bool,
 ) -> Finding {
     let before = a.winner.implementation.clone().unwrap_or_default();
     let after = b.winner.implementation.clone().unwrap_or_default();
@@ -201,11 +219,11 @@ fn crossover(
     let below_ratio = before_1
         .as_ref()
         .zip(after_1.as_ref())
-        .and_then(|(f, s)| ratio(s.1, f.1, settings));
+        .and_then(|(f, s)| ratio(s.1, f.1, settings, interleaved));
     let above_ratio = after_2
         .as_ref()
         .zip(before_2.as_ref())
-        .and_then(|(f, s)| ratio(s.1, f.1, settings));
+        .and_then(|(f, s)| ratio(s.1, f.1, settings, interleaved));
     let tied: Vec<u64> = sizes
         .iter()
         .filter(|d| d.bytes > a.bytes && d.bytes < b.bytes)

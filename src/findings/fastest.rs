@@ -16,6 +16,7 @@ use crate::results::{AnalysisSettings, Cell, Finding, FindingKind, Results};
 
 /// One finding per group outside every series, in document order.
 pub fn findings(results: &Results, in_series: &HashSet<&str>, settings: &AnalysisSettings) -> Vec<Finding> {
+    let interleaved = results.order() != crate::suite::Order::Blocked;
     let mut groups: IndexMap<String, Vec<&Cell>> = IndexMap::new();
     for c in results.cells.iter().filter(|c| !in_series.contains(c.id.as_str())) {
         let key = format!(
@@ -28,12 +29,12 @@ pub fn findings(results: &Results, in_series: &HashSet<&str>, settings: &Analysi
     }
     groups
         .into_values()
-        .filter_map(|cells| finding(&cells, settings))
+        .filter_map(|cells| finding(&cells, settings, interleaved))
         .collect()
 }
 
-fn finding(cells: &[&Cell], settings: &AnalysisSettings) -> Option<Finding> {
-    let d = decide(0, cells, settings)?;
+fn finding(cells: &[&Cell], settings: &AnalysisSettings, interleaved: bool) -> Option<Finding> {
+    let d = decide(0, cells, settings, interleaved)?;
     let [fast, slow] = d.compared;
     let (f, s) = (fast.stats.as_ref()?, slow.stats.as_ref()?);
     let evidence = pair_text(f.median_ns, s.median_ns, d.winner.ratio.as_ref());

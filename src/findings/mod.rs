@@ -13,9 +13,11 @@
 //! who is fastest there, or which two tie.
 //!
 //! Whole-run findings: `warmup` (first run against the steady median),
-//! `drift` (identical work whose intervals do not overlap, also a warning)
-//! and `failures` (cells that did not end ok).
+//! `carryover` (a cell slower or faster after some implementation than
+//! after itself), `drift` (identical work whose intervals do not overlap,
+//! also a warning) and `failures` (cells that did not end ok).
 
+pub mod carryover;
 pub mod cost;
 pub mod crossover;
 pub mod drift;
@@ -33,16 +35,17 @@ use crate::plan::params_key;
 use crate::results::{Finding, FindingKind, Results, Warning};
 
 /// Where a kind sits among an operation's findings: who wins first, then
-/// costs, memory, warm-up, drift and failures.
+/// costs, memory, warm-up, carry-over, drift and failures.
 fn rank(kind: FindingKind) -> usize {
     match kind {
         FindingKind::Crossover | FindingKind::Winner => 0,
         FindingKind::Cost | FindingKind::NotLinear => 1,
         FindingKind::Memory => 2,
         FindingKind::FirstRun => 3,
-        FindingKind::Drift => 4,
-        FindingKind::NotOk => 5,
-        FindingKind::Other => 6,
+        FindingKind::CarryOver => 4,
+        FindingKind::Drift => 5,
+        FindingKind::NotOk => 6,
+        FindingKind::Other => 7,
     }
 }
 
@@ -53,9 +56,10 @@ pub fn compute(results: &Results) -> (Vec<Finding>, Option<Warning>) {
     let settings = &results.analysis;
     let mut found = Vec::new();
     let all = series::all(results);
+    let interleaved = results.order() != crate::suite::Order::Blocked;
     for s in &all {
         let fits = cost::fits(s, settings.confidence);
-        found.extend(crossover::findings(s, &fits, settings));
+        found.extend(crossover::findings(s, &fits, settings, interleaved));
         found.extend(fits.iter().map(|f| cost::finding(s, f)));
         found.extend(memory::findings(s));
     }
@@ -63,6 +67,7 @@ pub fn compute(results: &Results) -> (Vec<Finding>, Option<Warning>) {
         all.iter().flat_map(|s| s.cells.iter().map(|c| c.id.as_str())).collect();
     found.extend(fastest::findings(results, &in_series, settings));
     found.extend(warmup::findings(results));
+    found.extend(carryover::findings(results));
     let (drifted, warning) = drift::check(results);
     found.extend(drifted);
     found.extend(failures::findings(results));

@@ -277,5 +277,6 @@ fn summary_stats(s: &Summary) -> results::Stats {
         steady_state: SteadyState::Unknown,
         alloc_bytes_per_call: None,
         gc_per_call: None,
+        carry_over: None,
     }
 }

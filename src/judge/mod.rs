@@ -9,7 +9,10 @@
 //!   noise band; the smallest change a comparison could see; what would
 //!   settle an unknown.
 //! - `compare`: two cells of one run (paired) or of two runs (unpaired).
+//! - `carryover`: whether the implementation run just before changes a
+//!   cell's time (from the recorded order), which no paired interval can see.
 
+pub mod carryover;
 pub mod compare;
 pub mod levels;
 pub mod verdict;

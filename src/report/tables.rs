@@ -580,8 +580,17 @@ pub fn method_sentence(results: &Results) -> Option<String> {
     } else {
         format!("{lo}–{hi}")
     };
+    let order = match results.order() {
+        crate::suite::Order::Balanced => {
+            "taking turns in a balanced order (each implementation runs after each one, itself included, equally often)"
+        }
+        crate::suite::Order::Interleaved => "interleaved across implementations",
+        crate::suite::Order::Blocked => {
+            "in blocks, one implementation's runs after another's (drift of the machine is not cancelled)"
+        }
+    };
     Some(format!(
-        "Each cell: {span} measured runs after up to {warm} warm-up run(s), interleaved across implementations; every run's exit status and output checks verified. {kind}"
+        "Each cell: {span} measured runs after up to {warm} warm-up run(s), {order}; every run's exit status and output checks verified. {kind}"
     ))
 }
 

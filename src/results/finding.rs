@@ -41,6 +41,8 @@ pub struct Finding {
     pub drift: Option<Drift>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub outcomes: Vec<OutcomeCount>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carry_over: Option<super::CarryOver>,
 }
 
 /// What a finding says. Readers must accept kinds they do not know (read
@@ -64,6 +66,8 @@ pub enum FindingKind {
     Drift,
     /// Cells that did not end ok (`outcomes`).
     NotOk,
+    /// A cell whose time depends on the implementation run just before it (`carry_over`).
+    CarryOver,
     #[serde(other)]
     Other,
 }
@@ -268,6 +272,7 @@ impl Finding {
             first_runs: vec![],
             drift: None,
             outcomes: vec![],
+            carry_over: None,
         }
     }
 }

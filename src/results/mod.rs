@@ -14,18 +14,22 @@ use serde::{Deserialize, Serialize};
 use crate::outcome::{HarnessFault, Outcome};
 use crate::plan::Params;
 
+mod carry_over;
 mod column;
 pub mod finding;
 mod journal;
+mod order;
 mod samples;
 mod segments;
 pub mod validate;
+pub use carry_over::{CarryOver, Effect, RunsAfter};
 pub use column::Column;
 pub use finding::{
     CostFit, Crossover, Drift, Evidence, Finding, FindingKind, FirstRun, FitProblem, Growth, MemoryGrowth,
     OutcomeCount, Ratio, SizeWinner,
 };
 pub use journal::{Journal, Recovered};
+pub use order::RunOrder;
 pub use samples::{Samples, per_call, per_call_batches};
 pub use segments::{Design, Levels, Segment, gather};
 
@@ -80,6 +84,10 @@ pub struct Stats {
     /// In-process cells whose runtime counts collections: mean collections per call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gc_per_call: Option<f64>,
+    /// What the run before did to this cell's runs (`judge::carryover`);
+    /// absent without a recorded order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carry_over: Option<CarryOver>,
 }
 
 /// Whether a cell's series (warm-up, then measured) reached a steady level.
@@ -506,6 +514,17 @@ pub struct Change {
     /// Why there is no ratio.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+impl Results {
+    /// The order the run's groups took their runs in (`interleaved` for
+    /// results written before it could be chosen).
+    pub fn order(&self) -> crate::suite::Order {
+        self.design
+            .as_ref()
+            .and_then(|d| d.order)
+            .unwrap_or(crate::suite::Order::Interleaved)
+    }
 }
 
 /// The key of a cell's group, `operation/k=v,...`: what shards split and merge covers.

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::column::Column;
+use super::order::RunOrder;
 
 /// Nanoseconds, held as whole nanoseconds (a run under 4.3 s fits 32 bits).
 pub type Nanos = Column<1>;
@@ -58,6 +59,11 @@ pub struct Samples {
     /// batches), runtime included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub worker_max_rss_bytes: Option<u64>,
+    /// Where each measured run stood in its group's order (`order.rs`):
+    /// absent in results written before versus recorded it, and for cells
+    /// imported from other harnesses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<RunOrder>,
 }
 
 impl Samples {

@@ -45,6 +45,10 @@ pub struct Design {
     pub forks: u32,
     /// Seed of the passes' shuffles: the same seed gives the same order.
     pub order_seed: u64,
+    /// The order a group's implementations took their runs in; absent in
+    /// results written before it could be chosen (they were interleaved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<crate::suite::Order>,
 }
 
 /// A stretch of a cell's measured runs taken in one go: its group's turn in
@@ -203,6 +207,18 @@ fn merge_services(into: &mut Vec<ServiceUsage>, later: Vec<ServiceUsage>) {
 impl Samples {
     /// Appends a later segment's samples after these.
     pub fn append(&mut self, later: Samples) {
+        // The order only where both sides have one for every run: runs
+        // without one cannot be placed.
+        self.order = match (self.order.take(), &later.order) {
+            (Some(mut mine), Some(theirs))
+                if mine.len() == self.wall_ns.len() && theirs.len() == later.wall_ns.len() =>
+            {
+                mine.append(theirs);
+                Some(mine)
+            }
+            (None, Some(theirs)) if self.wall_ns.is_empty() => Some(theirs.clone()),
+            _ => None,
+        };
         self.wall_ns.append(&later.wall_ns);
         self.user_ns.append(&later.user_ns);
         self.sys_ns.append(&later.sys_ns);

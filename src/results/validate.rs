@@ -97,6 +97,9 @@ fn cell(c: &Cell) -> Check {
     {
         return Err(format!("samples.wall_ns holds {w}: not a time a run can take"));
     }
+    if let Some(problem) = s.order.as_ref().and_then(|o| o.problem(n)) {
+        return Err(problem);
+    }
     if s.iterations.contains(&0) {
         return Err("samples.iterations holds 0: a batch has at least one call".into());
     }

@@ -14,10 +14,20 @@ use crate::units::{Bytes, Nanos};
 /// out; `hog` runs out of memory; `nofork`
 /// cannot be started for want of a process (the harness's fault).
 /// The wall time is 1000 ns × (position of the program in this list + 1).
+///
+/// Carry-over, a time that depends on the program run just before:
+/// `heavy` is a large program (8 µs, 4 µs of system time) that leaves
+/// nothing behind for itself; `afterheavy` takes 2 µs, but 4 µs (and 2 µs
+/// more system time) right after `heavy`; `afterany` takes 2 µs after
+/// itself and 5 µs after any other program. `steady` takes 2 µs whatever
+/// ran before. With `with_noise`, every wall time is multiplied by
+/// log-normal noise.
 pub struct Fake {
     pub log: Vec<String>,
     /// Moves by each run's wall time: the only time the stop rules see.
     pub clock: FakeClock,
+    /// Seeded noise and its log-scale standard deviation, when asked for.
+    noise: Option<(rand_chacha::ChaCha8Rng, f64)>,
 }
 
 /// A clock that only the fake executor moves.
@@ -35,6 +45,48 @@ impl Fake {
         Fake {
             log: vec![],
             clock: FakeClock::default(),
+            noise: None,
+        }
+    }
+
+    /// A fake whose wall times vary by a log-normal factor of log-scale
+    /// standard deviation `sd`, drawn from a generator seeded with `seed`.
+    pub fn with_noise(seed: u64, sd: f64) -> Fake {
+        use rand::SeedableRng;
+        Fake {
+            noise: Some((rand_chacha::ChaCha8Rng::seed_from_u64(seed), sd)),
+            ..Fake::new()
+        }
+    }
+
+    /// The program run before the latest one.
+    fn previous(&self) -> Option<&str> {
+        let n = self.log.len();
+        (n >= 2).then(|| self.log[n - 2].split(' ').next().unwrap_or(""))
+    }
+
+    /// Wall and system time of the carry-over programs, by what ran before.
+    fn carried(&self, prog: &str) -> Option<(u64, u64)> {
+        let before = self.previous();
+        match prog {
+            "heavy" => Some((8000, 4000)),
+            "afterheavy" if before == Some("heavy") => Some((4000, 2100)),
+            "afterheavy" => Some((2000, 100)),
+            "afterany" if before.is_some_and(|b| b != "afterany") => Some((5000, 3100)),
+            "afterany" | "steady" => Some((2000, 100)),
+            _ => None,
+        }
+    }
+
+    /// `wall` with this fake's noise, if any.
+    fn noisy(&mut self, wall: u64) -> u64 {
+        use rand_distr::{Distribution, Normal};
+        match &mut self.noise {
+            Some((rng, sd)) => {
+                let z: f64 = Normal::new(0.0, *sd).expect("a finite spread").sample(rng);
+                ((wall as f64) * z.exp()).round().max(1.0) as u64
+            }
+            None => wall,
         }
     }
 
@@ -77,20 +129,22 @@ impl Executor for Fake {
             .position(|p| *p == prog)
             .unwrap_or(9) as u64;
         let n = self.calls(prog);
+        let carried = self.carried(prog);
         let wall = match prog {
             // Alternates 1 µs and 3 µs: its median never settles within a few percent.
             "jitter" => 1000 + 2000 * (n % 2),
             // A JIT: 20 µs falling to 1 µs over its first 10 calls, then level.
             "jit" => 1000 + 19_000u64.saturating_sub(1900 * (n - 1)),
-            _ => 1000 * (rank + 1),
+            _ => carried.map_or(1000 * (rank + 1), |c| c.0),
         };
+        let wall = self.noisy(wall);
         self.clock
             .0
             .set(self.clock.0.get() + std::time::Duration::from_nanos(wall));
         RunRecord {
             wall: Nanos(wall),
             user: Nanos(10),
-            sys: Nanos(1),
+            sys: Nanos(carried.map_or(1, |c| c.1)),
             max_rss: Bytes(42),
             rss_floor: Bytes(0),
             exit,

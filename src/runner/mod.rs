@@ -1,9 +1,12 @@
 //! The scheduler: turns the plan into runs and runs into cells.
 //!
 //! Within a group (one operation at one parameter set) the implementations
-//! take turns, warm-up first and then measured rounds, A B C, B C A, C A B …,
-//! so slow drift of the machine spreads evenly and run i of every
-//! implementation is taken side by side (the pairing later statistics use).
+//! take turns, warm-up first and then measured rounds, in the plan's order
+//! (`plan::order`: balanced by default, so each implementation also runs
+//! after itself and after each other one equally often), so slow drift of
+//! the machine spreads evenly and run i of every implementation is taken
+//! side by side (the pairing later statistics use). Each run's place, its
+//! predecessor and the gap since it are recorded (`results::RunOrder`).
 //! Every run is checked, not just the first: exit status, and the output
 //! checks the operation asks for. A failing cell stops being run and keeps
 //! its outcome; the others go on. Each finished group is handed to the sink
@@ -101,6 +104,9 @@ pub struct Runner<'a> {
     /// results folder); `None`: not kept.
     pub kept: Option<PathBuf>,
     payloads: HashMap<String, PayloadFile>,
+    /// The run before the next one: whose it was (in this visit of its
+    /// group), when it ended, and the last run's own span (`rounds`).
+    previous: rounds::Previous,
     /// SHA-256 of files that do not change during the run (payloads, expected outputs).
     digests: HashMap<PathBuf, Digest>,
     /// Outcome of every cell so far, by id, and whether its failure was
@@ -125,6 +131,7 @@ impl<'a> Runner<'a> {
             seed: 0,
             kept: None,
             payloads: HashMap::new(),
+            previous: rounds::Previous::default(),
             digests: HashMap::new(),
             outcomes: HashMap::new(),
             setup_failed: HashMap::new(),
@@ -259,6 +266,8 @@ impl<'a> Runner<'a> {
                 }
             }
         }
+        // A visit of a group starts a new sequence: what ran before was another group's.
+        self.previous.implementation = None;
         if self.sample_rounds(&mut states, group, ctx.payload, exec, events) {
             return Ok(vec![]);
         }
@@ -324,5 +333,7 @@ impl<'a> Runner<'a> {
     }
 }
 
+#[cfg(test)]
+mod carryover_tests;
 #[cfg(test)]
 mod tests;

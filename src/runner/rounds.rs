@@ -1,6 +1,9 @@
 //! Rounds: warm-up first, then measured rounds, each cell of a group taking
-//! one sample per round in an order rotated by the round (A B C, B C A, …),
-//! until the group's stop rule says enough. The clock that rule reads is
+//! one sample per round in the plan's order (`plan::order`: balanced,
+//! rotated, or each cell's runs in one block), until the group's stop rule
+//! says enough. Each measured run's place in its round, the implementation
+//! that ran just before it and the gap since are recorded
+//! (`results::RunOrder`). The clock that the stop rules and the gaps read is
 //! injected (`Clock`), so `max_time` is tested exactly with a fake one.
 
 use std::fs;
@@ -16,8 +19,9 @@ use crate::exec::streams::tail;
 use crate::exec::{Executor, Exit, RunRecord, RunRequest};
 use crate::outcome::{HarnessFault, Outcome};
 use crate::payload;
-use crate::plan::{Group, Sampling};
-use crate::results::StopRule;
+use crate::plan::{Group, Sampling, order};
+use crate::results::{RunOrder, StopRule};
+use crate::suite::Order;
 
 /// Monotonic time as the stop rules see it.
 pub trait Clock {
@@ -75,10 +79,39 @@ struct Progress {
     planned: usize,
 }
 
+/// The run before the next one.
+#[derive(Default)]
+pub(super) struct Previous {
+    /// Its implementation (index into the suite's), when it was of this
+    /// visit of the group.
+    pub implementation: Option<usize>,
+    /// When it ended, on the runner's clock, whichever group it was of.
+    pub ended: Option<Duration>,
+    /// The span of the run just taken (start, end), set around the run itself.
+    pub span: Option<(Duration, Duration)>,
+}
+
 impl Runner<'_> {
     /// Warm-up rounds, then measured rounds, as the group's policy says.
     /// Returns true when interrupted.
     pub(super) fn sample_rounds(
+        &mut self,
+        states: &mut [CellState],
+        group: &Group,
+        payload: Option<&PayloadFile>,
+        exec: &mut dyn Executor,
+        events: &mut dyn Events,
+    ) -> bool {
+        if self.plan.order == Order::Blocked {
+            // hyperfine's order: each cell's warm-up and measured runs in one
+            // block, its stop rules its own.
+            return (0..states.len()).any(|i| self.sample_cells(&mut states[i..=i], group, payload, exec, events));
+        }
+        self.sample_cells(states, group, payload, exec, events)
+    }
+
+    /// Warm-up rounds, then measured rounds, of `states` taking turns.
+    fn sample_cells(
         &mut self,
         states: &mut [CellState],
         group: &Group,
@@ -187,7 +220,7 @@ impl Runner<'_> {
         }
     }
 
-    /// One round: each wanting cell takes one sample, in an order rotated by
+    /// One round: each wanting cell takes one sample, in the plan's order for
     /// `round`. Returns true when interrupted.
     #[allow(clippy::too_many_arguments)]
     fn take_round(
@@ -206,11 +239,12 @@ impl Runner<'_> {
         if round >= planned {
             events.runs_added(wants.iter().filter(|w| **w).count() as u64);
         }
-        for k in 0..n {
-            let s = (k + round) % n;
+        let mut position = 0;
+        for s in order::round(self.plan.order, n, round) {
             if !wants[s] || states[s].outcome.is_some() {
                 continue;
             }
+            self.previous.span = None;
             if let Some(m) = self.meter.as_mut() {
                 m.begin();
             }
@@ -223,6 +257,8 @@ impl Runner<'_> {
             if interrupted() {
                 return true;
             }
+            self.note_order(&mut states[s], taken, position, group);
+            position += 1;
             if let Some(m) = self.meter.as_mut() {
                 let readings = m.end();
                 let st = &mut states[s];
@@ -239,6 +275,38 @@ impl Runner<'_> {
             }
         }
         false
+    }
+
+    /// Records where the run just taken stood (when it added a measured
+    /// sample), and makes it the run before the next one.
+    fn note_order(&mut self, st: &mut CellState, taken: usize, position: usize, group: &Group) {
+        let Some((start, end)) = self.previous.span.take() else {
+            return;
+        };
+        if st.samples.len() > taken {
+            let gap_ns = self
+                .previous
+                .ended
+                .map_or(0, |ended| start.saturating_sub(ended).as_nanos() as u64);
+            let after = self
+                .previous
+                .implementation
+                .and_then(|p| group.implementations.iter().position(|i| *i == p));
+            let suite = self.suite;
+            st.samples
+                .order
+                .get_or_insert_with(|| RunOrder {
+                    implementations: group
+                        .implementations
+                        .iter()
+                        .map(|i| suite.implementations[*i].name.clone())
+                        .collect(),
+                    ..Default::default()
+                })
+                .push(position, after, gap_ns);
+        }
+        self.previous.implementation = Some(st.imp);
+        self.previous.ended = Some(end);
     }
 
     /// One run of a process cell, with its `prepare` and `conclude` commands around it.
@@ -259,6 +327,7 @@ impl Runner<'_> {
             return;
         }
         // Warm-up runs measure memory exactly (see RunRequest::exact_memory).
+        let start = self.clock.now();
         let record = if warmup {
             exec.run(&RunRequest {
                 exact_memory: true,
@@ -267,6 +336,7 @@ impl Runner<'_> {
         } else {
             exec.run(req)
         };
+        self.previous.span = Some((start, self.clock.now()));
         let concluded = hooks::run_all(exec, "conclude", &st.hooks.conclude);
         if interrupted() {
             return;
@@ -346,7 +416,10 @@ impl Runner<'_> {
     /// Takes one in-process sample and records it into its cell.
     fn sample_worker(&mut self, st: &mut CellState, warmup: bool) {
         let Mode::Worker(w) = &mut st.mode else { return };
-        match w.sample() {
+        let start = self.clock.now();
+        let sample = w.sample();
+        self.previous.span = Some((start, self.clock.now()));
+        match sample {
             Ok(s) if warmup => {
                 st.warmup_wall_ns.push(s.elapsed_ns);
                 st.samples.warmup_iterations.push(s.iterations);

@@ -9,7 +9,7 @@ use crate::results::StopRule;
 use crate::runner::fake::Fake;
 use crate::suite::{Warmup, parse};
 
-fn suite(impls: &str, ops: &str) -> Suite {
+pub(super) fn suite(impls: &str, ops: &str) -> Suite {
     let text = format!(
         r#"
         [settings]
@@ -31,6 +31,12 @@ fn run(suite: &Suite) -> (Vec<Cell>, Vec<String>) {
 }
 
 fn run_with(suite: &Suite, sel: &Selection) -> (Vec<Cell>, Vec<String>) {
+    run_on(suite, sel, Fake::new())
+}
+
+/// Runs `suite` with `sel` on `fake`: the cells of every visit, and the
+/// programs run, in order.
+pub(super) fn run_on(suite: &Suite, sel: &Selection, mut fake: Fake) -> (Vec<Cell>, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let plan = build(suite, sel).unwrap();
     let mut runner = Runner::new(
@@ -40,7 +46,6 @@ fn run_with(suite: &Suite, sel: &Selection) -> (Vec<Cell>, Vec<String>) {
         dir.path().join("tmp"),
         dir.path().join("cache"),
     );
-    let mut fake = Fake::new();
     runner.clock = Box::new(fake.clock.clone());
     let mut cells = Vec::new();
     runner.setup(&mut fake, &mut NoEvents).unwrap();
@@ -69,7 +74,7 @@ fn outcome(cells: &[Cell], op: &str, imp: &str) -> Outcome {
 }
 
 #[test]
-fn implementations_take_turns_and_rotate() {
+fn implementations_take_turns_in_the_balanced_order_by_default() {
     let s = suite(
         r#"
         [implementations.a]
@@ -82,8 +87,9 @@ fn implementations_take_turns_and_rotate() {
         "[operations.x]\noutput = \"none\"",
     );
     let (cells, log) = run(&s);
-    // warm-up round, then two measured rounds, each starting one further along.
-    assert_eq!(log, ["a", "b", "c", "b", "c", "a", "c", "a", "b"]);
+    // warm-up round, then two measured rounds, each starting with the one
+    // that ended the round before (`plan::order`).
+    assert_eq!(log, ["a", "b", "c", "c", "a", "b", "b", "c", "a"]);
     assert!(
         cells
             .iter()
@@ -303,6 +309,17 @@ fn a_fake_run_analyses_to_the_same_results() {
     for c in &mut cells {
         c.started_at = None;
     }
+    let results = analysed(cells, None);
+    let measured = serde_json::json!({
+        "cells": results.cells,
+        "comparisons": results.comparisons,
+        "warnings": results.warnings,
+    });
+    insta::assert_json_snapshot!(measured);
+}
+
+/// A results document of `cells`, analysed, taken in `order` (when given).
+pub(super) fn analysed(cells: Vec<Cell>, order: Option<crate::suite::Order>) -> crate::results::Results {
     let mut results: crate::results::Results = serde_json::from_value(serde_json::json!({
         "schema_version": 1,
         "suite": { "name": "fake", "command": "versus run fake.toml" },
@@ -319,14 +336,21 @@ fn a_fake_run_analyses_to_the_same_results() {
         "cells": [], "comparisons": [], "warnings": []
     }))
     .unwrap();
-    results.cells = cells;
-    crate::analysis::analyze(&mut results, &[]);
-    let measured = serde_json::json!({
-        "cells": results.cells,
-        "comparisons": results.comparisons,
-        "warnings": results.warnings,
+    results.operations = cells.iter().fold(Vec::new(), |mut ops, c| {
+        if !ops.contains(&c.operation) {
+            ops.push(c.operation.clone());
+        }
+        ops
     });
-    insta::assert_json_snapshot!(measured);
+    results.cells = cells;
+    results.design = order.map(|order| crate::results::Design {
+        passes: 1,
+        forks: 1,
+        order_seed: 0,
+        order: Some(order),
+    });
+    crate::analysis::analyze(&mut results, &[]);
+    results
 }
 
 /// With a clock that moves only when the fake runs something, `max_time`

@@ -71,6 +71,7 @@ impl Session<'_> {
             passes: self.plan.passes,
             forks: self.plan.forks,
             order_seed: runner.seed,
+            order: Some(self.plan.order),
         });
         runner.kept = Some(self.dir.join("differing-outputs"));
         let ports = crate::exec::service::free_ports(&suite.services)

@@ -17,7 +17,7 @@ use indexmap::IndexMap;
 
 use crate::placeholder::{CommandTemplate, Template};
 use crate::units::Bytes;
-pub use model::{OutputMode, ParamValue, SuiteFile};
+pub use model::{Order, OutputMode, ParamValue, SuiteFile};
 use validate::{Validator, line_col};
 
 pub const DEFAULT_RUNS: u32 = 10;
@@ -40,6 +40,8 @@ pub struct Settings {
     pub passes: u32,
     /// Worker processes per in-process cell over the run, spread over the passes.
     pub forks: u32,
+    /// The order a group's implementations take their runs in.
+    pub order: Order,
     pub warmup: Warmup,
     pub timeout: Duration,
     /// Minimum duration of one in-process sample (a batch of calls).

@@ -64,6 +64,12 @@ pub struct Settings {
     /// In-process cells: fresh worker processes per cell over the run, spread over the
     /// passes, so a runtime's JIT and GC state is sampled, not fixed (default: one per pass).
     pub forks: Option<u32>,
+    /// The order a group's implementations take their runs in: "balanced" (default:
+    /// every implementation follows every one, itself included, equally often, so
+    /// what one run leaves behind for the next can be measured), "interleaved" (A B C,
+    /// B C A, …) or "blocked" (each implementation's runs in one block, hyperfine's
+    /// order; drift of the machine is then not cancelled).
+    pub order: Option<Order>,
     /// Unmeasured warm-up runs per cell before the measured ones (default 1), or
     /// "auto": until the cell's last 10 samples are level (at most 100).
     pub warmup: Option<WarmupSpec>,
@@ -175,6 +181,32 @@ pub enum OutputMode {
     File,
     None,
     Inherit,
+}
+
+/// The order a group's implementations take their runs in (`plan::order`).
+#[derive(Debug, Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    /// Rounds in a carry-over balanced pattern: over each block of rounds every
+    /// implementation runs right after every implementation, itself included,
+    /// equally often.
+    #[default]
+    Balanced,
+    /// Rounds rotated by one each time (A B C, B C A, C A B).
+    Interleaved,
+    /// Each implementation's runs one after another (hyperfine's order).
+    Blocked,
+}
+
+impl Order {
+    /// As the suite file and `--order` spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Balanced => "balanced",
+            Order::Interleaved => "interleaved",
+            Order::Blocked => "blocked",
+        }
+    }
 }
 
 #[derive(Debug, Deserialize, JsonSchema, Clone, Default)]

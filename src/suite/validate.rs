@@ -515,6 +515,7 @@ program as an argument; set `shell = true` in [settings] to run commands through
             runs: file.settings.runs.unwrap_or(DEFAULT_RUNS),
             passes,
             forks: file.settings.forks.unwrap_or(passes),
+            order: file.settings.order.unwrap_or_default(),
             warmup: self
                 .warmup("settings.warmup", &file.settings.warmup)?
                 .unwrap_or(Warmup::Runs(DEFAULT_WARMUP)),

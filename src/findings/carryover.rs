@@ -1,0 +1,133 @@
+//! Carry-over findings: each cell whose time depends on the implementation
+//! run just before it (`judge::carryover`, stored in `stats.carry_over`),
+//! naming who slows whom and by how much, with the cell's figures run alone
+//! and in turns; the warning that names them all; and the note each
+//! affected comparison carries (`analysis` demotes its verdict).
+
+use crate::findings::text;
+use crate::results::{CarryOver, Cell, Finding, FindingKind, Results, Warning};
+
+/// The warning's kind in `results.warnings`.
+pub const KIND: &str = "carry_over";
+
+/// The cell's carry-over when one was detected.
+pub fn detected(cell: &Cell) -> Option<&CarryOver> {
+    cell.stats.as_ref()?.carry_over.as_ref().filter(|c| c.detected)
+}
+
+/// "a or b", naming the cell's own implementation "itself".
+fn who(cell: &Cell, names: &[String]) -> String {
+    let names: Vec<String> = names
+        .iter()
+        .map(|n| if *n == cell.implementation { "itself".to_string() } else { n.clone() })
+        .collect();
+    match names.as_slice() {
+        [rest @ .., last] if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
+/// One sentence: "c after a or b: 1.94x [1.71, 2.20] its time after itself,
+/// +1.20 s system time (run alone 1.38 s, in turns 2.67 s; 10 and 20 runs)".
+pub fn sentence(cell: &Cell, co: &CarryOver) -> Option<String> {
+    let e = co.effect.as_ref()?;
+    let ratio = match (e.ci_low, e.ci_high) {
+        (Some(lo), Some(hi)) => {
+            let [r, lo, hi] = text::numbers([e.ratio, lo, hi]);
+            format!("{r}x [{lo}, {hi}]")
+        }
+        _ => text::ratio(e.ratio),
+    };
+    let sys = e
+        .sys_delta_ns
+        .filter(|d| d.abs() >= 1.0)
+        .map_or_else(String::new, |d| {
+            let sign = if d < 0.0 { "-" } else { "+" };
+            format!(", {sign}{} system time", text::time(d.abs()))
+        });
+    let figures = match (&co.alone, &co.in_turns) {
+        (Some(alone), Some(turns)) => format!(
+            " (run alone {}, in turns {}; {} and {} runs)",
+            text::time(alone.median_ns),
+            text::time(turns.median_ns),
+            alone.runs,
+            turns.runs
+        ),
+        (None, Some(turns)) => format!(
+            " (in turns {}; it never ran right after itself, so no run-alone figure: --order balanced gives one)",
+            text::time(turns.median_ns)
+        ),
+        _ => String::new(),
+    };
+    Some(format!(
+        "{} after {}: {ratio} its time after {}{sys}{figures}",
+        cell.implementation,
+        who(cell, &e.after),
+        who(cell, &e.against)
+    ))
+}
+
+/// Why a comparison that involves `cell` is not called.
+pub fn note(cell: &Cell) -> Option<String> {
+    let co = detected(cell)?;
+    Some(format!(
+        "not called: carry-over, the run before changes {}'s time ({}); its median mixes runs after different implementations, so the ratio depends on the order",
+        cell.label(),
+        sentence(cell, co)?
+    ))
+}
+
+/// One finding per cell with a detected carry-over, in document order.
+pub fn findings(results: &Results) -> Vec<Finding> {
+    results
+        .cells
+        .iter()
+        .filter_map(|cell| {
+            let co = detected(cell)?;
+            let named: Vec<&String> = co.effect.iter().flat_map(|e| e.after.iter().chain(&e.against)).collect();
+            let mut cells = vec![cell.id.clone()];
+            cells.extend(
+                results
+                    .cells
+                    .iter()
+                    .filter(|c| {
+                        c.id != cell.id
+                            && c.operation == cell.operation
+                            && c.params == cell.params
+                            && named.contains(&&c.implementation)
+                    })
+                    .map(|c| c.id.clone()),
+            );
+            let mut f = Finding::new(
+                FindingKind::CarryOver,
+                &cell.operation,
+                cell.params.clone(),
+                sentence(cell, co)?,
+                cells,
+            );
+            f.implementation = Some(cell.implementation.clone());
+            f.carry_over = Some(co.clone());
+            Some(f)
+        })
+        .collect()
+}
+
+/// The warning naming every cell with a carry-over, if any.
+pub fn warning(results: &Results) -> Option<Warning> {
+    let named: Vec<String> = results
+        .cells
+        .iter()
+        .filter_map(|c| {
+            let e = detected(c)?.effect.as_ref()?;
+            Some(format!("{} ({} after {})", c.label(), text::ratio(e.ratio), who(c, &e.after)))
+        })
+        .collect();
+    (!named.is_empty()).then(|| Warning {
+        kind: KIND.into(),
+        message: format!(
+            "{} cell(s) ran at a different speed depending on which implementation ran just before them: what one run leaves behind (memory to reclaim, caches evicted) was charged to the next. Taking turns cannot cancel that, so their comparisons are not called (unknown); the findings give each one's time run alone and in turns. Compare them with --order blocked (each implementation's runs in one block, as hyperfine does), or find what the run before leaves behind. Cells: {}.",
+            named.len(),
+            named.join(", ")
+        ),
+    })
+}
