@@ -20,11 +20,11 @@ use crate::plan::params_key;
 use crate::results::{
     AnalysisSettings, Cell, Comparison, Environment, Levels, Results, Stats, SteadyState, Verdict, Warning,
 };
-use crate::suite::Order;
 use crate::stats::bootstrap::{self, seed_for};
 use crate::stats::order::MIN_SAMPLES_95;
 use crate::stats::steady::{self, Steady};
 use crate::stats::{self, robust, summarize};
+use crate::suite::Order;
 
 /// Coefficient of variation above which a cell is flagged as noisy.
 pub const HIGH_CV: f64 = 0.10;

@@ -19,7 +19,13 @@ pub fn detected(cell: &Cell) -> Option<&CarryOver> {
 fn who(cell: &Cell, names: &[String]) -> String {
     let names: Vec<String> = names
         .iter()
-        .map(|n| if *n == cell.implementation { "itself".to_string() } else { n.clone() })
+        .map(|n| {
+            if *n == cell.implementation {
+                "itself".to_string()
+            } else {
+                n.clone()
+            }
+        })
         .collect();
     match names.as_slice() {
         [rest @ .., last] if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
@@ -38,13 +44,10 @@ pub fn sentence(cell: &Cell, co: &CarryOver) -> Option<String> {
         }
         _ => text::ratio(e.ratio),
     };
-    let sys = e
-        .sys_delta_ns
-        .filter(|d| d.abs() >= 1.0)
-        .map_or_else(String::new, |d| {
-            let sign = if d < 0.0 { "-" } else { "+" };
-            format!(", {sign}{} system time", text::time(d.abs()))
-        });
+    let sys = e.sys_delta_ns.filter(|d| d.abs() >= 1.0).map_or_else(String::new, |d| {
+        let sign = if d < 0.0 { "-" } else { "+" };
+        format!(", {sign}{} system time", text::time(d.abs()))
+    });
     let figures = match (&co.alone, &co.in_turns) {
         (Some(alone), Some(turns)) => format!(
             " (run alone {}, in turns {}; {} and {} runs)",
@@ -84,7 +87,11 @@ pub fn findings(results: &Results) -> Vec<Finding> {
         .iter()
         .filter_map(|cell| {
             let co = detected(cell)?;
-            let named: Vec<&String> = co.effect.iter().flat_map(|e| e.after.iter().chain(&e.against)).collect();
+            let named: Vec<&String> = co
+                .effect
+                .iter()
+                .flat_map(|e| e.after.iter().chain(&e.against))
+                .collect();
             let mut cells = vec![cell.id.clone()];
             cells.extend(
                 results
@@ -119,7 +126,12 @@ pub fn warning(results: &Results) -> Option<Warning> {
         .iter()
         .filter_map(|c| {
             let e = detected(c)?.effect.as_ref()?;
-            Some(format!("{} ({} after {})", c.label(), text::ratio(e.ratio), who(c, &e.after)))
+            Some(format!(
+                "{} ({} after {})",
+                c.label(),
+                text::ratio(e.ratio),
+                who(c, &e.after)
+            ))
         })
         .collect();
     (!named.is_empty()).then(|| Warning {
@@ -130,4 +142,30 @@ pub fn warning(results: &Results) -> Option<Warning> {
             named.join(", ")
         ),
     })
+}
+
+/// What the method sentence says of the carry-over test when some cells
+/// with a recorded order could not be tested: too few runs after each
+/// predecessor (`judge::carryover::MIN_RUNS` on each side). `None` when
+/// every such cell was tested, or none has an order.
+pub fn coverage(results: &Results) -> Option<String> {
+    let ordered: Vec<&CarryOver> = results
+        .cells
+        .iter()
+        .filter_map(|c| c.stats.as_ref()?.carry_over.as_ref())
+        .collect();
+    let tested = ordered.iter().filter(|c| c.effect.is_some()).count();
+    if ordered.is_empty() || tested == ordered.len() {
+        return None;
+    }
+    let min = crate::judge::carryover::MIN_RUNS;
+    let most = ordered.iter().map(|c| c.after.len()).max().unwrap_or(1).max(1);
+    let hint = match results.order() {
+        crate::suite::Order::Balanced => format!(" (--runs {} here)", min * most),
+        _ => String::new(),
+    };
+    Some(format!(
+        "Carry-over (a run slowed or sped up by the one before it) was tested in {tested} of {} cells: the test takes at least {min} runs after each predecessor{hint}.",
+        ordered.len()
+    ))
 }

@@ -39,10 +39,8 @@ pub(super) struct Decided<'r> {
 /// side by side, and never confirmed for a cell whose time depends on the
 /// run before it (`carryover`).
 fn ratio(slow: &Cell, fast: &Cell, settings: &AnalysisSettings, interleaved: bool) -> Option<Ratio> {
-    let paired = interleaved
-        && slow.started_at.is_some()
-        && slow.started_at == fast.started_at
-        && slow.machine == fast.machine;
+    let paired =
+        interleaved && slow.started_at.is_some() && slow.started_at == fast.started_at && slow.machine == fast.machine;
     let c = crate::judge::compare::compare(slow, fast, paired, settings)?;
     let carried = carryover::detected(slow).is_some() || carryover::detected(fast).is_some();
     Some(Ratio {

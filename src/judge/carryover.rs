@@ -173,7 +173,10 @@ impl<'c> Split<'c> {
     }
 
     fn test_estimate(&self, t: &Test, level: f64) -> Option<LogEstimate> {
-        Some(unpaired(&self.estimate(&t.after, level)?, &self.estimate(&t.against, level)?))
+        Some(unpaired(
+            &self.estimate(&t.after, level)?,
+            &self.estimate(&t.against, level)?,
+        ))
     }
 
     fn effect(&self, after: &[usize], against: &[usize], level: f64) -> Option<Effect> {

@@ -144,14 +144,15 @@ mod tests {
             for row in &block {
                 let mut sorted = row.clone();
                 sorted.sort_unstable();
-                assert_eq!(sorted, (0..k).collect::<Vec<_>>(), "k={k}: a round holds each cell once");
+                assert_eq!(
+                    sorted,
+                    (0..k).collect::<Vec<_>>(),
+                    "k={k}: a round holds each cell once"
+                );
             }
             let (follows, places) = counts(&block, k);
             let times = block.len() / k;
-            assert!(
-                follows.iter().flatten().all(|n| *n == times),
-                "k={k}: {follows:?}"
-            );
+            assert!(follows.iter().flatten().all(|n| *n == times), "k={k}: {follows:?}");
             assert!(places.iter().flatten().all(|n| *n == times), "k={k}: {places:?}");
             for (r, row) in block.iter().enumerate() {
                 let next = &block[(r + 1) % block.len()];
@@ -169,7 +170,10 @@ mod tests {
         // A's aftermath is B's (only the block's edge turns it round).
         assert_eq!((follows[0][1], follows[1][0]), (2, 1));
         // Two cells: the rotation is already balanced.
-        assert_eq!(balanced_block(2), [round(Order::Interleaved, 2, 0), round(Order::Interleaved, 2, 1)]);
+        assert_eq!(
+            balanced_block(2),
+            [round(Order::Interleaved, 2, 0), round(Order::Interleaved, 2, 1)]
+        );
     }
 
     #[test]

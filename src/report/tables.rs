@@ -589,8 +589,9 @@ pub fn method_sentence(results: &Results) -> Option<String> {
             "in blocks, one implementation's runs after another's (drift of the machine is not cancelled)"
         }
     };
+    let carry_over = crate::findings::carryover::coverage(results).map_or_else(String::new, |c| format!(" {c}"));
     Some(format!(
-        "Each cell: {span} measured runs after up to {warm} warm-up run(s), {order}; every run's exit status and output checks verified. {kind}"
+        "Each cell: {span} measured runs after up to {warm} warm-up run(s), {order}; every run's exit status and output checks verified. {kind}{carry_over}"
     ))
 }
 

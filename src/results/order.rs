@@ -40,8 +40,7 @@ impl RunOrder {
     /// Records one run.
     pub fn push(&mut self, position: usize, after: Option<usize>, gap_ns: u64) {
         self.position.push(u16::try_from(position).unwrap_or(u16::MAX));
-        self.after
-            .push(after.and_then(|a| i16::try_from(a).ok()).unwrap_or(-1));
+        self.after.push(after.and_then(|a| i16::try_from(a).ok()).unwrap_or(-1));
         self.gap_ns.push(gap_ns / 1000 * 1000);
     }
 

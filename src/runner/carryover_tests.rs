@@ -57,7 +57,10 @@ fn the_balanced_order_lets_every_implementation_follow_every_one_itself_included
     // Interleaved from three on: nobody ever runs right after itself.
     let (cells, _) = run_on(&s, &selection(Order::Interleaved, 12), Fake::new());
     for c in &cells {
-        let own = predecessors(c).into_iter().find(|(n, _)| *n == c.implementation).unwrap();
+        let own = predecessors(c)
+            .into_iter()
+            .find(|(n, _)| *n == c.implementation)
+            .unwrap();
         assert_eq!(own.1, 0, "{}", c.implementation);
     }
 }
@@ -72,6 +75,27 @@ fn the_blocked_order_runs_each_implementation_in_one_block() {
     // After its own warm-up run, then after itself; every round holds one run.
     assert_eq!(order.after, [1, 1]);
     assert_eq!(order.position, [0, 0]);
+    // The report says drift is then not cancelled, and compares unpaired.
+    let r = analysed(cells, Some(Order::Blocked));
+    assert!(r.warnings.iter().any(|w| w.kind == crate::analysis::BLOCKED));
+    let method = crate::report::tables::method_sentence(&r).unwrap();
+    assert!(method.contains("drift of the machine is not cancelled"), "{method}");
+}
+
+#[test]
+fn too_few_runs_to_test_for_carry_over_is_said_with_the_runs_it_takes() {
+    // Ten runs over three implementations: three or four after each predecessor.
+    let r = trial(["heavy", "afterheavy", "steady"], Order::Balanced, 10, 7, 0.03);
+    assert!(detected(&r).is_empty());
+    let method = crate::report::tables::method_sentence(&r).unwrap();
+    assert!(
+        method.contains("tested in 0 of 3 cells") && method.contains("--runs 18 here"),
+        "{method}"
+    );
+    // Enough runs: nothing to say.
+    let r = trial(["steady", "steady", "steady"], Order::Balanced, 24, 7, 0.03);
+    let method = crate::report::tables::method_sentence(&r).unwrap();
+    assert!(!method.contains("Carry-over"), "{method}");
 }
 
 #[test]
@@ -112,7 +136,10 @@ fn a_program_slower_after_another_is_detected_named_and_not_called() {
     assert_eq!(detected(&r), ["b"]);
     let co = r.cells[1].stats.as_ref().unwrap().carry_over.as_ref().unwrap();
     let e = co.effect.as_ref().unwrap();
-    assert_eq!((e.after.as_slice(), e.against.as_slice()), (&["a".to_string()][..], &["b".to_string()][..]));
+    assert_eq!(
+        (e.after.as_slice(), e.against.as_slice()),
+        (&["a".to_string()][..], &["b".to_string()][..])
+    );
     assert!(e.ratio > 1.7 && e.ratio < 2.3, "{e:?}");
     assert!(e.sys_delta_ns.unwrap() > 1000.0, "{e:?}");
     let (alone, turns) = (co.alone.as_ref().unwrap(), co.in_turns.as_ref().unwrap());
@@ -183,7 +210,11 @@ fn trials(impls: [&str; 3], order: Order, runs: u32, trials: usize, seed: u64) -
 fn carry_over_is_found_in_most_trials() {
     let found = trials(["heavy", "afterheavy", "steady"], Order::Balanced, 24, 40, 1000);
     let right = found.iter().filter(|f| *f == &["b"]).count();
-    assert!(right * 10 >= found.len() * 9, "found in {right} of {}: {found:?}", found.len());
+    assert!(
+        right * 10 >= found.len() * 9,
+        "found in {right} of {}: {found:?}",
+        found.len()
+    );
 }
 
 /// Identical programs with noise: any detection is a false one.
