@@ -15,13 +15,16 @@
 # carry-over versus found and the warnings that fired go to
 # docs/results/carry-over.md.
 #
+# REPEAT (default 2): how many times each order is measured, to show how
+# often the carry-over is found, not just once.
 # RUNS (default 24: with three implementations the balanced order then gives
 # 8 runs after each predecessor; the carry-over test needs 6 on each side),
 # MB (default 1024). VERSUS: a versus binary to use instead of building the
-# release one. Takes about 3 minutes here; writes MB of disk in a temporary folder.
+# release one. Takes about 8 minutes per repeat here, under load; writes MB of disk in a temporary folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS="${RUNS:-24}"
+REPEAT="${REPEAT:-2}"
 MB="${MB:-1024}"
 if [ -z "${VERSUS:-}" ]; then
   cargo build --release --quiet
@@ -84,12 +87,18 @@ EOF
 load="$(cut -d' ' -f1-3 /proc/loadavg)"
 started="$(date -u '+%Y-%m-%d %H:%M UTC')"
 declare -A json
-for order in balanced interleaved blocked; do
-  echo "order $order" >&2
-  json[$order]="$(run "$order" --order "$order" -n writer -n huge -n small "$writer" "$huge" "$small")"
+labels=()
+for r in $(seq 1 "$REPEAT"); do
+  for order in balanced interleaved blocked; do
+    label="$order #$r"
+    echo "$label" >&2
+    json[$label]="$(run "$order-$r" --order "$order" -n writer -n huge -n small "$writer" "$huge" "$small")"
+    labels+=("$label")
+  done
+  echo "huge alone #$r" >&2
+  json["alone #$r"]="$(run "alone-$r" -n huge "$huge")"
+  labels+=("alone #$r")
 done
-echo "huge alone" >&2
-json[alone]="$(run alone -n huge "$huge")"
 load_end="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 {
@@ -109,14 +118,16 @@ load_end="$(cut -d' ' -f1-3 /proc/loadavg)"
   echo
   echo "| order | implementation | runs | median | min–max | median sys | after itself | after the others | carry-over found |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---|"
-  for order in balanced interleaved blocked alone; do
-    summary "${json[$order]}" "$order"
+  for label in "${labels[@]}"; do
+    summary "${json[$label]}" "$label"
   done
   echo
-  for order in balanced interleaved blocked alone; do
-    echo "**$order:**"
+  echo "Carry-over findings, verdicts and the kinds of the warnings that fired:"
+  echo
+  for label in "${labels[@]}"; do
+    echo "**$label:**"
     echo
-    notes "${json[$order]}"
+    notes "${json[$label]}"
     echo
   done
 } > "$out"
