@@ -303,12 +303,15 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
     let quiet = args.common.quiet || matches!(args.style, Style::Basic | Style::Color | Style::None);
     let (mut results, end) = run_session(session, quiet)?;
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    // Ad-hoc runs share one title: their commands say which runs are the same.
+    let commands = crate::history::context::hash(args.commands.join("\0").as_bytes());
+    results.suite.hash = Some(commands.clone());
     let recording = history::start(
         &args.record,
         &cwd,
         &crate::history::Outside::user_data(),
         &mut results,
-        crate::history::context::hash(args.commands.join("\0").as_bytes()),
+        commands,
         "exec",
     );
     files::write(
@@ -454,7 +457,8 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
     // Recompute with this versus, so both sides are analysed the same way.
     analysis::analyze(&mut old, &[]);
     analysis::analyze(&mut new, &[]);
-    let d = crate::diff::diff(&old, &new);
+    let noise = history::diff_noise(&args.store, &old, &new);
+    let d = crate::diff::diff(&old, &new, &noise);
     if d.rows.is_empty() {
         bail!(
             "{} and {} have no cell in common (cells are matched by id: operation/implementation/parameters)",
@@ -462,7 +466,7 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
             args.new
         );
     }
-    let table = crate::report::tables::diff_table(&d);
+    let table = crate::report::since::diff_table(&d, new.analysis.noise);
     say(&terminal::render_table_with(
         &table,
         terminal::Layout::stdout(colour(args.color, Style::Auto)),

@@ -9,7 +9,12 @@
 //!   noise band; the smallest change a comparison could see; what would
 //!   settle an unknown.
 //! - `compare`: two cells of one run (paired) or of two runs (unpaired).
+//! - `noise`: how much a cell moves between runs on one machine, learned
+//!   from its history.
+//! - `change`: a cell between two runs, judged against that noise.
 
+pub mod change;
 pub mod compare;
 pub mod levels;
+pub mod noise;
 pub mod verdict;

@@ -487,6 +487,10 @@ pub struct Since {
     /// Set when the earlier run was measured on another machine: its ratios mislead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
+    /// What the run-to-run noise the changes were judged against rests on;
+    /// absent when no history knew it (only the two runs' own intervals).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise: Option<String>,
     /// One per cell present in both runs, in this run's cell order.
     pub changes: Vec<Change>,
 }
@@ -503,9 +507,12 @@ pub struct Change {
     pub ci_low: Option<f64>,
     pub ci_high: Option<f64>,
     pub verdict: Option<Verdict>,
-    /// Why there is no ratio.
+    /// Why there is no ratio, or why its verdict is unknown ("within run-to-run noise ±3.1% …").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The cell's run-to-run noise the change was judged against, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise: Option<crate::judge::noise::RunNoise>,
 }
 
 /// The key of a cell's group, `operation/k=v,...`: what shards split and merge covers.
