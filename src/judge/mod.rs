@@ -18,3 +18,6 @@ pub mod compare;
 pub mod levels;
 pub mod noise;
 pub mod verdict;
+
+#[cfg(test)]
+mod simulation;
