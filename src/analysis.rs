@@ -236,6 +236,7 @@ pub const COMPUTED_WARNINGS: &[&str] = &[
     "warmup_in_measurement",
     "no_steady_state",
     "many_outliers",
+    "segment_modes",
     "busy_machine",
     "cpu_governor",
     crate::findings::drift::KIND,
@@ -254,10 +255,33 @@ pub fn reanalyze(results: &mut Results) {
     analyze(results, &recorded);
 }
 
+/// The cell's segments at two levels (`judge::levels::modes`), if they are.
+pub fn segment_modes(cell: &Cell) -> Option<levels::Modes> {
+    let per_call = cell.samples.per_call_ns();
+    if per_call.iter().any(|x| *x <= 0.0) {
+        return None;
+    }
+    let logs: Vec<f64> = per_call.iter().map(|x| x.ln()).collect();
+    levels::modes(&logs, &cell.segment_lengths())
+}
+
 /// A measurement problem found in one cell: (warning kind, what was seen).
 pub fn cell_flags(cell: &Cell) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     let Some(s) = &cell.stats else { return out };
+    if let Some(m) = segment_modes(cell) {
+        let what = if cell.samples.iterations.is_empty() { "passes" } else { "worker processes" };
+        out.push((
+            "segment_modes",
+            format!(
+                "{} ({} of {} {what} settled {:.2}x slower)",
+                cell.label(),
+                m.slow.len(),
+                m.of,
+                m.ratio
+            ),
+        ));
+    }
     if let Some(cv) = s.stddev_ns.map(|sd| sd / s.mean_ns).filter(|cv| *cv > HIGH_CV) {
         out.push(("high_variation", format!("{} ({:.0}%)", cell.label(), cv * 100.0)));
     }
@@ -309,6 +333,10 @@ pub fn cell_warnings(cells: &[Cell]) -> Vec<Warning> {
         (
             "no_steady_state",
             "the series was still changing in its second half: no steady state was reached; the figures describe a moving target. Add warm-up and runs, or look for a leak or throttling",
+        ),
+        (
+            "segment_modes",
+            "the cell's passes or worker processes settled at two different levels (a JIT's slow path in some forks, a busy stretch in some passes): its median and interval describe neither level, and its comparisons are widened by the difference; look at each level, and add forks or passes to see how often each occurs",
         ),
         (
             "many_outliers",
