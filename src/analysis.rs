@@ -270,7 +270,11 @@ pub fn cell_flags(cell: &Cell) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     let Some(s) = &cell.stats else { return out };
     if let Some(m) = segment_modes(cell) {
-        let what = if cell.samples.iterations.is_empty() { "passes" } else { "worker processes" };
+        let what = if cell.samples.iterations.is_empty() {
+            "passes"
+        } else {
+            "worker processes"
+        };
         out.push((
             "segment_modes",
             format!(

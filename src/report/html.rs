@@ -195,6 +195,7 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
             (t.header, t.rows)
         }),
         labels => ser(tables::labels_table(results).map(TableView::from)),
+        levels => ser(crate::report::levels::levels_table(results).map(TableView::from)),
         services => ser(crate::report::services::services_table(results).map(|t| (t.header, t.rows))),
         environment => ser(tables::environment_table(results).rows),
         pieces => ser(crate::report::pieces::pieces_table(results).map(|t| (t.header, t.rows))),

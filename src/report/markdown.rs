@@ -165,6 +165,9 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
         }
         out.push('\n');
     }
+    if let Some(t) = crate::report::levels::levels_table(results) {
+        table(&mut out, &t, "##");
+    }
     table(&mut out, &tables::versions_table(results), "##");
     if let Some(t) = tables::labels_table(results) {
         table(&mut out, &t, "##");

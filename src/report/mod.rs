@@ -16,6 +16,7 @@ pub mod html;
 pub mod hyperfine;
 pub mod info;
 pub mod layout;
+pub mod levels;
 pub mod markdown;
 pub mod notes;
 pub mod paired;
