@@ -86,10 +86,15 @@ pub struct Common {
     /// until each cell's 95% interval of the median is within this fraction of it, e.g. 2%.
     #[arg(long, value_name = "PERCENT", allow_negative_numbers = true, value_parser = parse_precision)]
     pub precision: Option<f64>,
-    /// With --precision (or `exec --min-runs`): most measured runs per cell.
+    /// Adaptive sampling until settled: after the minimum runs (--runs), keep taking
+    /// interleaved rounds until every comparison is faster, slower, or the same within
+    /// this band, e.g. 2% (which also becomes the noise floor), or --max-runs / --max-time.
+    #[arg(long, value_name = "PERCENT", value_parser = parse_precision, conflicts_with = "precision")]
+    pub resolve: Option<f64>,
+    /// With --precision or --resolve (or `exec --min-runs`): most measured runs per cell.
     #[arg(long, short = 'M', value_name = "N", default_value_t = 1000, allow_negative_numbers = true, value_parser = parse_count)]
     pub max_runs: u32,
-    /// With --precision: most time per group of cells, e.g. 5m.
+    /// With --precision or --resolve: most time per group of cells, e.g. 5m.
     #[arg(long, value_name = "DURATION", default_value = "5m", allow_hyphen_values = true)]
     pub max_time: String,
     /// The noise floor, e.g. 1%: a difference is called faster or slower only when its
@@ -149,15 +154,7 @@ fn parse_warmup(s: &str) -> Result<Warmup, String> {
 
 /// "2%" → 0.02; "0.02" → 0.02.
 pub fn parse_percent(s: &str) -> Result<f64, String> {
-    let v = match s.trim().strip_suffix('%') {
-        Some(p) => p.trim().parse::<f64>().map(|x| x / 100.0),
-        None => s.trim().parse::<f64>(),
-    }
-    .map_err(|_| format!("'{s}' is not a percentage such as 2%"))?;
-    if !(v.is_finite() && (0.0..1.0).contains(&v)) {
-        return Err(format!("'{s}' must be between 0% and 100%"));
-    }
-    Ok(v)
+    crate::units::parse_percent(s)
 }
 
 #[derive(Args, Debug)]

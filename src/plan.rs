@@ -32,6 +32,10 @@ pub struct Selection {
     pub sampling: Sampling,
 }
 
+/// `--max-runs` and `--max-time` when the command line gives none.
+pub const DEFAULT_MAX_RUNS: u32 = 1000;
+pub const DEFAULT_MAX_TIME: Duration = Duration::from_secs(300);
+
 /// When to stop taking measured runs.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum Sampling {
@@ -42,6 +46,14 @@ pub enum Sampling {
     /// `precision` of it, or `max_runs`, or `max_time` for the group.
     Precision {
         precision: f64,
+        max_runs: u32,
+        max_time: Duration,
+    },
+    /// At least the planned runs, then until every comparison of the group
+    /// against its baseline is settled (faster, slower, or the same within
+    /// `band`: `judge::verdict`), or `max_runs`, or `max_time` for the group.
+    Resolve {
+        band: f64,
         max_runs: u32,
         max_time: Duration,
     },
@@ -179,6 +191,15 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
         .filter(|&i| !picks_impl || sel.only.iter().any(|n| only_picks(&suite.implementations[i], n)))
         .collect();
 
+    // The suite's own `resolve`, unless the command line chose a rule.
+    let sampling = match (sel.sampling, suite.settings.resolve) {
+        (Sampling::Fixed, Some(band)) => Sampling::Resolve {
+            band,
+            max_runs: DEFAULT_MAX_RUNS,
+            max_time: DEFAULT_MAX_TIME,
+        },
+        (chosen, _) => chosen,
+    };
     let mut groups = Vec::new();
     for params in expand(&suite.matrix) {
         for (oi, op) in suite.operations.iter().enumerate() {
@@ -228,7 +249,7 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
                 runs,
                 warmup,
                 warmup_auto,
-                sampling: sel.sampling,
+                sampling,
                 timeout,
                 vars,
                 implementations: measured,

@@ -58,13 +58,18 @@ fn selection(common: &Common, only: Vec<String>) -> Result<Selection> {
         .map(|t| positive_duration("--timeout", t))
         .transpose()?;
     let max_time = positive_duration("--max-time", &common.max_time)?;
-    let sampling = match common.precision {
-        Some(precision) => Sampling::Precision {
+    let sampling = match (common.precision, common.resolve) {
+        (Some(precision), _) => Sampling::Precision {
             precision,
             max_runs: common.max_runs,
             max_time,
         },
-        None => Sampling::Fixed,
+        (None, Some(band)) => Sampling::Resolve {
+            band,
+            max_runs: common.max_runs,
+            max_time,
+        },
+        (None, None) => Sampling::Fixed,
     };
     Ok(Selection {
         only,
@@ -149,7 +154,11 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         checkpoint: Some(Checkpoint {
             journal: Journal::open(&journal_path)?,
         }),
-        noise: args.common.noise,
+        noise: args
+            .common
+            .resolve
+            .or(suite.settings.resolve)
+            .unwrap_or(args.common.noise),
         shard,
     };
     let (mut results, end) = run_session(session, args.common.quiet)?;
@@ -297,7 +306,11 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         resume: IndexMap::new(),
         warnings: vec![],
         checkpoint: None,
-        noise: args.common.noise,
+        noise: args
+            .common
+            .resolve
+            .or(suite.settings.resolve)
+            .unwrap_or(args.common.noise),
         shard: None,
     };
     let quiet = args.common.quiet || matches!(args.style, Style::Basic | Style::Color | Style::None);

@@ -203,9 +203,11 @@ pub enum StopRule {
     Fixed,
     /// `--precision`: the median's interval became narrow enough.
     Precision,
-    /// `--precision` was not met within `--max-runs`.
+    /// `--resolve`: every comparison of the group was settled.
+    Resolved,
+    /// `--precision` or `--resolve` was not met within `--max-runs`.
     MaxRuns,
-    /// `--precision` was not met within `--max-time`.
+    /// `--precision` or `--resolve` was not met within `--max-time`.
     MaxTime,
     /// The cell ended early with an outcome other than ok.
     Failed,

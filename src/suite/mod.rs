@@ -40,6 +40,8 @@ pub struct Settings {
     pub passes: u32,
     /// Worker processes per in-process cell over the run, spread over the passes.
     pub forks: u32,
+    /// Sample until settled within this band (`Sampling::Resolve`), unless the command line says otherwise.
+    pub resolve: Option<f64>,
     pub warmup: Warmup,
     pub timeout: Duration,
     /// Minimum duration of one in-process sample (a batch of calls).

@@ -64,6 +64,10 @@ pub struct Settings {
     /// In-process cells: fresh worker processes per cell over the run, spread over the
     /// passes, so a runtime's JIT and GC state is sampled, not fixed (default: one per pass).
     pub forks: Option<u32>,
+    /// Sample each group until every comparison is settled: faster, slower, or the
+    /// same within this band, e.g. "2%" (also the run's noise floor), within the
+    /// default limits of `--max-runs` and `--max-time`.
+    pub resolve: Option<String>,
     /// Unmeasured warm-up runs per cell before the measured ones (default 1), or
     /// "auto": until the cell's last 10 samples are level (at most 100).
     pub warmup: Option<WarmupSpec>,
