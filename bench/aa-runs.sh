@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Verdicts across runs, measured on this machine with real processes.
 #
-# A suite of four identical CPU-bound commands (a xorshift loop in C, one
-# copy of the binary per implementation) at three amounts of work is run
-# again and again with history on, as a team's CI would run it:
+# A suite of four identical CPU-bound implementations (a xorshift loop, one
+# copy per implementation) at three amounts of work is run again and again
+# with history on, as a team's CI would run it:
 #   1. HISTORY runs build up the history store (the run-to-run noise is
 #      learned from it);
 #   2. AA more runs of the unchanged suite: every cell's "change since the
@@ -15,12 +15,16 @@
 # For every pair of consecutive runs, `versus diff` without a store gives
 # the verdict of the intervals alone (the rule before run-to-run noise).
 # The whole protocol runs quiet, then with a busy loop on every other core,
-# for each PASSES setting. Writes docs/results/aa-runs.md.
+# for each PASSES setting, and for each MODE: `process` (the loop in C as a
+# command) and `inprocess` (the same loop in a Go worker, bench/aa-spin,
+# 5% more work through AA_PERCENT=105 in d's environment). Writes
+# docs/results/aa-runs.md.
 #
 #   bash bench/aa-runs.sh                       # defaults below
-#   PASSES="1 3" HISTORY=6 AA=10 CHANGED=10 RUNS=10 bash bench/aa-runs.sh
+#   MODES=process PASSES="1 3" HISTORY=6 AA=10 CHANGED=10 RUNS=12 bash bench/aa-runs.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+MODES="${MODES:-process inprocess}"
 PASSES="${PASSES:-1 3}"
 HISTORY="${HISTORY:-6}"
 AA="${AA:-10}"
@@ -54,28 +58,24 @@ int main(int argc, char **argv) {
 C
 gcc -O2 -o "$tmp/spin" "$tmp/spin.c"
 for i in a b c d; do cp "$tmp/spin" "$tmp/spin-$i"; done
+(cd bench/aa-spin && GOFLAGS=-mod=mod go build -o "$tmp/aa-spin" .)
 
-suite() { # passes extra-percent-for-d → suite file
-  local f="$tmp/suite-$1-$2.toml"
-  cat > "$f" <<EOF
-name = "A/A across runs"
-[settings]
-runs = $RUNS
-warmup = 1
-passes = $1
-[matrix]
-work = [10000000, 40000000, 120000000]
-[operations.spin]
-output = "none"
-[implementations.a]
-run.spin = "$tmp/spin-a {work}"
-[implementations.b]
-run.spin = "$tmp/spin-b {work}"
-[implementations.c]
-run.spin = "$tmp/spin-c {work}"
-[implementations.d]
-run.spin = "$tmp/spin-d {work} $2"
-EOF
+suite() { # mode passes extra-percent-for-d → suite file
+  local f="$tmp/suite-$1-$2-$3.toml"
+  {
+    printf 'name = "A/A across runs (%s)"\n' "$1"
+    printf '[settings]\nruns = %s\nwarmup = 1\npasses = %s\n' "$RUNS" "$2"
+    printf '[operations.spin]\noutput = "none"\n'
+    if [[ "$1" == process ]]; then
+      printf '[matrix]\nwork = [10000000, 40000000, 120000000]\n'
+      for i in a b c; do printf '[implementations.%s]\nrun.spin = "%s/spin-%s {work}"\n' "$i" "$tmp" "$i"; done
+      printf '[implementations.d]\nrun.spin = "%s/spin-d {work} %s"\n' "$tmp" "$3"
+    else
+      printf '[matrix]\nwork = [1000000, 4000000, 12000000]\n'
+      for i in a b c; do printf '[implementations.%s]\nworker = "%s/aa-spin"\n' "$i" "$tmp"; done
+      printf '[implementations.d]\nworker = "%s/aa-spin"\nenv = { AA_PERCENT = "%s" }\n' "$tmp" "$3"
+    fi
+  } > "$f"
   echo "$f"
 }
 
@@ -111,7 +111,7 @@ run() { # suite out-dir store → seconds
   python3 -c "print($e - $s)"
 }
 
-summarise() { # file kind → "called/total"
+summarise() { # file kind → "called slower total"
   python3 - "$1" "$2" <<'PY'
 import sys
 rows = [l.split() for l in open(sys.argv[1]) if l.startswith(sys.argv[2] + " ")]
@@ -122,58 +122,61 @@ PY
 }
 
 rows=()
-for passes in $PASSES; do
-  for condition in $CONDITIONS; do
-    echo "passes=$passes, $condition" >&2
-    if [[ "$condition" == loaded ]]; then
-      for _ in $(seq 2 "$(nproc)"); do (while :; do :; done) & busy+=($!); done
-    fi
-    store="$tmp/store-$passes-$condition.db"
-    tally="$tmp/tally-$passes-$condition"; plain="$tmp/plain-$passes-$condition"
-    : > "$tally"; : > "$plain"
-    same=$(suite "$passes" 100); more=$(suite "$passes" 105)
-    seconds=0; previous=""
-    load_start=$(cut -d' ' -f1 /proc/loadavg)
-    for i in $(seq 1 $((HISTORY + AA))); do
-      dir="$tmp/r-$passes-$condition-$i"
-      t=$(run "$same" "$dir" "$store"); seconds=$(python3 -c "print($seconds + $t)")
-      if (( i > HISTORY )); then
-        tally_since "$dir/results.json" 0
-        tally_diff "$previous" "$dir/results.json" 0
+for mode in $MODES; do
+  for passes in $PASSES; do
+    for condition in $CONDITIONS; do
+      echo "$mode, passes=$passes, $condition" >&2
+      if [[ "$condition" == loaded ]]; then
+        for _ in $(seq 2 "$(nproc)"); do (while :; do :; done) & busy+=($!); done
       fi
-      previous="$dir/results.json"
+      key="$mode-$passes-$condition"
+      store="$tmp/store-$key.db"
+      tally="$tmp/tally-$key"; plain="$tmp/plain-$key"
+      : > "$tally"; : > "$plain"
+      same=$(suite "$mode" "$passes" 100); more=$(suite "$mode" "$passes" 105)
+      seconds=0; previous=""
+      load_start=$(cut -d' ' -f1 /proc/loadavg)
+      for i in $(seq 1 $((HISTORY + AA))); do
+        dir="$tmp/r-$key-$i"
+        t=$(run "$same" "$dir" "$store"); seconds=$(python3 -c "print($seconds + $t)")
+        if (( i > HISTORY )); then
+          tally_since "$dir/results.json" 0
+          tally_diff "$previous" "$dir/results.json" 0
+        fi
+        previous="$dir/results.json"
+      done
+      for i in $(seq 1 "$CHANGED"); do
+        dir="$tmp/c-$key-$i"
+        cp "$store" "$store.kept"
+        run "$more" "$dir" "$store" > /dev/null
+        mv "$store.kept" "$store"
+        tally_since "$dir/results.json" 1
+        tally_diff "$previous" "$dir/results.json" 1
+      done
+      load_end=$(cut -d' ' -f1 /proc/loadavg)
+      stop_busy
+      read -r aa_called _ aa_total < <(summarise "$tally" aa)
+      read -r _ found total < <(summarise "$tally" changed)
+      read -r paa_called _ paa_total < <(summarise "$plain" aa)
+      read -r _ pfound ptotal < <(summarise "$plain" changed)
+      per_run=$(python3 -c "print(f'{$seconds / ($HISTORY + $AA):.1f}')")
+      rows+=("| $mode | $passes | $condition | $load_start → $load_end | **$aa_called of $aa_total** | **$found of $total** | $paa_called of $paa_total | $pfound of $ptotal | $per_run s |")
     done
-    for i in $(seq 1 "$CHANGED"); do
-      dir="$tmp/c-$passes-$condition-$i"
-      cp "$store" "$store.kept"
-      run "$more" "$dir" "$store" > /dev/null
-      mv "$store.kept" "$store"
-      tally_since "$dir/results.json" 1
-      tally_diff "$previous" "$dir/results.json" 1
-    done
-    load_end=$(cut -d' ' -f1 /proc/loadavg)
-    stop_busy
-    read -r aa_called _ aa_total < <(summarise "$tally" aa)
-    read -r _ found total < <(summarise "$tally" changed)
-    read -r paa_called _ paa_total < <(summarise "$plain" aa)
-    read -r _ pfound ptotal < <(summarise "$plain" changed)
-    per_run=$(python3 -c "print(f'{$seconds / ($HISTORY + $AA):.1f}')")
-    rows+=("| $passes | $condition | $load_start → $load_end | **$aa_called of $aa_total** | **$found of $total** | $paa_called of $paa_total | $pfound of $ptotal | $per_run s |")
   done
 done
 
 {
   echo "# Verdicts across runs: unchanged cells called changed, and a real 5% slowdown found"
   echo
-  echo "Generated by \`bash bench/aa-runs.sh\` (PASSES=\"$PASSES\" HISTORY=$HISTORY AA=$AA CHANGED=$CHANGED RUNS=$RUNS) on $(date -u '+%Y-%m-%d %H:%M UTC'); do not edit by hand."
+  echo "Generated by \`bash bench/aa-runs.sh\` (MODES=\"$MODES\" PASSES=\"$PASSES\" HISTORY=$HISTORY AA=$AA CHANGED=$CHANGED RUNS=$RUNS) on $(date -u '+%Y-%m-%d %H:%M UTC'); do not edit by hand."
   echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores. versus: $("$versus" --version)."
   echo
-  echo "The suite: four identical copies of a C xorshift loop (implementations a–d) at 10, 40 and 120 million rounds (about 10, 40 and 120 ms), $RUNS measured runs per cell, 1 warm-up per visit. $HISTORY runs build the history store; then $AA unchanged runs, each cell's change since the previous run an A/A trial; then $CHANGED runs where d does 5% more work (each taken out of the store again afterwards): d's cells should read slower, the others are A/A trials too. *Loaded*: a busy loop on every other core for the whole protocol."
+  echo "The suite: four identical copies of a xorshift loop (implementations a–d). *process*: a C command at 10, 40 and 120 million rounds (about 10, 40 and 120 ms); *inprocess*: the same loop in a Go worker (bench/aa-spin) at 1, 4 and 12 million rounds per call, in batches of at least 10 ms. $RUNS measured runs per cell, 1 warm-up per visit. $HISTORY runs build the history store; then $AA unchanged runs, each cell's change since the previous run an A/A trial; then $CHANGED runs where d does 5% more work (each taken out of the store again afterwards): d's cells should read slower, the others are A/A trials too. *Loaded*: a busy loop on every other core for the whole protocol."
   echo
-  echo "*With noise*: the change-since verdicts of \`versus run\`, judged against each cell's run-to-run noise learned from the store. *Intervals only*: \`versus diff\` of the same consecutive pairs without a store (each run's own intervals, the rule before this change)."
+  echo "*With noise*: the change-since verdicts of \`versus run\`, judged against each cell's run-to-run noise learned from the store. *Intervals only*: \`versus diff\` of the same consecutive pairs without a store (each run's own intervals, the rule before run-to-run noise)."
   echo
-  echo "| passes | machine | load (1 min, start → end) | A/A called changed, with noise | 5% found, with noise | A/A called changed, intervals only | 5% found, intervals only | wall time per run |"
-  echo "|---:|---|---|---:|---:|---:|---:|---:|"
+  echo "| cells | passes | machine | load (1 min, start → end) | A/A called changed, with noise | 5% found, with noise | A/A called changed, intervals only | 5% found, intervals only | wall time per run |"
+  echo "|---|---:|---|---|---:|---:|---:|---:|---:|"
   printf '%s\n' "${rows[@]}"
 } > "$OUT"
 echo "wrote $OUT" >&2
