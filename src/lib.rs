@@ -2,8 +2,10 @@
 //! is glue over `app`.
 //!
 //! Layers flow one way: `suite` (file → validated model) → `plan` (matrix →
-//! groups of cells) → `runner` + `exec` (processes → samples) → `analysis` +
-//! `stats` (samples → statistics, comparisons, warnings) → `findings` (the
+//! groups of cells) → `runner` + `exec` (processes → samples) → `stats`
+//! (pure statistics) → `judge` (the one rule of every verdict: intervals
+//! over runs and segments, three answers, run-to-run noise) → `analysis`
+//! (each cell's statistics, comparisons, warnings) → `findings` (the
 //! takeaways: costs, crossovers, memory, warm-up, drift) → `report` (text).
 //! `session` drives one run of a plan through those layers; `app` turns
 //! flags into a session and its results into outputs.

@@ -1,8 +1,8 @@
 //! Who wins where. At each payload size of a series the fastest
 //! implementation (lowest median) is called the winner when its median's
 //! interval lies wholly below the runner-up's, or when the runner-up compares
-//! slower by the rule every verdict of the report uses (`analysis::compare`:
-//! paired where their runs were interleaved, p-value, interval, noise floor),
+//! slower by the rule every verdict of the report uses (`judge::compare`:
+//! paired where their runs were interleaved, the interval against the noise floor),
 //! so a finding never reads "tied" where the ratio tables say "slower";
 //! otherwise the size is a tie. Where the winner changes between two decided
 //! sizes (ties in between are named), that is a crossover, with both
