@@ -200,9 +200,38 @@ pub struct RunArgs {
     #[command(flatten)]
     pub exports: Exports,
     #[command(flatten)]
+    pub revisions: RevisionArgs,
+    #[command(flatten)]
     pub common: Common,
     #[command(flatten)]
     pub record: Record,
+}
+
+/// Measuring implementations at several git revisions (`run` and `exec`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct RevisionArgs {
+    /// Measure each implementation built from a repository (the suite's `build`, `repo`) at
+    /// this git revision: a branch, tag, commit or HEAD~3, or LABEL=REV. Repeat it: each
+    /// revision is checked out and built once (cached by commit), and every such implementation
+    /// is measured at every revision in the same groups, taking turns, as columns <impl>@<LABEL>;
+    /// each later revision is judged against the first, paired.
+    #[arg(long = "rev", value_name = "[LABEL=]REV", value_parser = parse_rev)]
+    pub rev: Vec<crate::revisions::RevArg>,
+    /// With --rev: exit with status 4 when a column at a later revision is slower than the same
+    /// implementation at the first revision by more than this (e.g. 5%), with a `slower` verdict.
+    #[arg(long, value_name = "PERCENT", value_parser = parse_percent, allow_negative_numbers = true, requires = "rev")]
+    pub fail_above: Option<f64>,
+    /// With --rev: also write a Markdown summary made for a pull-request comment to PATH
+    /// (regressions first, then improvements, then the cells with no change, counted).
+    #[arg(long, value_name = "PATH", requires = "rev")]
+    pub pr_comment: Option<PathBuf>,
+    /// The full report's address, linked from the --pr-comment summary.
+    #[arg(long, value_name = "URL", requires = "pr_comment")]
+    pub report_url: Option<String>,
+}
+
+fn parse_rev(s: &str) -> Result<crate::revisions::RevArg, String> {
+    crate::revisions::parse_rev(s)
 }
 
 /// Recording a run in the history store (`run` and `exec`).
@@ -433,6 +462,13 @@ pub struct ReportArgs {
     pub bmf: Option<PathBuf>,
     #[command(flatten)]
     pub exports: Exports,
+    /// A Markdown summary made for a pull-request comment, of a run with several revisions
+    /// (`--rev`): regressions first, then improvements, then the cells with no change, counted.
+    #[arg(long, value_name = "PATH")]
+    pub pr_comment: Option<PathBuf>,
+    /// The full report's address, linked from the --pr-comment summary.
+    #[arg(long, value_name = "URL", requires = "pr_comment")]
+    pub report_url: Option<String>,
     /// Markdown with the author's reading of this run (findings, surprises,
     /// caveats), shown after the summary of the HTML and Markdown reports.
     #[arg(long, value_name = "PATH")]
@@ -647,6 +683,15 @@ pub struct ExecArgs {
     /// Show times in this unit instead of one chosen per figure (terminal, Markdown, AsciiDoc).
     #[arg(long, short = 'u', value_enum, value_name = "UNIT")]
     pub time_unit: Option<TimeUnit>,
+    /// With --rev: the build command, run in each revision's checkout (`{checkout}` in the
+    /// commands is its folder, `{rev}` its commit), e.g. "make -s prog".
+    #[arg(long, value_name = "CMD", requires = "rev")]
+    pub build: Option<String>,
+    /// With --rev: the git repository the revisions are of [default: the current folder's].
+    #[arg(long, value_name = "DIR", requires = "rev")]
+    pub repo: Option<PathBuf>,
+    #[command(flatten)]
+    pub revisions: RevisionArgs,
     /// Output style: `auto` (progress bar when stderr is a terminal), `basic` (no progress
     /// bar, no colour), `full` (progress bar always), `nocolor` (as --color never), `color`
     /// (as --color always), `none` (no progress and no summary; files are still written).

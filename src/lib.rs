@@ -6,7 +6,10 @@
 //! `stats` (samples → statistics, comparisons, warnings) → `findings` (the
 //! takeaways: costs, crossovers, memory, warm-up, drift) → `report` (text).
 //! `session` drives one run of a plan through those layers; `app` turns
-//! flags into a session and its results into outputs.
+//! flags into a session and its results into outputs. `revisions` makes an
+//! implementation one column per git revision (checked out and built before
+//! the session) and judges the later revisions against the first;
+//! `bisect` searches a commit range with such runs.
 
 #![warn(clippy::too_many_lines)]
 
@@ -35,6 +38,7 @@ pub mod placeholder;
 pub mod plan;
 pub mod report;
 pub mod results;
+pub mod revisions;
 pub mod runner;
 pub mod session;
 pub mod stats;

@@ -7,6 +7,7 @@ pub mod history;
 pub mod import;
 mod params;
 mod report;
+mod revisions;
 mod shards;
 
 pub use report::report;
@@ -110,9 +111,11 @@ fn run_session(session: Session, quiet: bool) -> Result<(Results, End)> {
 
 pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     let mut suite = suite::load(&args.suite)?;
+    let revision_infos = revisions::expand(&mut suite, &args.revisions)?;
     if let Some(b) = &args.baseline {
-        preflight::check_baseline(&suite, b)?;
-        suite.baseline = Some(b.clone());
+        let b = crate::revisions::column_name(&suite, b);
+        preflight::check_baseline(&suite, &b)?;
+        suite.baseline = Some(b);
     }
     preflight::check_programs(&suite)?;
     let plan = plan::build(&suite, &selection(&args.common, args.only.clone())?)?;
@@ -125,6 +128,13 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     };
     let baseline_note = baseline_in_plan(&mut suite, &plan, args.baseline.is_some())?;
     let (out_dir, recovered) = output_folder(&args, &suite.name, shard.as_ref())?;
+    let revisions = revisions::build(
+        &mut suite,
+        &plan,
+        revision_infos,
+        &out_dir.join("builds"),
+        args.common.quiet,
+    );
     let mut warnings = journal_warnings(&recovered);
     let resumed = resume::split(recovered.cells);
     if let Some(message) = resume::notice(&resumed) {
@@ -151,6 +161,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         }),
         noise: args.common.noise,
         shard,
+        revisions,
     };
     let (mut results, end) = run_session(session, args.common.quiet)?;
     let suite_hash = results
@@ -196,6 +207,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     }
     // The results are on disk: only now may the store fail the run.
     let status = exit::status_of_run(&results, &end);
+    let status = revisions::finish(&results, &args.revisions, status, end == End::Interrupted)?;
     let document =
         fs::read_to_string(&results_path).with_context(|| format!("cannot read {}", results_path.display()))?;
     history::finish(recording, &results, &document, status)?;
@@ -272,7 +284,8 @@ fn output_folder(args: &RunArgs, suite_name: &str, shard: Option<&results::Shard
 }
 
 pub fn exec(args: ExecArgs) -> Result<ExitCode> {
-    let suite = adhoc::suite(&args)?;
+    let mut suite = adhoc::suite(&args)?;
+    let revision_infos = revisions::expand(&mut suite, &args.revisions)?;
     let mut sel = selection(&args.common, vec![])?;
     if let Some(n) = args.min_runs {
         sel.runs = Some(n);
@@ -290,6 +303,8 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         });
     }
     let scratch = tempfile::Builder::new().prefix("versus-exec-").tempdir()?;
+    let quiet = args.common.quiet || matches!(args.style, Style::Basic | Style::Color | Style::None);
+    let revisions = revisions::build(&mut suite, &plan, revision_infos, scratch.path(), quiet);
     let session = Session {
         suite: &suite,
         plan: &plan,
@@ -299,8 +314,8 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         checkpoint: None,
         noise: args.common.noise,
         shard: None,
+        revisions,
     };
-    let quiet = args.common.quiet || matches!(args.style, Style::Basic | Style::Color | Style::None);
     let (mut results, end) = run_session(session, quiet)?;
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let recording = history::start(
@@ -356,6 +371,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         }
     }
     let status = exit::status_of_run(&results, &end);
+    let status = revisions::finish(&results, &args.revisions, status, end == End::Interrupted)?;
     history::finish(recording, &results, &document, status)?;
     Ok(ExitCode::from(status))
 }
