@@ -22,6 +22,7 @@ compile_error!(
 
 pub mod analysis;
 pub mod app;
+pub mod bisect;
 pub mod cli;
 pub mod diff;
 pub mod environment;

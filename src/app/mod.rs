@@ -3,6 +3,7 @@
 //! this is glue.
 
 mod adhoc;
+pub mod bisect;
 pub mod history;
 pub mod import;
 mod params;
