@@ -346,11 +346,15 @@ fn replay(path: &Path) -> Result<ExitCode> {
         .with_context(|| format!("--replay {}", path.display()))?;
     replayed.finish(outcome);
     say(&record::conclusion(&replayed));
-    if replayed.ending != recorded.ending {
+    if replayed.ending != recorded.ending || replayed.steps.len() != recorded.steps.len() {
+        let first_line = |s: &Summary| record::conclusion(s).lines().next().unwrap_or_default().to_string();
         bail!(
-            "--replay {}: the recorded bisection ended otherwise ({:?}); it was decided by other rules",
+            "--replay {}: the replay ends with \"{}\" after {} step(s), the recorded bisection with \"{}\" after {}: its evidence and its decisions differ (an edited file, or another versus's rules)",
             path.display(),
-            recorded.ending
+            first_line(&replayed),
+            replayed.steps.len(),
+            first_line(&recorded),
+            recorded.steps.len()
         );
     }
     Ok(ExitCode::from(status(&replayed)))
