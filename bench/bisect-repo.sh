@@ -3,13 +3,14 @@
 # one, of a small C program whose work is a fixed number of rounds of a
 # hash. One commit (the CULPRIT-th, default 19) gives it 5% more rounds;
 # every other commit touches files the program does not use. The suite
-# that measures it is in the repository's root, suite.toml.
+# that measures it is in the repository's root, suite.toml: the program at
+# a quarter, half and all of its rounds (`scale`), so a run has three cells.
 #
 #   bash bench/bisect-repo.sh DIR [CULPRIT] [ROUNDS]
 set -euo pipefail
 dir=${1:?usage: bisect-repo.sh DIR [CULPRIT] [ROUNDS]}
 culprit=${2:-19}
-rounds=${3:-40000000}
+rounds=${3:-10000000}
 rm -rf "$dir"
 mkdir -p "$dir"
 cd "$dir"
@@ -18,15 +19,19 @@ git config user.email bench@versus.invalid
 git config user.name "versus bench"
 program() {
   cat > prog.c <<C
-/* A fixed amount of work: ROUNDS rounds of a multiply-xorshift hash. */
+/* A fixed amount of work: SCALE/4 of ROUNDS rounds of a multiply-xorshift
+   hash, SCALE the first argument (1 to 4). */
 #include <stdio.h>
+#include <stdlib.h>
 #define ROUNDS $1UL
-int main(void) {
+int main(int argc, char **argv) {
+    unsigned long scale = argc > 1 ? strtoul(argv[1], 0, 10) : 4;
+    unsigned long rounds = ROUNDS / 4 * scale;
     unsigned long h = 88172645463325252UL;
-    for (unsigned long i = 0; i < ROUNDS; i++) {
+    for (unsigned long i = 0; i < rounds; i++) {
         h ^= h << 13; h ^= h >> 7; h ^= h << 17; h *= 0x9E3779B97F4A7C15UL;
     }
-    printf("%lu\n", h);
+    printf("%lu\\n", h);
     return 0;
 }
 C
@@ -38,11 +43,13 @@ description = "A small C program whose work is a fixed number of hash rounds; on
 [settings]
 runs = 20
 warmup = 2
+[matrix]
+scale = [1, 2, 4]
 [operations.work]
 output = "none"
 [implementations.prog]
 build = "gcc -O1 -o prog prog.c"
-run.work = "{checkout}/prog"
+run.work = "{checkout}/prog {scale}"
 TOML
 mkdir -p notes
 echo "notes" > notes/README

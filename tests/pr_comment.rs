@@ -109,7 +109,10 @@ fn run_at_two_revisions() -> Results {
 #[test]
 fn the_pull_request_summary() {
     let r = run_at_two_revisions();
-    let text = pr_comment::render(&r, Some("https://github.com/octo-org/octo-tool/actions/runs/9876543210"));
+    let text = pr_comment::render(
+        &r,
+        Some("https://github.com/octo-org/octo-tool/actions/runs/9876543210"),
+    );
     assert!(text.starts_with(pr_comment::MARKER));
     insta::assert_snapshot!(text);
 }
@@ -119,10 +122,16 @@ fn the_summary_puts_regressions_first_largest_first() {
     let text = pr_comment::render(&run_at_two_revisions(), None);
     let at = |s: &str| text.find(s).unwrap_or_else(|| panic!("{s} missing from:\n{text}"));
     assert!(at("### Slower") < at("### Faster"));
-    assert!(at("`parse/tool/size=1KB`") < at("`parse/tool/size=1MB`"), "+12% before +6%");
+    assert!(
+        at("`parse/tool/size=1KB`") < at("`parse/tool/size=1MB`"),
+        "+12% before +6%"
+    );
     assert!(at("### Faster") < at("### Not measured"));
     assert!(at("### Not measured") < at("<details>"));
-    assert!(!text.contains("`parse/ref/"), "an implementation taken as it is has no revisions");
+    assert!(
+        !text.contains("`parse/ref/"),
+        "an implementation taken as it is has no revisions"
+    );
 }
 
 #[test]
@@ -145,5 +154,8 @@ fn fail_above_counts_slower_verdicts_beyond_the_threshold() {
     };
     assert_eq!(ids(0.05), ["parse/1KB", "parse/1MB"]);
     assert_eq!(ids(0.10), ["parse/1KB"]);
-    assert!(ids(0.20).is_empty(), "a faster cell or an unknown one is never a regression");
+    assert!(
+        ids(0.20).is_empty(),
+        "a faster cell or an unknown one is never a regression"
+    );
 }

@@ -24,7 +24,11 @@ struct Repo {
 
 fn git(dir: &Path, args: &[&str]) -> String {
     let out = Std::new("git").arg("-C").arg(dir).args(args).output().unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
@@ -141,17 +145,29 @@ fn each_revision_is_built_once_and_measured_as_columns() {
     assert_eq!(statuses(&r), ["built", "built", "built", "built"]);
     let comparisons = r["revisions"]["comparisons"].as_array().unwrap();
     assert_eq!(comparisons.len(), 2, "HEAD against old, for tool and again");
-    assert!(comparisons.iter().all(|c| c["paired"] == true && c["baseline"].as_str().unwrap().ends_with("@old")));
+    assert!(
+        comparisons
+            .iter()
+            .all(|c| c["paired"] == true && c["baseline"].as_str().unwrap().ends_with("@old"))
+    );
     // The checkouts are worktrees of the repository, at the commits asked for.
     for dir in repo.builds() {
         let commit = git(Path::new(&dir), &["rev-parse", "HEAD"]);
-        assert!(r["revisions"]["columns"].as_array().unwrap().iter().any(|c| c["commit"] == commit.as_str()));
+        assert!(
+            r["revisions"]["columns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c["commit"] == commit.as_str())
+        );
     }
 
     // Again, and the same commit twice: nothing is built.
-    repo.run("out2", &["--rev", "old=HEAD~1", "--rev", "HEAD", "--only", "tool"]).success();
+    repo.run("out2", &["--rev", "old=HEAD~1", "--rev", "HEAD", "--only", "tool"])
+        .success();
     assert_eq!(statuses(&repo.results("out2")), ["cached", "cached"]);
-    repo.run("out3", &["--rev", "HEAD", "--rev", "HEAD", "--only", "tool"]).success();
+    repo.run("out3", &["--rev", "HEAD", "--rev", "HEAD", "--only", "tool"])
+        .success();
     assert_eq!(implementations(&repo.results("out3")), ["tool@HEAD", "tool@HEAD#2"]);
     assert_eq!(repo.builds().len(), 2);
 }
@@ -172,17 +188,25 @@ fn a_failed_build_is_its_cells_outcome_and_names_its_log() {
     let cells = r["cells"].as_array().unwrap();
     let bad = cells.iter().find(|c| c["implementation"] == "tool@bad").unwrap();
     let good = cells.iter().find(|c| c["implementation"] == "tool@good").unwrap();
-    assert_eq!((good["outcome"].as_str(), bad["outcome"].as_str()), (Some("ok"), Some("failed")));
+    assert_eq!(
+        (good["outcome"].as_str(), bad["outcome"].as_str()),
+        (Some("ok"), Some("failed"))
+    );
     let message = bad["message"].as_str().unwrap();
     let log = &r["revisions"]["columns"][1]["build"]["log"];
     assert!(message.contains(log.as_str().unwrap()), "{message}");
     assert!(message.contains("syntax error"), "the build's last line: {message}");
-    assert!(fs::read_to_string(log.as_str().unwrap()).unwrap().contains("syntax error"));
+    assert!(
+        fs::read_to_string(log.as_str().unwrap())
+            .unwrap()
+            .contains("syntax error")
+    );
     assert_eq!(statuses(&r), ["built", "failed"]);
     assert!(r["revisions"]["comparisons"].as_array().unwrap().is_empty());
     // A failed build is tried again by the next run; the good one is cached.
     let before = repo.builds().len();
-    repo.run("out2", &["--rev", "good=HEAD~1", "--rev", "bad=HEAD", "--only", "tool"]).code(3);
+    repo.run("out2", &["--rev", "good=HEAD~1", "--rev", "bad=HEAD", "--only", "tool"])
+        .code(3);
     assert_eq!(repo.builds().len(), before + 1);
     assert_eq!(statuses(&repo.results("out2")), ["cached", "failed"]);
 }
@@ -205,9 +229,22 @@ fn bad_revisions_and_suites_without_builds_are_refused() {
         .code(1)
         .stderr(contains("--rev no-such-branch"));
     repo.run("out", &["--fail-above", "5%"]).code(2);
-    fs::write(repo.dir.join("plain.toml"), "[operations.x]\n[implementations.t]\nrun.x = \"true\"\n").unwrap();
+    fs::write(
+        repo.dir.join("plain.toml"),
+        "[operations.x]\n[implementations.t]\nrun.x = \"true\"\n",
+    )
+    .unwrap();
     repo.versus()
-        .args(["run", "plain.toml", "-q", "--no-history", "--rev", "HEAD", "--rev", "HEAD~1"])
+        .args([
+            "run",
+            "plain.toml",
+            "-q",
+            "--no-history",
+            "--rev",
+            "HEAD",
+            "--rev",
+            "HEAD~1",
+        ])
         .assert()
         .code(1)
         .stderr(contains("no implementation"));
@@ -219,8 +256,27 @@ fn exec_measures_commands_at_revisions() {
     let builds = repo.builds.display().to_string();
     repo.versus()
         .env("BUILDS", &builds)
-        .args(["exec", "-q", "--no-history", "--runs", "3", "--warmup", "0", "--style", "none"])
-        .args(["--rev", "HEAD~1", "--rev", "HEAD", "--build", "sh build.sh", "-n", "tool"])
+        .args([
+            "exec",
+            "-q",
+            "--no-history",
+            "--runs",
+            "3",
+            "--warmup",
+            "0",
+            "--style",
+            "none",
+        ])
+        .args([
+            "--rev",
+            "HEAD~1",
+            "--rev",
+            "HEAD",
+            "--build",
+            "sh build.sh",
+            "-n",
+            "tool",
+        ])
         .args(["{checkout}/tool.sh", "--json", "exec.json"])
         .assert()
         .success();
@@ -247,7 +303,9 @@ fn bisect_checks_its_range_and_cell() {
     bisect(&["--good", "HEAD~1", "--bad", "HEAD", "--cell", "start/fixed/"])
         .code(1)
         .stderr(contains("not an implementation built from a repository"));
-    bisect(&["--good", "HEAD~1", "--bad", "HEAD"]).code(1).stderr(contains("--cell"));
+    bisect(&["--good", "HEAD~1", "--bad", "HEAD"])
+        .code(1)
+        .stderr(contains("--cell"));
 }
 
 /// A recorded bisection of four commits: c1 is like the good end, c2 like the bad one.

@@ -85,7 +85,11 @@ impl Target {
             );
         }
         if !points.contains(&target.params) {
-            bail!("--cell: no parameters '{}' in the suite (they are: {})", target.params, points.join("; "));
+            bail!(
+                "--cell: no parameters '{}' in the suite (they are: {})",
+                target.params,
+                points.join("; ")
+            );
         }
         Ok(target)
     }
@@ -135,7 +139,11 @@ impl Measure for Real<'_> {
         let dir = fs::canonicalize(&dir)?;
         let revisions = super::revisions::build(&mut suite, &plan, infos, &dir.join("builds"), self.args.common.quiet);
         for (i, label) in labels.iter().enumerate() {
-            let broken = suite.implementations.iter().find(|imp| imp.name == name(label)).and_then(|imp| imp.broken.clone());
+            let broken = suite
+                .implementations
+                .iter()
+                .find(|imp| imp.name == name(label))
+                .and_then(|imp| imp.broken.clone());
             match broken {
                 Some(why) if probe.mid.is_some() && i == 1 => return Ok(Measured::Unusable(why)),
                 Some(why) => bail!("{why}: an end of the range must build"),
@@ -162,7 +170,11 @@ impl Measure for Real<'_> {
                 if is_mid {
                     return Ok(Measured::Unusable(why));
                 }
-                bail!("{} at {label}: {why} (see {})", self.target.implementation, dir.display());
+                bail!(
+                    "{} at {label}: {why} (see {})",
+                    self.target.implementation,
+                    dir.display()
+                );
             }
         }
         let compare = |a: &str, b: &str| -> Result<Evidence> {
@@ -206,7 +218,10 @@ impl Real<'_> {
         };
         let (mut results, end) = run_session(session, true)?;
         if end == crate::runner::End::Interrupted {
-            bail!("interrupted: the bisection stops; its log and summary so far are in {}", self.out.display());
+            bail!(
+                "interrupted: the bisection stops; its log and summary so far are in {}",
+                self.out.display()
+            );
         }
         let record = Record {
             store: self.args.store.clone(),
@@ -215,7 +230,14 @@ impl Real<'_> {
             save_baseline: None,
         };
         let hash = crate::history::context::hash(&fs::read(&self.suite_path).unwrap_or_default());
-        let recording = super::history::start(&record, &suite.dir, &crate::history::Outside::Here, &mut results, hash, "bisect");
+        let recording = super::history::start(
+            &record,
+            &suite.dir,
+            &crate::history::Outside::Here,
+            &mut results,
+            hash,
+            "bisect",
+        );
         let results_path = dir.join("results.json");
         let outputs = Outputs {
             json: Some(results_path.clone()),
@@ -264,10 +286,11 @@ pub fn bisect(args: BisectArgs) -> Result<ExitCode> {
         bail!("--good {good} and --bad {bad} are the same commit: nothing to bisect");
     }
     let commits: Vec<String> = std::iter::once(good_commit).chain(range).collect();
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("versus-results").join(folder_name(&suite.name)).join("bisect"));
+    let out = args.out.clone().unwrap_or_else(|| {
+        PathBuf::from("versus-results")
+            .join(folder_name(&suite.name))
+            .join("bisect")
+    });
     fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let out = fs::canonicalize(&out)?;
     let cell = plan::cell_id(&target.operation, &target.implementation, &Default::default());
@@ -280,7 +303,10 @@ pub fn bisect(args: BisectArgs) -> Result<ExitCode> {
         bad: bad.clone(),
         threshold: args.threshold,
         attempts: args.attempts as usize,
-        subjects: commits.iter().map(|c| git::subject(&repo, c).unwrap_or_default()).collect(),
+        subjects: commits
+            .iter()
+            .map(|c| git::subject(&repo, c).unwrap_or_default())
+            .collect(),
         commits: commits.clone(),
         steps: vec![],
         ending: None,
@@ -321,7 +347,11 @@ pub fn bisect(args: BisectArgs) -> Result<ExitCode> {
     summary.finish(outcome);
     summary.write(&json_path)?;
     log(&log_path, &record::conclusion(&summary))?;
-    say(&format!("Log: {}\nSummary: {}\n", log_path.display(), json_path.display()));
+    say(&format!(
+        "Log: {}\nSummary: {}\n",
+        log_path.display(),
+        json_path.display()
+    ));
     Ok(ExitCode::from(status(&summary)))
 }
 

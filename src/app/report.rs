@@ -57,7 +57,10 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
     crate::analysis::reanalyze(&mut results);
     if let Some(p) = &args.pr_comment {
         if results.revisions.is_none() {
-            bail!("--pr-comment: {} measured no revisions (`versus run --rev A --rev B`); there is nothing to compare", args.results.display());
+            bail!(
+                "--pr-comment: {} measured no revisions (`versus run --rev A --rev B`); there is nothing to compare",
+                args.results.display()
+            );
         }
         let text = crate::report::pr_comment::render(&results, args.report_url.as_deref());
         fs::write(p, text).with_context(|| format!("--pr-comment: cannot write {}", p.display()))?;

@@ -69,7 +69,11 @@ pub fn finish(results: &Results, args: &RevisionArgs, status: u8, interrupted: b
             .map_or("the first revision", |r| r.label.as_str()),
         threshold * 100.0,
         bad.iter()
-            .map(|c| format!("{} ({:+.1}%)", crate::plan::cell_id(&c.operation, &c.implementation, &c.params), (c.ratio - 1.0) * 100.0))
+            .map(|c| format!(
+                "{} ({:+.1}%)",
+                crate::plan::cell_id(&c.operation, &c.implementation, &c.params),
+                (c.ratio - 1.0) * 100.0
+            ))
             .collect::<Vec<_>>()
             .join(", ")
     );

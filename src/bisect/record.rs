@@ -48,9 +48,14 @@ pub struct Summary {
 impl Summary {
     pub fn read(path: &Path) -> Result<Summary> {
         let text = fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let s: Summary = serde_json::from_str(&text).with_context(|| format!("{}: not a bisect.json", path.display()))?;
+        let s: Summary =
+            serde_json::from_str(&text).with_context(|| format!("{}: not a bisect.json", path.display()))?;
         if s.format != FORMAT {
-            bail!("{}: bisect.json format {} (this versus reads {FORMAT})", path.display(), s.format);
+            bail!(
+                "{}: bisect.json format {} (this versus reads {FORMAT})",
+                path.display(),
+                s.format
+            );
         }
         Ok(s)
     }
@@ -63,7 +68,12 @@ impl Summary {
     /// A commit's short name and subject: `1a2b3c4d5e "add a loop"`.
     pub fn name(&self, commit: &str) -> String {
         let short: String = commit.chars().take(10).collect();
-        match self.commits.iter().position(|c| c == commit).and_then(|i| self.subjects.get(i)) {
+        match self
+            .commits
+            .iter()
+            .position(|c| c == commit)
+            .and_then(|i| self.subjects.get(i))
+        {
             Some(s) if !s.is_empty() => format!("{short} \"{s}\""),
             _ => short,
         }
@@ -89,7 +99,12 @@ pub fn step_text(s: &Summary, step: &Step) -> String {
             short(&step.good),
             short(&step.bad)
         ),
-        None => format!("step {}: good {} against bad {}\n", step.number, short(&step.good), short(&step.bad)),
+        None => format!(
+            "step {}: good {} against bad {}\n",
+            step.number,
+            short(&step.good),
+            short(&step.bad)
+        ),
     };
     for (i, a) in step.attempts.iter().enumerate() {
         let mut parts = Vec::new();

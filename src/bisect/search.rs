@@ -146,8 +146,14 @@ pub fn run(
                 Some(false) | None => {
                     let last = step.attempts.last().map(|a| a.bad_vs_good.text()).unwrap_or_default();
                     let why = match regressed {
-                        None => format!("after {} attempts the ends' verdict is still unknown ({last})", step.attempts.len()),
-                        _ => format!("bad against good is {last}, not slower by more than {:.1}%", settings.threshold * 100.0),
+                        None => format!(
+                            "after {} attempts the ends' verdict is still unknown ({last})",
+                            step.attempts.len()
+                        ),
+                        _ => format!(
+                            "bad against good is {last}, not slower by more than {:.1}%",
+                            settings.threshold * 100.0
+                        ),
                     };
                     return Ok(finish(steps, Ending::NoRegression { why }, reasons, built.len()));
                 }
@@ -190,7 +196,12 @@ fn finish(steps: Vec<Step>, ending: Ending, skipped: BTreeMap<String, String>, b
 /// `settings.attempts` times. With `check_ends`, also returns whether the
 /// ends differ by more than the threshold (`None`: still unknown), and a
 /// step whose ends say no regression stops at once.
-fn measure_step(step: &mut Step, measure: &mut dyn Measure, settings: Settings, check_ends: bool) -> Result<Option<bool>> {
+fn measure_step(
+    step: &mut Step,
+    measure: &mut dyn Measure,
+    settings: Settings,
+    check_ends: bool,
+) -> Result<Option<bool>> {
     let mut regressed = None;
     for attempt in 1..=settings.attempts.max(1) {
         let probe = Probe {

@@ -43,7 +43,11 @@ impl Evidence {
             (Some(lo), Some(hi)) => format!(" [{}, {}]", pct(lo), pct(hi)),
             _ => " (no interval)".into(),
         };
-        format!("{}{interval} {}", pct(self.ratio), crate::report::revisions::verdict_word(self.verdict))
+        format!(
+            "{}{interval} {}",
+            pct(self.ratio),
+            crate::report::revisions::verdict_word(self.verdict)
+        )
     }
 }
 

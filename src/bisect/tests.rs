@@ -174,7 +174,16 @@ fn no_regression_between_the_ends_stops_at_once() {
     assert_eq!(out.steps.len(), 1);
     // Slower, but by less than the threshold: no regression either.
     let mut fake = Fake::step_at(9, 4);
-    let out = run(&commits(9), &mut fake, Settings { threshold: 0.08, ..SETTINGS }, &mut |_| {}).unwrap();
+    let out = run(
+        &commits(9),
+        &mut fake,
+        Settings {
+            threshold: 0.08,
+            ..SETTINGS
+        },
+        &mut |_| {},
+    )
+    .unwrap();
     assert!(matches!(out.ending, Ending::NoRegression { .. }));
 }
 
@@ -217,9 +226,17 @@ fn a_recorded_bisection_replays_to_the_same_commit() {
     let read: Summary = serde_json::from_str(&text).unwrap();
     let replayed = run(&read.commits, &mut Recorded::new(&read), SETTINGS, &mut |_| {}).unwrap();
     // The same steps and calls (figures pass through JSON's decimal text).
-    let calls = |o: &super::search::Outcome| o.steps.iter().map(|s| (s.mid.clone(), s.call, s.attempts.len())).collect::<Vec<_>>();
+    let calls = |o: &super::search::Outcome| {
+        o.steps
+            .iter()
+            .map(|s| (s.mid.clone(), s.call, s.attempts.len()))
+            .collect::<Vec<_>>()
+    };
     assert_eq!(calls(&replayed), calls(&out));
-    assert_eq!((replayed.ending, replayed.skipped, replayed.builds), (out.ending, out.skipped, out.builds));
+    assert_eq!(
+        (replayed.ending, replayed.skipped, replayed.builds),
+        (out.ending, out.skipped, out.builds)
+    );
     // A summary whose evidence says otherwise does not replay.
     let mut edited = read.clone();
     let first = &mut edited.steps[1].attempts[0];

@@ -20,7 +20,10 @@ pub const MARKER: &str = "<!-- versus:pr-comment -->";
 pub fn render(results: &Results, report_url: Option<&str>) -> String {
     let mut out = format!("{MARKER}\n");
     let Some(revs) = &results.revisions else {
-        let _ = writeln!(out, "## versus\n\nThis run measured no revisions (`--rev`): nothing to compare.");
+        let _ = writeln!(
+            out,
+            "## versus\n\nThis run measured no revisions (`--rev`): nothing to compare."
+        );
         return out;
     };
     let base = first(revs);
@@ -41,7 +44,11 @@ struct Counts {
 }
 
 fn counts(rows: &[Row]) -> Counts {
-    let verdict = |v: Verdict| rows.iter().filter(|r| r.comparison.is_some_and(|c| c.verdict == v)).count();
+    let verdict = |v: Verdict| {
+        rows.iter()
+            .filter(|r| r.comparison.is_some_and(|c| c.verdict == v))
+            .count()
+    };
     Counts {
         slower: verdict(Verdict::Slower),
         faster: verdict(Verdict::Faster),
@@ -107,8 +114,15 @@ fn section(out: &mut String, results: &Results, base: &str, label: &str, report_
             .filter(|r| r.comparison.is_some_and(|c| c.verdict == v))
             .collect();
         picked.sort_by(|a, b| {
-            let (ra, rb) = (a.comparison.map_or(1.0, |c| c.ratio), b.comparison.map_or(1.0, |c| c.ratio));
-            if v == Verdict::Slower { rb.total_cmp(&ra) } else { ra.total_cmp(&rb) }
+            let (ra, rb) = (
+                a.comparison.map_or(1.0, |c| c.ratio),
+                b.comparison.map_or(1.0, |c| c.ratio),
+            );
+            if v == Verdict::Slower {
+                rb.total_cmp(&ra)
+            } else {
+                ra.total_cmp(&rb)
+            }
         });
         picked
     };
@@ -124,7 +138,10 @@ fn section(out: &mut String, results: &Results, base: &str, label: &str, report_
     }
     let quiet: Vec<&Row> = rows
         .iter()
-        .filter(|r| r.comparison.is_some_and(|c| matches!(c.verdict, Verdict::Same | Verdict::Unknown)))
+        .filter(|r| {
+            r.comparison
+                .is_some_and(|c| matches!(c.verdict, Verdict::Same | Verdict::Unknown))
+        })
         .collect();
     if !quiet.is_empty() {
         let _ = writeln!(

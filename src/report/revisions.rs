@@ -89,7 +89,10 @@ pub fn verdict_word(v: Verdict) -> &'static str {
 /// The median time of a cell, or its outcome.
 pub fn time_of(cell: Option<&Cell>) -> String {
     match cell {
-        Some(c) => c.stats.as_ref().map_or_else(|| not_ok(c), |s| format_nanos(s.median_ns)),
+        Some(c) => c
+            .stats
+            .as_ref()
+            .map_or_else(|| not_ok(c), |s| format_nanos(s.median_ns)),
         None => "—".into(),
     }
 }

@@ -57,7 +57,13 @@ pub struct Done {
 /// The cache entry of a commit's build: `<cache>/revisions/<key>`.
 /// `keyed_argv` is the build command rendered with `{checkout}` left as
 /// written, so the key does not depend on the folder it names.
-pub fn entry(cache: &Path, repo: &Path, commit: &str, keyed_argv: Option<&[String]>, env: &[(String, String)]) -> PathBuf {
+pub fn entry(
+    cache: &Path,
+    repo: &Path,
+    commit: &str,
+    keyed_argv: Option<&[String]>,
+    env: &[(String, String)],
+) -> PathBuf {
     let mut text = format!("{}\0{commit}\0", repo.display());
     for word in keyed_argv.unwrap_or_default() {
         text.push_str(word);
@@ -114,7 +120,8 @@ fn cached(job: &Job, commit: &str, say: &mut dyn FnMut(&str)) -> Result<(BuildSt
     }
     git::add_worktree(&job.repo, &job.checkout, commit)?;
     let seconds = build(job, say)?;
-    fs::write(entry.join(BUILT), format!("{seconds:.3}\n")).with_context(|| format!("cannot write in {}", entry.display()))?;
+    fs::write(entry.join(BUILT), format!("{seconds:.3}\n"))
+        .with_context(|| format!("cannot write in {}", entry.display()))?;
     Ok((BuildStatus::Built, Some(seconds)))
 }
 
@@ -125,7 +132,13 @@ fn build(job: &Job, say: &mut dyn FnMut(&str)) -> Result<f64> {
         fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let mut log = File::create(&job.log).with_context(|| format!("cannot create {}", job.log.display()))?;
-    let _ = writeln!(log, "# versus: building {} in {}\n$ {}", job.what, job.checkout.display(), shell_words::join(argv));
+    let _ = writeln!(
+        log,
+        "# versus: building {} in {}\n$ {}",
+        job.what,
+        job.checkout.display(),
+        shell_words::join(argv)
+    );
     say(&format!("building {}", job.what));
     let started = Instant::now();
     let status = Command::new(&argv[0])
@@ -141,13 +154,22 @@ fn build(job: &Job, say: &mut dyn FnMut(&str)) -> Result<f64> {
         Ok(s) => s,
         Err(e) => {
             let _ = writeln!(log, "# versus: cannot start {}: {e}", argv[0]);
-            bail!("the build of {} could not start `{}`: {e} (log: {})", job.what, argv[0], job.log.display());
+            bail!(
+                "the build of {} could not start `{}`: {e} (log: {})",
+                job.what,
+                argv[0],
+                job.log.display()
+            );
         }
     };
     let _ = writeln!(log, "# versus: {status} after {seconds:.1} s");
     if !status.success() {
         let last = last_line(&job.log).map(|l| format!(": {l}")).unwrap_or_default();
-        bail!("the build of {} failed ({status}); its output is in {}{last}", job.what, job.log.display());
+        bail!(
+            "the build of {} failed ({status}); its output is in {}{last}",
+            job.what,
+            job.log.display()
+        );
     }
     Ok(seconds)
 }

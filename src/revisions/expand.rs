@@ -25,7 +25,9 @@ pub struct RevArg {
 
 /// Whether `s` may name a column: letters, digits, `.`, `_`, `-`, `#`.
 fn is_label(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '#'))
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '#'))
 }
 
 /// Parses `--rev REV` or `--rev LABEL=REV`.
@@ -136,7 +138,9 @@ pub fn expand(suite: &mut Suite, revs: &[RevArg], cache_dir: &Path) -> Result<Ve
             let entry = cache::entry(cache_dir, &top, &commit, keyed.as_deref(), &imp.env);
             let mut column = imp.clone();
             column.name = format!("{}@{}", imp.name, info.label);
-            column.vars.push(("checkout".into(), cache::checkout_of(&entry).display().to_string()));
+            column
+                .vars
+                .push(("checkout".into(), cache::checkout_of(&entry).display().to_string()));
             column.vars.push(("rev".into(), commit.clone()));
             column.revision = Some(RevisionTag {
                 of: imp.name.clone(),
@@ -154,7 +158,9 @@ pub fn expand(suite: &mut Suite, revs: &[RevArg], cache_dir: &Path) -> Result<Ve
     }
     suite.implementations = out;
     if let Some(dup) = duplicate(&suite.implementations) {
-        bail!("two implementations are named '{dup}' once the revisions are added: rename one, or label the revisions (--rev LABEL=REV)");
+        bail!(
+            "two implementations are named '{dup}' once the revisions are added: rename one, or label the revisions (--rev LABEL=REV)"
+        );
     }
     if let Some(first) = infos.first() {
         let rename = |name: &mut String| {
@@ -204,7 +210,13 @@ mod tests {
 
     #[test]
     fn labels_are_given_or_made_from_the_revision_and_never_repeat() {
-        let revs = [arg("main"), arg("origin/main"), arg("HEAD~3"), arg("main"), arg("new=HEAD")];
+        let revs = [
+            arg("main"),
+            arg("origin/main"),
+            arg("HEAD~3"),
+            arg("main"),
+            arg("new=HEAD"),
+        ];
         let labels: Vec<String> = labels(&revs).into_iter().map(|i| i.label).collect();
         assert_eq!(labels, ["main", "origin-main", "HEAD-3", "main#2", "new"]);
         assert_eq!(arg("base=abc").rev, "abc");

@@ -38,10 +38,13 @@ pub fn commit_of(repo: &Path, rev: &str) -> Result<String> {
     if rev.is_empty() || rev.starts_with('-') {
         bail!("'{rev}' is not a revision");
     }
-    git(repo, &["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")])
-        .ok()
-        .filter(|c| !c.is_empty())
-        .with_context(|| format!("'{rev}' names no commit in {}", repo.display()))
+    git(
+        repo,
+        &["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")],
+    )
+    .ok()
+    .filter(|c| !c.is_empty())
+    .with_context(|| format!("'{rev}' names no commit in {}", repo.display()))
 }
 
 /// The work tree's current commit, if it has one.

@@ -32,7 +32,11 @@ fn job(imp: &Implementation, logs: &Path) -> Option<Result<Job, String>> {
             checkout.parent().unwrap_or(&checkout).join("build.log"),
             format!("{} at {} ({})", tag.of, tag.label, git::short(&build.repo, &tag.commit)),
         ),
-        None => (None, logs.join(format!("{}.log", imp.name)), format!("{} in its work tree", imp.name)),
+        None => (
+            None,
+            logs.join(format!("{}.log", imp.name)),
+            format!("{} in its work tree", imp.name),
+        ),
     };
     Some(Ok(Job {
         repo: build.repo.clone(),
