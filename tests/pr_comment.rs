@@ -47,8 +47,9 @@ const BUILD_FAILED: &str = "the build of tool at head (b7e2d1c0a9) failed (exit 
 /// A run of `tool` at base and head (and `ref`, taken as it is) over three
 /// operations at two sizes.
 fn run_at_two_revisions() -> Results {
-    // (operation, size, head's scale, head's noise); None: head did not build.
-    let cases: [(&str, &str, Option<(f64, f64)>); 6] = [
+    // (operation, size, head's scale and noise); None: head did not build.
+    type Case<'a> = (&'a str, &'a str, Option<(f64, f64)>);
+    let cases: [Case; 6] = [
         ("parse", "1KB", Some((1.12, 0.002))),
         ("parse", "1MB", Some((1.06, 0.002))),
         ("encode", "1KB", Some((0.80, 0.002))),

@@ -110,7 +110,9 @@ fn run_session(session: Session, quiet: bool) -> Result<(Results, End)> {
     out
 }
 
-pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
+/// The suite of `versus run`: loaded, its implementations at `--rev`'s
+/// revisions, `--baseline` applied, its programs checked.
+fn run_suite_file(args: &RunArgs) -> Result<(suite::Suite, Vec<results::RevisionInfo>)> {
     let mut suite = suite::load(&args.suite)?;
     let revision_infos = revisions::expand(&mut suite, &args.revisions)?;
     if let Some(b) = &args.baseline {
@@ -119,6 +121,11 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         suite.baseline = Some(b);
     }
     preflight::check_programs(&suite)?;
+    Ok((suite, revision_infos))
+}
+
+pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
+    let (mut suite, revision_infos) = run_suite_file(&args)?;
     let plan = plan::build(&suite, &selection(&args.common, args.only.clone())?)?;
     let (plan, shard) = match &args.shard {
         Some(spec) => {

@@ -14,6 +14,9 @@ use crate::plan::Plan;
 use crate::results::{BuildRecord, RevisionColumn};
 use crate::suite::{Implementation, Suite};
 
+/// A build, known by its checkout and command, and how it went (with its log).
+type Builds = HashMap<(PathBuf, Option<Vec<String>>), (Done, PathBuf)>;
+
 /// The job that makes `imp`'s checkout ready; `logs` holds the logs of
 /// builds in the work tree (a revision's log lives in its cache entry).
 fn job(imp: &Implementation, logs: &Path) -> Option<Result<Job, String>> {
@@ -54,7 +57,7 @@ fn job(imp: &Implementation, logs: &Path) -> Option<Result<Job, String>> {
 /// a revision, with how its build went, for the results.
 pub fn prepare(suite: &mut Suite, plan: &Plan, logs: &Path, say: &mut dyn FnMut(&str)) -> Vec<RevisionColumn> {
     let planned = |i: usize| plan.groups.iter().any(|g| g.implementations.contains(&i));
-    let mut done: HashMap<(PathBuf, Option<Vec<String>>), (Done, PathBuf)> = HashMap::new();
+    let mut done: Builds = HashMap::new();
     let mut columns = Vec::new();
     for i in 0..suite.implementations.len() {
         if !planned(i) {
