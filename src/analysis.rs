@@ -206,6 +206,7 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
         }
     }
     results.comparisons = comparisons;
+    crate::revisions::compare::analyze(results);
     let mut warnings = environment_warnings(&results.environment);
     if !untestable.is_empty() {
         warnings.push(Warning {

@@ -227,6 +227,7 @@ mod tests {
             since: None,
             shard: None,
             merge: None,
+            revisions: None,
         };
         crate::analysis::analyze(&mut r, &[]);
         r

@@ -8,7 +8,10 @@
 //! (each cell's statistics, comparisons, warnings) → `findings` (the
 //! takeaways: costs, crossovers, memory, warm-up, drift) → `report` (text).
 //! `session` drives one run of a plan through those layers; `app` turns
-//! flags into a session and its results into outputs.
+//! flags into a session and its results into outputs. `revisions` makes an
+//! implementation one column per git revision (checked out and built before
+//! the session) and judges the later revisions against the first;
+//! `bisect` searches a commit range with such runs.
 
 #![warn(clippy::too_many_lines)]
 
@@ -21,6 +24,7 @@ compile_error!(
 
 pub mod analysis;
 pub mod app;
+pub mod bisect;
 pub mod cli;
 pub mod diff;
 pub mod environment;
@@ -37,6 +41,7 @@ pub mod placeholder;
 pub mod plan;
 pub mod report;
 pub mod results;
+pub mod revisions;
 pub mod runner;
 pub mod session;
 pub mod stats;

@@ -162,10 +162,11 @@ pub fn cell_id(operation: &str, implementation: &str, params: &Params) -> String
 #[error("--only {0}: no implementation or operation has this name (known: {1})")]
 pub struct UnknownName(String, String);
 
-/// Whether `--only NAME` picks this implementation: by its own name, or by
-/// the declared name that stands for all of its variants.
+/// Whether `--only NAME` picks this implementation: by its own name, by
+/// the declared name that stands for all of its variants, or by its name
+/// before `@<revision>` (every revision of it).
 fn only_picks(i: &crate::suite::Implementation, name: &str) -> bool {
-    i.name == name || i.declared == name
+    i.name == name || i.declared == name || i.unrevised() == name
 }
 
 pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
@@ -228,12 +229,12 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
             let mut measured = Vec::new();
             let mut skipped = Vec::new();
             for &ii in &impls {
-                let name = &suite.implementations[ii].name;
+                let name = suite.implementations[ii].unrevised();
                 if let Some((_, why)) = suite.implementations[ii].unsupported.iter().find(|(o, _)| *o == oi) {
                     skipped.push((ii, format!("not offered: {why}")));
                     continue;
                 }
-                match applying.iter().find(|o| o.skip.contains(name)) {
+                match applying.iter().find(|o| o.skip.iter().any(|s| s == name)) {
                     Some(o) => skipped.push((ii, o.reason.clone().unwrap_or_else(|| "skipped by the suite".into()))),
                     None => measured.push(ii),
                 }

@@ -201,8 +201,9 @@ fn parse(document: &str, what: &str) -> Result<Results> {
 
 /// Records the run whose results file holds `document`, once its results are
 /// written. A store error is returned now, after the results are safe.
-pub fn finish(recording: Option<Recording>, results: &Results, document: &str, status: u8) -> Result<()> {
-    let Some(mut rec) = recording else { return Ok(()) };
+/// Records the run; returns its id in the store (`None` with --no-history).
+pub fn finish(recording: Option<Recording>, results: &Results, document: &str, status: u8) -> Result<Option<i64>> {
+    let Some(mut rec) = recording else { return Ok(None) };
     let store = rec.store.as_mut().map_err(|e| anyhow::anyhow!("{e:#}"))?;
     rec.meta.exit_status = Some(status);
     let id = store.record(results, document, &rec.meta)?;
@@ -215,7 +216,7 @@ pub fn finish(recording: Option<Recording>, results: &Results, document: &str, s
     } else {
         eprintln!("History: run {id} recorded in {}", store.location);
     }
-    Ok(())
+    Ok(Some(id))
 }
 
 /// `versus diff`: a results file, or a run id / baseline name from the store.

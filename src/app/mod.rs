@@ -3,10 +3,12 @@
 //! this is glue.
 
 mod adhoc;
+pub mod bisect;
 pub mod history;
 pub mod import;
 mod params;
 mod report;
+mod revisions;
 mod shards;
 
 pub use report::report;
@@ -113,13 +115,22 @@ fn run_session(session: Session, quiet: bool) -> Result<(Results, End)> {
     out
 }
 
-pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
+/// The suite of `versus run`: loaded, its implementations at `--rev`'s
+/// revisions, `--baseline` applied, its programs checked.
+fn run_suite_file(args: &RunArgs) -> Result<(suite::Suite, Vec<results::RevisionInfo>)> {
     let mut suite = suite::load(&args.suite)?;
+    let revision_infos = revisions::expand(&mut suite, &args.revisions)?;
     if let Some(b) = &args.baseline {
-        preflight::check_baseline(&suite, b)?;
-        suite.baseline = Some(b.clone());
+        let b = crate::revisions::column_name(&suite, b);
+        preflight::check_baseline(&suite, &b)?;
+        suite.baseline = Some(b);
     }
     preflight::check_programs(&suite)?;
+    Ok((suite, revision_infos))
+}
+
+pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
+    let (mut suite, revision_infos) = run_suite_file(&args)?;
     let plan = plan::build(&suite, &selection(&args.common, args.only.clone())?)?;
     let (plan, shard) = match &args.shard {
         Some(spec) => {
@@ -130,6 +141,13 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     };
     let baseline_note = baseline_in_plan(&mut suite, &plan, args.baseline.is_some())?;
     let (out_dir, recovered) = output_folder(&args, &suite.name, shard.as_ref())?;
+    let revisions = revisions::build(
+        &mut suite,
+        &plan,
+        revision_infos,
+        &out_dir.join("builds"),
+        args.common.quiet,
+    );
     let mut warnings = journal_warnings(&recovered);
     let resumed = resume::split(recovered.cells);
     if let Some(message) = resume::notice(&resumed) {
@@ -160,6 +178,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
             .or(suite.settings.resolve)
             .unwrap_or(args.common.noise),
         shard,
+        revisions,
     };
     let (mut results, end) = run_session(session, args.common.quiet)?;
     let suite_hash = results
@@ -205,6 +224,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     }
     // The results are on disk: only now may the store fail the run.
     let status = exit::status_of_run(&results, &end);
+    let status = revisions::finish(&results, &args.revisions, status, end == End::Interrupted)?;
     let document =
         fs::read_to_string(&results_path).with_context(|| format!("cannot read {}", results_path.display()))?;
     history::finish(recording, &results, &document, status)?;
@@ -281,7 +301,8 @@ fn output_folder(args: &RunArgs, suite_name: &str, shard: Option<&results::Shard
 }
 
 pub fn exec(args: ExecArgs) -> Result<ExitCode> {
-    let suite = adhoc::suite(&args)?;
+    let mut suite = adhoc::suite(&args)?;
+    let revision_infos = revisions::expand(&mut suite, &args.revisions)?;
     let mut sel = selection(&args.common, vec![])?;
     if let Some(n) = args.min_runs {
         sel.runs = Some(n);
@@ -299,6 +320,8 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         });
     }
     let scratch = tempfile::Builder::new().prefix("versus-exec-").tempdir()?;
+    let quiet = args.common.quiet || matches!(args.style, Style::Basic | Style::Color | Style::None);
+    let revisions = revisions::build(&mut suite, &plan, revision_infos, scratch.path(), quiet);
     let session = Session {
         suite: &suite,
         plan: &plan,
@@ -312,8 +335,8 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
             .or(suite.settings.resolve)
             .unwrap_or(args.common.noise),
         shard: None,
+        revisions,
     };
-    let quiet = args.common.quiet || matches!(args.style, Style::Basic | Style::Color | Style::None);
     let (mut results, end) = run_session(session, quiet)?;
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     // Ad-hoc runs share one title: their commands say which runs are the same.
@@ -372,6 +395,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         }
     }
     let status = exit::status_of_run(&results, &end);
+    let status = revisions::finish(&results, &args.revisions, status, end == End::Interrupted)?;
     history::finish(recording, &results, &document, status)?;
     Ok(ExitCode::from(status))
 }

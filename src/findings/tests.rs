@@ -87,6 +87,7 @@ fn document(cells: Vec<Cell>) -> Results {
         since: None,
         shard: None,
         merge: None,
+        revisions: None,
     };
     analyze(&mut r, &[]);
     r

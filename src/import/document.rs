@@ -83,6 +83,7 @@ pub fn build(files: &[(Source, Imported)], options: &Options) -> Result<Results>
         since: None,
         shard: None,
         merge: None,
+        revisions: None,
     };
     crate::analysis::analyze(&mut results, &doc.warnings);
     results::validate::check(&results).map_err(|e| anyhow::anyhow!("the imported figures: {e}"))?;

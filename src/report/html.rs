@@ -186,6 +186,7 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
         summary => ser(&summary),
         since => ser(crate::report::since::table(results).map(TableView::from)),
         since_warning => results.since.as_ref().and_then(|s| s.warning.clone()),
+        revisions => ser(crate::report::revisions::tables(results).into_iter().map(TableView::from).collect::<Vec<_>>()),
         verdict_note => tables::verdict_note(results),
         notes => notes.map(|n| safe(crate::report::notes::to_html(n))),
         problems => ser(&problems),

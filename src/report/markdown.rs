@@ -131,6 +131,13 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
         }
         table(&mut out, &t, "###");
     }
+    let revisions = crate::report::revisions::tables(results);
+    if !revisions.is_empty() {
+        let _ = writeln!(out, "## Revisions\n");
+        for t in &revisions {
+            table(&mut out, t, "###");
+        }
+    }
     if let Some(n) = notes {
         let _ = writeln!(out, "## Notes\n\n{}\n", escape_prose(n.trim()));
     }

@@ -315,6 +315,10 @@ pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String 
         out.push_str(&render_table_with(&t, layout));
         out.push('\n');
     }
+    for t in crate::report::revisions::tables(results) {
+        out.push_str(&render_table_with(&t, layout));
+        out.push('\n');
+    }
     let problems = tables::outcome_rows(results);
     if !problems.is_empty() {
         out.push_str(&layout.paint("Not ok:", &console::Style::new().red().bold()));

@@ -17,6 +17,7 @@ use crate::plan::Params;
 mod column;
 pub mod finding;
 mod journal;
+mod revisions;
 mod samples;
 mod segments;
 pub mod validate;
@@ -26,6 +27,7 @@ pub use finding::{
     OutcomeCount, Ratio, SizeWinner,
 };
 pub use journal::{Journal, Recovered};
+pub use revisions::{BuildRecord, BuildStatus, RevisionColumn, RevisionInfo, Revisions};
 pub use samples::{Samples, per_call, per_call_batches};
 pub use segments::{Design, Levels, Segment, gather};
 
@@ -475,6 +477,9 @@ pub struct Results {
     /// Set when this document was merged from pieces (`versus merge`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merge: Option<MergeInfo>,
+    /// Set when implementations were measured at several git revisions (`--rev`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revisions: Option<Revisions>,
 }
 
 /// The run a results document is compared with, and each cell's change since it.

@@ -48,6 +48,7 @@ pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
         since: None,
         shard: None,
         merge: None,
+        revisions: None,
     }
 }
 

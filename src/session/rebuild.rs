@@ -125,5 +125,6 @@ fn bare_header(cells: &IndexMap<String, Cell>) -> Results {
         since: None,
         shard: None,
         merge: None,
+        revisions: None,
     }
 }
