@@ -3,8 +3,9 @@
 //!
 //! Layers flow one way: `suite` (file → validated model) → `plan` (matrix →
 //! groups of cells) → `runner` + `exec` (processes → samples) → `analysis` +
-//! `stats` (samples → statistics, comparisons, warnings) → `findings` (the
-//! takeaways: costs, crossovers, memory, warm-up, drift) → `report` (text).
+//! `stats` (samples → statistics, comparisons, warnings) → `overall` (the
+//! suite at a glance) and `findings` (the takeaways: winners, crossovers,
+//! costs, memory, warm-up, drift) → `report` (text).
 //! `session` drives one run of a plan through those layers; `app` turns
 //! flags into a session and its results into outputs.
 
@@ -30,6 +31,7 @@ pub mod import;
 pub mod judge;
 pub mod merge;
 pub mod outcome;
+pub mod overall;
 pub mod payload;
 pub mod placeholder;
 pub mod plan;
