@@ -22,15 +22,17 @@
 //! - **spread**: the robust coefficient of variation (1.4826 · MAD / median,
 //!   which a normal spread equates to the CV and a lone outlier cannot
 //!   inflate) above `SPREAD`, i.e. a CV above 50%;
-//! - **segments in different modes**: two segments (passes, forks) whose
-//!   medians are at least `MODE_RATIO` apart and whose runs do not overlap.
+//! - **segments in different modes**: passes or forks that settled at two
+//!   levels, by the rule of the `segment_modes` warning (`levels::modes`:
+//!   three segments or more, a gap of 25% and six times a segment's error).
 
 use serde::{Deserialize, Serialize};
 
+use crate::judge::levels;
 use crate::stats::robust::median_and_mad;
 use crate::stats::summary::median_of_sorted;
 
-/// Two groups' medians (or two segments') at least this far apart are two modes.
+/// Two groups of runs whose medians are at least this far apart are two modes.
 pub const MODE_RATIO: f64 = 1.5;
 /// The empty band between two modes: the high group's fastest run over the
 /// low group's slowest.
@@ -96,21 +98,22 @@ fn two_modes(sorted: &[f64]) -> Option<(f64, f64)> {
     (clear && high >= MODE_RATIO * low).then_some((low, high))
 }
 
-/// Two segments at different levels: (lower median, higher median).
+/// Segments settled at two levels (`levels::modes`, the rule of the
+/// `segment_modes` warning): (the fast segments' median, the slow ones').
 fn segment_modes(per_call: &[f64], lengths: &[usize]) -> Option<(f64, f64)> {
-    if lengths.len() < 2 || lengths.iter().sum::<usize>() != per_call.len() || lengths.contains(&0) {
+    if lengths.iter().sum::<usize>() != per_call.len() {
         return None;
     }
+    let logs: Vec<f64> = per_call.iter().map(|x| x.ln()).collect();
+    let modes = levels::modes(&logs, lengths)?;
+    let (mut fast, mut slow) = (Vec::new(), Vec::new());
     let mut at = 0;
-    let mut parts: Vec<(f64, f64, f64)> = Vec::new();
-    for len in lengths {
-        let s = sorted(&per_call[at..at + len]);
+    for (i, len) in lengths.iter().enumerate() {
+        let part = &per_call[at..at + len];
         at += len;
-        parts.push((median_of_sorted(&s), s[0], s[s.len() - 1]));
+        if modes.slow.contains(&i) { &mut slow } else { &mut fast }.extend_from_slice(part);
     }
-    let low = parts.iter().min_by(|a, b| a.0.total_cmp(&b.0))?;
-    let high = parts.iter().max_by(|a, b| a.0.total_cmp(&b.0))?;
-    (high.0 >= MODE_RATIO * low.0 && high.1 > low.2).then_some((low.0, high.0))
+    Some((median_of_sorted(&sorted(&fast)), median_of_sorted(&sorted(&slow))))
 }
 
 /// Whether the runs `per_call` (ns per call, in sample order, taken in
@@ -181,12 +184,13 @@ mod tests {
     }
 
     #[test]
-    fn passes_in_different_modes_are_found_only_when_they_do_not_overlap() {
+    fn passes_in_different_modes_are_found_as_the_segment_modes_warning_finds_them() {
         let mut xs = around(1e6, 6);
         xs.extend(around(1.8e6, 6));
         xs.extend(around(1e6, 6));
         let i = assess(&xs, &[6, 6, 6]).unwrap();
         assert_eq!(i.kind, InstabilityKind::Segments);
+        assert!((i.low_ns / 1.02e6 - 1.0).abs() < 0.02 && (i.high_ns / 1.836e6 - 1.0).abs() < 0.02, "{i:?}");
         // The same runs as one segment: a third in a second mode.
         assert_eq!(assess(&xs, &[18]).unwrap().kind, InstabilityKind::TwoModes);
         let agree = around(1e6, 18);
