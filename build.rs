@@ -35,9 +35,18 @@ fn embed_commit(manifest: &Path) {
     println!("cargo:rustc-env=VERSUS_GIT_COMMIT={commit}");
     println!("cargo:rustc-env=VERSUS_GIT_DIRTY={}", u8::from(!status.is_empty()));
     let dirs = ["--git-dir", "--git-common-dir"].map(|a| git(manifest, &["rev-parse", a]).map(PathBuf::from));
-    let mut watched: Vec<PathBuf> = ["src", "Cargo.toml", "Cargo.lock"].iter().map(|p| manifest.join(p)).collect();
+    let mut watched: Vec<PathBuf> = ["src", "Cargo.toml", "Cargo.lock"]
+        .iter()
+        .map(|p| manifest.join(p))
+        .collect();
     if let [Some(own), Some(common)] = &dirs {
-        let at = |d: &Path| if d.is_absolute() { d.to_path_buf() } else { manifest.join(d) };
+        let at = |d: &Path| {
+            if d.is_absolute() {
+                d.to_path_buf()
+            } else {
+                manifest.join(d)
+            }
+        };
         watched.extend([at(own).join("HEAD"), at(own).join("index")]);
         watched.extend([at(common).join("refs/heads"), at(common).join("packed-refs")]);
     }

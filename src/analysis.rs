@@ -273,7 +273,11 @@ pub fn cell_flags(cell: &Cell) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     let Some(s) = &cell.stats else { return out };
     if let Some(m) = segment_modes(cell) {
-        let what = if cell.samples.iterations.is_empty() { "passes" } else { "worker processes" };
+        let what = if cell.samples.iterations.is_empty() {
+            "passes"
+        } else {
+            "worker processes"
+        };
         out.push((
             "segment_modes",
             format!(
@@ -401,7 +405,10 @@ fn busy_during_run(load: &crate::environment::load::RunLoad) -> String {
         ));
     }
     if let Some(steal) = load.steal_share.filter(|s| *s >= crate::environment::load::STEAL_WARN) {
-        seen.push(format!("the hypervisor gave {:.0}% of it to other guests (steal)", steal * 100.0));
+        seen.push(format!(
+            "the hypervisor gave {:.0}% of it to other guests (steal)",
+            steal * 100.0
+        ));
     }
     let loads = match (load.load_min, load.load_median, load.load_max) {
         (Some(lo), Some(mid), Some(hi)) => format!("; the 1-minute load average ran {lo:.2}–{hi:.2} (median {mid:.2})"),
@@ -645,10 +652,16 @@ mod tests {
                 load: Some(load(others)),
                 ..Default::default()
             };
-            environment_warnings(&env).into_iter().find(|w| w.kind == "busy_during_run")
+            environment_warnings(&env)
+                .into_iter()
+                .find(|w| w.kind == "busy_during_run")
         };
         let w = warned(0.23).unwrap();
-        assert!(w.message.contains("23% of the machine's CPU time (0.46 of 2 CPUs"), "{}", w.message);
+        assert!(
+            w.message.contains("23% of the machine's CPU time (0.46 of 2 CPUs"),
+            "{}",
+            w.message
+        );
         assert!(w.message.contains("0.80–3.40 (median 2.10)"), "{}", w.message);
         assert!(warned(0.02).is_none());
     }

@@ -121,7 +121,9 @@ fn row(results: &Results, name: &str, reference: &str) -> OverallRow {
     r.ratio_max = ratios.reduce(f64::max);
     if let Some(mean) = overall::geometric_mean(&used) {
         r.ratio = Some(mean.center.exp());
-        (r.ci_low, r.ci_high) = mean.interval.map_or((None, None), |(l, h)| (Some(l.exp()), Some(h.exp())));
+        (r.ci_low, r.ci_high) = mean
+            .interval
+            .map_or((None, None), |(l, h)| (Some(l.exp()), Some(h.exp())));
         r.verdict = verdict::decide(&mean, (1.0 + results.analysis.noise).ln());
     }
     r
@@ -159,7 +161,11 @@ pub fn check(results: &Results) -> Vec<String> {
         ));
     }
     for s in &stated.implementations {
-        let Some(f) = fresh.implementations.iter().find(|f| f.implementation == s.implementation) else {
+        let Some(f) = fresh
+            .implementations
+            .iter()
+            .find(|f| f.implementation == s.implementation)
+        else {
             out.push(format!("overall row for {}, which did not run", s.implementation));
             continue;
         };
@@ -204,4 +210,74 @@ pub fn check(results: &Results) -> Vec<String> {
 /// Puts a fresh summary in `results`: what `analysis::analyze` ends with.
 pub fn refresh(results: &mut Results) {
     results.overall = compute(results);
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::findings::tests::{cell, document, runs};
+
+    /// B at `b` and C at `c` times A's 1 ms, at two sizes, `n` runs each.
+    fn suite(b: [f64; 2], c: [f64; 2], n: usize, named: bool) -> Results {
+        let mut rng = ChaCha8Rng::seed_from_u64(30);
+        let mut cells = Vec::new();
+        for (i, size) in [1_000u64, 1_000_000].into_iter().enumerate() {
+            for (name, k) in [("A", 1.0), ("B", b[i]), ("C", c[i])] {
+                cells.push(cell(name, "op", size, &[], runs(&mut rng, 1e6 * k, 0.002, n)));
+            }
+        }
+        let mut r = document(cells);
+        if named {
+            r.suite.baseline = Some("A".into());
+            crate::analysis::analyze(&mut r, &[]);
+        }
+        r
+    }
+
+    #[test]
+    fn the_geometric_mean_of_the_ratios_with_the_verdicts_counted() {
+        let r = suite([2.0, 8.0], [0.5, 1.0], 10, true);
+        let o = r.overall.as_ref().unwrap();
+        assert_eq!((o.reference.as_str(), o.named), ("A", true));
+        let b = &o.implementations[0];
+        assert_eq!(b.implementation, "B");
+        assert!((b.ratio.unwrap() / 4.0 - 1.0).abs() < 0.01, "{b:?}");
+        assert!(b.ci_low.unwrap() < b.ratio.unwrap() && b.ratio.unwrap() < b.ci_high.unwrap());
+        assert_eq!((b.verdict, b.slower, b.faster, b.cells), (Verdict::Slower, 2, 0, 2));
+        assert!((b.ratio_min.unwrap() / 2.0 - 1.0).abs() < 0.01 && (b.ratio_max.unwrap() / 8.0 - 1.0).abs() < 0.01);
+        // Half as fast at one size, the same at the other: √0.5 overall.
+        let c = &o.implementations[1];
+        assert!((c.ratio.unwrap() / 0.5f64.sqrt() - 1.0).abs() < 0.01, "{c:?}");
+        assert_eq!((c.faster, c.same + c.unknown), (1, 1));
+        assert!(check(&r).is_empty(), "{:?}", check(&r));
+    }
+
+    #[test]
+    fn without_a_named_baseline_the_first_implementation_and_no_mean_below_six_runs() {
+        let r = suite([2.0, 8.0], [0.5, 1.0], 5, false);
+        let o = r.overall.as_ref().unwrap();
+        assert_eq!((o.reference.as_str(), o.named), ("A", false));
+        let b = &o.implementations[0];
+        assert_eq!(
+            (b.ratio, b.verdict, b.cells, b.no_interval, b.unknown),
+            (None, Verdict::Unknown, 0, 2, 2)
+        );
+    }
+
+    #[test]
+    fn unstable_cells_stay_out_of_the_mean() {
+        let mut r = suite([2.0, 8.0], [0.5, 1.0], 10, true);
+        let odd = r.cells.iter_mut().find(|c| c.id == "op/B/size=1000").unwrap();
+        let wall: Vec<u64> = (0..10)
+            .map(|i| if i % 2 == 0 { 2_000_000 } else { 9_000_000 } + i)
+            .collect();
+        odd.samples.wall_ns = wall.into();
+        crate::analysis::analyze(&mut r, &[]);
+        let b = &r.overall.as_ref().unwrap().implementations[0];
+        assert_eq!((b.cells, b.unstable), (1, 1));
+        assert!((b.ratio.unwrap() / 8.0 - 1.0).abs() < 0.01, "{b:?}");
+    }
 }

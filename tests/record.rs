@@ -90,15 +90,27 @@ fn a_run_records_its_code_machine_load_and_what_ran() {
     assert_eq!(r["suite"]["implementations"], serde_json::json!(["one", "two"]));
 
     let md = fs::read_to_string(dir.path().join("clean/report.md")).unwrap();
-    assert!(md.starts_with("# record — 1 of 2 implementations: one\n"), "{}", &md[..80]);
-    for row in ["| versus commit |", "| Suite commit |", "| CPU identity |", "| Load average during the run |"] {
+    assert!(
+        md.starts_with("# record — 1 of 2 implementations: one\n"),
+        "{}",
+        &md[..80]
+    );
+    for row in [
+        "| versus commit |",
+        "| Suite commit |",
+        "| CPU identity |",
+        "| Load average during the run |",
+    ] {
         assert!(md.contains(row), "{row} missing");
     }
     assert!(md.contains("Not run (the suite defines them; this run left them out): two."));
     let html = fs::read_to_string(dir.path().join("clean/report.html")).unwrap();
     assert!(html.contains("<h1>record — 1 of 2 implementations: one</h1>"));
     assert!(html.contains("Other processes&#x27; CPU") || html.contains("Other processes' CPU"));
-    assert!(stdout.contains("== Run ==") && stdout.contains("not run: two"), "{stdout}");
+    assert!(
+        stdout.contains("== Run ==") && stdout.contains("not run: two"),
+        "{stdout}"
+    );
 
     // A tracked file changed: the record says the tree was dirty.
     if committed.is_some() {

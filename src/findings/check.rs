@@ -114,12 +114,20 @@ fn rule(results: &Results, cells: &[&Cell]) -> (SizeAnswer, Option<String>) {
     let shaky = unstable(first) || unstable(second);
     // Over unstable runs, only a lead in every run counts.
     let slowest = first.stats.as_ref().map_or(f64::MAX, |s| s.max_ns);
-    if shaky && !cells[1..].iter().all(|c| c.stats.as_ref().is_some_and(|s| s.min_ns > slowest)) {
+    if shaky
+        && !cells[1..]
+            .iter()
+            .all(|c| c.stats.as_ref().is_some_and(|s| s.min_ns > slowest))
+    {
         return (SizeAnswer::Unstable, None);
     }
     match verdict(results, second, first) {
         Some(Verdict::Same) if !shaky => (SizeAnswer::Same, None),
-        Some(Verdict::Slower) if cells[2..].iter().all(|c| verdict(results, c, first) == Some(Verdict::Slower)) => {
+        Some(Verdict::Slower)
+            if cells[2..]
+                .iter()
+                .all(|c| verdict(results, c, first) == Some(Verdict::Slower)) =>
+        {
             (SizeAnswer::Winner, Some(first.implementation.clone()))
         }
         _ => (SizeAnswer::Unknown, None),
@@ -146,12 +154,17 @@ fn size(results: &Results, f: &Finding, w: &SizeWinner) -> Vec<String> {
     if let Some(name) = &w.implementation {
         let runs = cells[0].stats.as_ref().map_or(0, |s| s.n);
         if runs < min_samples(results.analysis.confidence) {
-            out.push(format!("at {at}: {name} is named winner on {runs} runs, too few for a verdict"));
+            out.push(format!(
+                "at {at}: {name} is named winner on {runs} runs, too few for a verdict"
+            ));
         }
     }
     if w.every_run {
         let slowest = cells[0].stats.as_ref().map_or(f64::MAX, |s| s.max_ns);
-        if cells[1..].iter().any(|c| c.stats.as_ref().is_none_or(|s| s.min_ns <= slowest)) {
+        if cells[1..]
+            .iter()
+            .any(|c| c.stats.as_ref().is_none_or(|s| s.min_ns <= slowest))
+        {
             out.push(format!("at {at}: said to win in every run, but the runs overlap"));
         }
     }
@@ -182,7 +195,11 @@ fn segments(f: &Finding, winners: &[SizeWinner]) -> Vec<String> {
     if f.segments.is_empty() {
         return out;
     }
-    let covered: Vec<u64> = f.segments.iter().flat_map(|s| s.payload_bytes.iter().copied()).collect();
+    let covered: Vec<u64> = f
+        .segments
+        .iter()
+        .flat_map(|s| s.payload_bytes.iter().copied())
+        .collect();
     let sizes: Vec<u64> = winners.iter().map(|w| w.payload_bytes).collect();
     if covered != sizes || !sizes.windows(2).all(|p| p[0] < p[1]) {
         out.push("the segments do not cover each size once, in order".to_string());
@@ -200,15 +217,13 @@ fn segments(f: &Finding, winners: &[SizeWinner]) -> Vec<String> {
             }
         }
     }
-    if f
-        .segments
+    if f.segments
         .windows(2)
         .any(|p| p[0].answer == p[1].answer && p[0].implementation == p[1].implementation)
     {
         out.push("two neighbouring segments say the same: they are one".to_string());
     }
-    let won: Vec<&crate::results::SizeSegment> =
-        f.segments.iter().filter(|s| s.answer == SizeAnswer::Winner).collect();
+    let won: Vec<&crate::results::SizeSegment> = f.segments.iter().filter(|s| s.answer == SizeAnswer::Winner).collect();
     let expected: Vec<(String, String, u64, u64)> = won
         .windows(2)
         .filter(|p| p[0].implementation != p[1].implementation)
@@ -227,7 +242,9 @@ fn segments(f: &Finding, winners: &[SizeWinner]) -> Vec<String> {
         .map(|x| (x.before.clone(), x.after.clone(), x.below_bytes, x.above_bytes))
         .collect();
     if stated != expected {
-        out.push(format!("crossovers {stated:?} where the winners change at {expected:?}"));
+        out.push(format!(
+            "crossovers {stated:?} where the winners change at {expected:?}"
+        ));
     }
     if (f.kind == FindingKind::Crossover) != !expected.is_empty() {
         out.push("a crossover finding exactly where the winner changes".to_string());
@@ -298,10 +315,16 @@ fn words(results: &Results, f: &Finding) -> Vec<String> {
         let allowed = places(f, winners, name);
         for claim in fastest_claims(&f.text, name) {
             // " at 1 MB" must not pass for " at 1 MB to 100 MB": the place ends where the sentence goes on.
-            let ends = |p: &String| claim.strip_prefix(p.as_str()).is_some_and(|rest| rest.is_empty() || rest.starts_with([',', ' ', ';']));
+            let ends = |p: &String| {
+                claim
+                    .strip_prefix(p.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with([',', ' ', ';']))
+            };
             if !allowed.iter().any(ends) {
                 let place: String = claim.chars().take_while(|c| *c != '(' && *c != ';').collect();
-                out.push(format!("says {name} is fastest{place}, where the verdicts do not confirm it"));
+                out.push(format!(
+                    "says {name} is fastest{place}, where the verdicts do not confirm it"
+                ));
             }
         }
     }

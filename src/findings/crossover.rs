@@ -21,9 +21,7 @@ use crate::findings::cost::Fitted;
 use crate::findings::series::Series;
 use crate::findings::text;
 use crate::findings::winner::{self, Decided, decide};
-use crate::results::{
-    AnalysisSettings, Cell, Crossover, Evidence, Finding, FindingKind, SizeAnswer, SizeSegment,
-};
+use crate::results::{AnalysisSettings, Cell, Crossover, Evidence, Finding, FindingKind, SizeAnswer, SizeSegment};
 use crate::stats::bootstrap;
 use crate::stats::linear::Line;
 
@@ -99,11 +97,9 @@ fn segments(sizes: &[Decided]) -> Vec<SizeSegment> {
 fn place(bytes: &[u64], all: &[u64]) -> String {
     match bytes {
         [one] => format!("at {}", text::payload(*one)),
-        [first, .., last] if bytes.len() == all.len() => format!(
-            "at every size, {} to {}",
-            text::payload(*first),
-            text::payload(*last)
-        ),
+        [first, .., last] if bytes.len() == all.len() => {
+            format!("at every size, {} to {}", text::payload(*first), text::payload(*last))
+        }
         [first, .., last] => format!("from {} to {}", text::payload(*first), text::payload(*last)),
         [] => String::new(),
     }
@@ -202,8 +198,13 @@ fn crossing_text(x: &Crossover, at: f64, interval: Option<(f64, f64)>) -> String
     out
 }
 
+/// A cell's median as evidence; none from an unstable cell (its median is
+/// one draw of which mode won), except at a size won in every run.
 fn evidence<'r>(d: &Decided<'r>, implementation: &str) -> Option<(Evidence, &'r Cell)> {
     let c = *d.cells.iter().find(|c| c.implementation == implementation)?;
+    if crate::findings::unstable::is_unstable(c) && !d.winner.every_run {
+        return None;
+    }
     let s = c.stats.as_ref()?;
     let e = Evidence {
         cell: c.id.clone(),

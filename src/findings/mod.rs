@@ -36,7 +36,7 @@ pub mod warmup;
 pub mod winner;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 #[cfg(test)]
 mod verdict_tests;
 

@@ -21,7 +21,13 @@ const MIB: u64 = 1024 * 1024;
 
 /// A process cell of `implementation` at `size` (the `size` parameter,
 /// also its payload) with the given runs; `extra` adds parameters.
-pub(super) fn cell(implementation: &str, operation: &str, size: u64, extra: &[(&str, ParamValue)], wall: Vec<u64>) -> Cell {
+pub(super) fn cell(
+    implementation: &str,
+    operation: &str,
+    size: u64,
+    extra: &[(&str, ParamValue)],
+    wall: Vec<u64>,
+) -> Cell {
     let mut params = Params::new();
     params.insert("size".into(), ParamValue::Int(size as i64));
     for (k, v) in extra {
@@ -57,12 +63,12 @@ pub(super) fn cell(implementation: &str, operation: &str, size: u64, extra: &[(&
 }
 
 /// `runs` times around `median_ns` with multiplicative noise of `sigma`.
-pub(super) fn runs(rng: &mut ChaCha8Rng, median_ns: f64, sigma: f64, runs: usize) -> Vec<u64> {
+pub(crate) fn runs(rng: &mut ChaCha8Rng, median_ns: f64, sigma: f64, runs: usize) -> Vec<u64> {
     let noise = LogNormal::new(0.0, sigma).unwrap();
     (0..runs).map(|_| (median_ns * noise.sample(rng)) as u64).collect()
 }
 
-pub(super) fn document(cells: Vec<Cell>) -> Results {
+pub(crate) fn document(cells: Vec<Cell>) -> Results {
     let mut operations: Vec<String> = Vec::new();
     for c in &cells {
         if !operations.contains(&c.operation) {
@@ -96,7 +102,7 @@ pub(super) fn document(cells: Vec<Cell>) -> Results {
 /// Sizes from 256 B to 100 MiB, as suites use them.
 const SIZES: [u64; 7] = [256, 4 * KIB, 64 * KIB, MIB, 10 * MIB, 50 * MIB, 100 * MIB];
 
-pub(super) fn find<'r>(r: &'r Results, kind: FindingKind, implementation: Option<&str>) -> Vec<&'r Finding> {
+pub(crate) fn find<'r>(r: &'r Results, kind: FindingKind, implementation: Option<&str>) -> Vec<&'r Finding> {
     r.findings
         .iter()
         .filter(|f| f.kind == kind && (implementation.is_none() || f.implementation.as_deref() == implementation))
@@ -186,12 +192,17 @@ fn a_known_crossover_is_found_between_the_right_sizes() {
     assert_eq!(found[0].cells.len(), 12);
     assert!(x.below_ratio.as_ref().unwrap().confirmed && x.above_ratio.as_ref().unwrap().confirmed);
     assert!(
-        found[0].text.starts_with("A is fastest from 1 KB to 1 MB") && found[0].text.contains("; B is fastest from 10 MB to 100 MB"),
+        found[0].text.starts_with("A is fastest from 1 KB to 1 MB")
+            && found[0].text.contains("; B is fastest from 10 MB to 100 MB"),
         "{}",
         found[0].text
     );
     assert_eq!(found[0].crossovers.len(), 1);
-    assert!(super::check::contradictions(&r).is_empty(), "{:?}", super::check::contradictions(&r));
+    assert!(
+        super::check::contradictions(&r).is_empty(),
+        "{:?}",
+        super::check::contradictions(&r)
+    );
     // Every size has a winner, and no winner finding repeats the crossover.
     let winners = found[0].winners.as_ref().unwrap();
     assert!(winners.iter().all(|w| w.implementation.is_some()));
@@ -230,8 +241,12 @@ fn overlapping_implementations_are_unknown_not_ranked() {
     let winners = found[0].winners.as_ref().unwrap();
     assert!(winners.iter().all(|w| w.answer == SizeAnswer::Unknown), "{winners:?}");
     assert!(
-        found[0].text.starts_with("unknown which is fastest at 1 KB to 100 MB (A or B)")
-            || found[0].text.starts_with("unknown which is fastest at 1 KB to 100 MB (B or A)"),
+        found[0]
+            .text
+            .starts_with("unknown which is fastest at 1 KB to 100 MB (A or B)")
+            || found[0]
+                .text
+                .starts_with("unknown which is fastest at 1 KB to 100 MB (B or A)"),
         "{}",
         found[0].text
     );

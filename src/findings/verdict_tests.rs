@@ -74,7 +74,10 @@ fn with_unstable(odd: u64) -> Results {
             } else {
                 runs(&mut rng, 2e6, 0.01, 10)
             };
-            [cell("A", "op", s, &[], a), cell("B", "op", s, &[], runs(&mut rng, 3e6, 0.01, 10))]
+            [
+                cell("A", "op", s, &[], a),
+                cell("B", "op", s, &[], runs(&mut rng, 3e6, 0.01, 10)),
+            ]
         })
         .collect();
     document(cells)
@@ -87,10 +90,17 @@ fn unstable_runs_are_named_and_never_evidence() {
     let answers: Vec<SizeAnswer> = series.winners.as_ref().unwrap().iter().map(|w| w.answer).collect();
     assert_eq!(
         answers,
-        [SizeAnswer::Winner, SizeAnswer::Winner, SizeAnswer::Unstable, SizeAnswer::Winner]
+        [
+            SizeAnswer::Winner,
+            SizeAnswer::Winner,
+            SizeAnswer::Unstable,
+            SizeAnswer::Winner
+        ]
     );
     assert!(
-        series.text.contains("; unknown which is fastest at 100 KB: the runs of A are unstable; "),
+        series
+            .text
+            .contains("; unknown which is fastest at 100 KB: the runs of A are unstable; "),
         "{}",
         series.text
     );
@@ -103,7 +113,11 @@ fn unstable_runs_are_named_and_never_evidence() {
         .chain(find(&r, FindingKind::NotLinear, Some("A")))
         .next()
         .unwrap();
-    assert!(!cost.cells.contains(&"op/A/size=100000".to_string()), "{:?}", cost.cells);
+    assert!(
+        !cost.cells.contains(&"op/A/size=100000".to_string()),
+        "{:?}",
+        cost.cells
+    );
     assert_holds(&r);
 }
 
@@ -139,11 +153,12 @@ fn a_winner_that_changes_twice_reads_as_segments_that_agree() {
         .iter()
         .map(|x| (x.before.as_str(), x.after.as_str(), x.below_bytes, x.above_bytes))
         .collect();
-    assert_eq!(
-        turns,
-        [("A", "B", 10_000, 100_000), ("B", "A", 1_000_000, 10_000_000)]
+    assert_eq!(turns, [("A", "B", 10_000, 100_000), ("B", "A", 1_000_000, 10_000_000)]);
+    assert!(
+        f.text.starts_with("A is fastest from 1 KB to 10 KB (closest at "),
+        "{}",
+        f.text
     );
-    assert!(f.text.starts_with("A is fastest from 1 KB to 10 KB (closest at "), "{}", f.text);
     assert!(f.text.contains("; B is fastest from 100 KB to 1 MB ("), "{}", f.text);
     assert!(f.text.contains("; A is fastest at 10 MB, ahead of B ("), "{}", f.text);
     assert!(!f.text.contains("up to"), "{}", f.text);
@@ -160,31 +175,55 @@ fn the_checker_finds_every_seeded_contradiction() {
         .position(|f| f.kind == FindingKind::Crossover)
         .unwrap();
     let seeded: Vec<(&str, Box<dyn Fn(&mut Results)>)> = vec![
-        ("a winner called unknown", Box::new(move |r| {
-            let w = &mut r.findings[at].winners.as_mut().unwrap()[0];
-            (w.answer, w.implementation) = (SizeAnswer::Unknown, None);
-        })),
-        ("\"tie\"", Box::new(move |r| r.findings[at].text.push_str("; A and B tie at 1 KB"))),
-        ("a same that is not", Box::new(move |r| {
-            let w = &mut r.findings[at].winners.as_mut().unwrap()[1];
-            (w.answer, w.implementation) = (SizeAnswer::Same, None);
-        })),
-        ("a missing crossover", Box::new(move |r| {
-            r.findings[at].crossovers.pop();
-        })),
-        ("a winner where B won", Box::new(move |r| {
-            let w = &mut r.findings[at].winners.as_mut().unwrap()[2];
-            w.implementation = Some("A".into());
-        })),
-        ("a stable cell called unstable", Box::new(move |r| {
-            r.findings[at].winners.as_mut().unwrap()[0].unstable = vec!["A".into()];
-        })),
-        ("a place where the winner did not win", Box::new(move |r| {
-            r.findings[at].text = "A is fastest at every size, 1 KB to 10 MB".into();
-        })),
-        ("overall counts that are not the verdicts'", Box::new(|r| {
-            r.overall.as_mut().unwrap().implementations[0].faster += 1;
-        })),
+        (
+            "a winner called unknown",
+            Box::new(move |r| {
+                let w = &mut r.findings[at].winners.as_mut().unwrap()[0];
+                (w.answer, w.implementation) = (SizeAnswer::Unknown, None);
+            }),
+        ),
+        (
+            "\"tie\"",
+            Box::new(move |r| r.findings[at].text.push_str("; A and B tie at 1 KB")),
+        ),
+        (
+            "a same that is not",
+            Box::new(move |r| {
+                let w = &mut r.findings[at].winners.as_mut().unwrap()[1];
+                (w.answer, w.implementation) = (SizeAnswer::Same, None);
+            }),
+        ),
+        (
+            "a missing crossover",
+            Box::new(move |r| {
+                r.findings[at].crossovers.pop();
+            }),
+        ),
+        (
+            "a winner where B won",
+            Box::new(move |r| {
+                let w = &mut r.findings[at].winners.as_mut().unwrap()[2];
+                w.implementation = Some("A".into());
+            }),
+        ),
+        (
+            "a stable cell called unstable",
+            Box::new(move |r| {
+                r.findings[at].winners.as_mut().unwrap()[0].unstable = vec!["A".into()];
+            }),
+        ),
+        (
+            "a place where the winner did not win",
+            Box::new(move |r| {
+                r.findings[at].text = "A is fastest at every size, 1 KB to 10 MB".into();
+            }),
+        ),
+        (
+            "overall counts that are not the verdicts'",
+            Box::new(|r| {
+                r.overall.as_mut().unwrap().implementations[0].faster += 1;
+            }),
+        ),
     ];
     assert_holds(&good);
     for (what, seed) in seeded {

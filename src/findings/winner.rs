@@ -135,7 +135,11 @@ pub fn pair_text(fast_ns: f64, slow_ns: f64, r: Option<&Ratio>) -> String {
 pub fn evidence_text(d: &Decided) -> String {
     let [fast, slow] = d.compared;
     if d.winner.every_run {
-        let range = |c: &Cell| c.stats.as_ref().map_or(String::new(), |s| text::time_range(s.min_ns, s.max_ns));
+        let range = |c: &Cell| {
+            c.stats
+                .as_ref()
+                .map_or(String::new(), |s| text::time_range(s.min_ns, s.max_ns))
+        };
         return format!("every run: {} against {}", range(fast), range(slow));
     }
     let median = |c: &Cell| c.stats.as_ref().map_or(0.0, |s| s.median_ns);
@@ -149,11 +153,18 @@ pub fn evidence_text(d: &Decided) -> String {
 pub fn sentence(d: &Decided, place: &str, noise: f64) -> String {
     let w = &d.winner;
     let (a, b) = (&w.fastest, &w.runner_up);
-    let at = if place.is_empty() { String::new() } else { format!(" {place}") };
+    let at = if place.is_empty() {
+        String::new()
+    } else {
+        format!(" {place}")
+    };
     let evidence = evidence_text(d);
     match w.answer {
         SizeAnswer::Winner => format!("{a} is fastest{at}, ahead of {b} ({evidence})"),
-        SizeAnswer::Same => format!("{a} and {b} are the same within ±{}{at} ({evidence})", text::percent(noise)),
+        SizeAnswer::Same => format!(
+            "{a} and {b} are the same within ±{}{at} ({evidence})",
+            text::percent(noise)
+        ),
         SizeAnswer::Unstable => format!(
             "unknown which is fastest{at}: the runs of {} are unstable",
             text::and_list(&w.unstable)

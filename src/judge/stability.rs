@@ -168,7 +168,10 @@ mod tests {
         xs.extend(around(45e6, 5));
         let i = assess(&xs, &[10]).unwrap();
         assert_eq!(i.kind, InstabilityKind::TwoModes);
-        assert!((i.low_ns / 2.02e6 - 1.0).abs() < 0.02 && (i.high_ns / 45.9e6 - 1.0).abs() < 0.02, "{i:?}");
+        assert!(
+            (i.low_ns / 2.02e6 - 1.0).abs() < 0.02 && (i.high_ns / 45.9e6 - 1.0).abs() < 0.02,
+            "{i:?}"
+        );
         // Levels 20% apart are not modes.
         let mut near = around(10e6, 5);
         near.extend(around(12e6, 5));
@@ -190,7 +193,10 @@ mod tests {
         xs.extend(around(1e6, 6));
         let i = assess(&xs, &[6, 6, 6]).unwrap();
         assert_eq!(i.kind, InstabilityKind::Segments);
-        assert!((i.low_ns / 1.02e6 - 1.0).abs() < 0.02 && (i.high_ns / 1.836e6 - 1.0).abs() < 0.02, "{i:?}");
+        assert!(
+            (i.low_ns / 1.02e6 - 1.0).abs() < 0.02 && (i.high_ns / 1.836e6 - 1.0).abs() < 0.02,
+            "{i:?}"
+        );
         // The same runs as one segment: a third in a second mode.
         assert_eq!(assess(&xs, &[18]).unwrap().kind, InstabilityKind::TwoModes);
         let agree = around(1e6, 18);

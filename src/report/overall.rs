@@ -96,7 +96,7 @@ pub fn table(results: &Results) -> Option<Table> {
     }
     Some(Table {
         kind: TableKind::Overall,
-        title: format!("Overall: each implementation against {} over the suite", o.reference),
+        title: format!("Each implementation against {} over the whole suite", o.reference),
         header: [
             "implementation",
             "geometric mean",

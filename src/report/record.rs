@@ -107,13 +107,10 @@ pub fn rows(results: &Results) -> Vec<(&'static str, String)> {
     if results.suite.file.is_some() {
         out.push((
             "Suite commit",
-            results
-                .suite
-                .git
-                .as_ref()
-                .map_or("unknown (not in a git repository, or recorded before versus asked)".into(), |g| {
-                    g.describe()
-                }),
+            results.suite.git.as_ref().map_or(
+                "unknown (not in a git repository, or recorded before versus asked)".into(),
+                |g| g.describe(),
+            ),
         ));
     }
     if let Some(d) = &e.cpu {
@@ -141,7 +138,8 @@ pub fn rows(results: &Results) -> Vec<(&'static str, String)> {
 pub fn terminal_lines(results: &Results) -> Vec<String> {
     let e = &results.environment;
     let commit = |g: &Option<crate::environment::git::GitState>| {
-        g.as_ref().map_or("commit not recorded".into(), |g| format!("commit {}", g.describe()))
+        g.as_ref()
+            .map_or("commit not recorded".into(), |g| format!("commit {}", g.describe()))
     };
     let mut line = format!("versus {} ({})", e.versus_version, commit(&e.versus_commit));
     if results.suite.file.is_some() {
@@ -162,10 +160,7 @@ pub fn terminal_lines(results: &Results) -> Vec<String> {
     }
     let missing = not_run(results);
     if !missing.is_empty() {
-        out.push(format!(
-            "not run: {}",
-            crate::findings::text::and_list(&missing)
-        ));
+        out.push(format!("not run: {}", crate::findings::text::and_list(&missing)));
     }
     out
 }

@@ -21,12 +21,12 @@ pub mod overall;
 mod samples;
 mod segments;
 pub mod validate;
+pub use crate::judge::stability::{Instability, InstabilityKind};
 pub use column::Column;
 pub use finding::{
     CostFit, Crossover, Drift, Evidence, Finding, FindingKind, FirstRun, FitProblem, Growth, MemoryGrowth,
     OutcomeCount, Ratio, SizeAnswer, SizeSegment, SizeWinner, UnstableCell,
 };
-pub use crate::judge::stability::{Instability, InstabilityKind};
 pub use journal::{Journal, Recovered};
 pub use overall::{Overall, OverallRow};
 pub use samples::{Samples, per_call, per_call_batches};
