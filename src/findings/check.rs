@@ -246,7 +246,7 @@ fn segments(f: &Finding, winners: &[SizeWinner]) -> Vec<String> {
             "crossovers {stated:?} where the winners change at {expected:?}"
         ));
     }
-    if (f.kind == FindingKind::Crossover) != !expected.is_empty() {
+    if (f.kind == FindingKind::Crossover) == expected.is_empty() {
         out.push("a crossover finding exactly where the winner changes".to_string());
     }
     out

@@ -21,7 +21,7 @@ const MIB: u64 = 1024 * 1024;
 
 /// A process cell of `implementation` at `size` (the `size` parameter,
 /// also its payload) with the given runs; `extra` adds parameters.
-pub(super) fn cell(
+pub(crate) fn cell(
     implementation: &str,
     operation: &str,
     size: u64,

@@ -166,6 +166,9 @@ fn a_winner_that_changes_twice_reads_as_segments_that_agree() {
     assert_holds(&r);
 }
 
+/// A contradiction put into a document that holds none.
+type Seed = Box<dyn Fn(&mut Results)>;
+
 #[test]
 fn the_checker_finds_every_seeded_contradiction() {
     let good = there_and_back();
@@ -174,7 +177,7 @@ fn the_checker_finds_every_seeded_contradiction() {
         .iter()
         .position(|f| f.kind == FindingKind::Crossover)
         .unwrap();
-    let seeded: Vec<(&str, Box<dyn Fn(&mut Results)>)> = vec![
+    let seeded: Vec<(&str, Seed)> = vec![
         (
             "a winner called unknown",
             Box::new(move |r| {
