@@ -224,6 +224,7 @@ mod tests {
             comparisons: vec![],
             warnings: vec![],
             findings: vec![],
+            overall: None,
             since: None,
             shard: None,
             merge: None,

@@ -5,8 +5,9 @@
 //! groups of cells) → `runner` + `exec` (processes → samples) → `stats`
 //! (pure statistics) → `judge` (the one rule of every verdict: intervals
 //! over runs and segments, three answers, run-to-run noise) → `analysis`
-//! (each cell's statistics, comparisons, warnings) → `findings` (the
-//! takeaways: costs, crossovers, memory, warm-up, drift) → `report` (text).
+//! (each cell's statistics, comparisons, warnings) → `overall` (the suite
+//! at a glance) and `findings` (the takeaways: winners, crossovers, costs,
+//! memory, warm-up, drift) → `report` (text).
 //! `session` drives one run of a plan through those layers; `app` turns
 //! flags into a session and its results into outputs. `revisions` makes an
 //! implementation one column per git revision (checked out and built before
@@ -36,6 +37,7 @@ pub mod import;
 pub mod judge;
 pub mod merge;
 pub mod outcome;
+pub mod overall;
 pub mod payload;
 pub mod placeholder;
 pub mod plan;

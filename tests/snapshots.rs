@@ -110,3 +110,13 @@ fn diff_of_two_runs() {
     insta::assert_snapshot!("diff_terminal", terminal::render_table(&table));
     insta::assert_snapshot!("diff_markdown", markdown::render_diff(&table, &[]));
 }
+
+/// The suite at a glance as the HTML report shows it: each implementation
+/// against the baseline over every cell (geometric mean, verdict counts).
+#[test]
+fn overall_section_of_the_html_report() {
+    let html = versus::report::html::render(&fixture("age.json"), None).unwrap();
+    let start = html.find("<section id=\"overall\">").unwrap();
+    let end = start + html[start..].find("</section>").unwrap() + "</section>".len();
+    insta::assert_snapshot!(&html[start..end]);
+}

@@ -66,6 +66,8 @@ pub fn build(files: &[(Source, Imported)], options: &Options) -> Result<Results>
             baseline: options.baseline.clone(),
             command: options.command.clone(),
             hash: None,
+            git: None,
+            implementations: vec![],
             labels: Default::default(),
         },
         started_at: now.clone(),
@@ -80,6 +82,7 @@ pub fn build(files: &[(Source, Imported)], options: &Options) -> Result<Results>
         comparisons: vec![],
         warnings: vec![],
         findings: vec![],
+        overall: None,
         since: None,
         shard: None,
         merge: None,
@@ -278,5 +281,6 @@ fn summary_stats(s: &Summary) -> results::Stats {
         steady_state: SteadyState::Unknown,
         alloc_bytes_per_call: None,
         gc_per_call: None,
+        unstable: None,
     }
 }

@@ -100,7 +100,7 @@ pub fn render(results: &Results) -> String {
 /// which the caller writes beside it as `<stem>.svg`.
 pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes: Option<&str>) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "# {}\n", escape(&results.suite.name));
+    let _ = writeln!(out, "# {}\n", escape(&crate::report::record::title(results)));
     if let Some(d) = &results.suite.description {
         let _ = writeln!(out, "{}\n", escape_prose(d.trim()));
     }
@@ -119,6 +119,10 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
         let _ = writeln!(out, "{m}\n");
     }
     findings(&mut out, results);
+    if let Some(t) = crate::report::overall::table(results) {
+        let _ = writeln!(out, "## Overall\n");
+        table(&mut out, &t, "###");
+    }
     if let Some(grid) = tables::summary_grid(results) {
         let _ = writeln!(out, "## Summary\n");
         table(&mut out, &grid.table(), "###");

@@ -26,6 +26,8 @@ pub enum TableKind {
     Memory,
     /// One row per implementation (suites without parameters).
     Summary,
+    /// Each implementation against the reference over the whole suite.
+    Overall,
     Info,
 }
 

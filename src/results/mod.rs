@@ -18,16 +18,19 @@ mod column;
 pub mod finding;
 mod journal;
 mod revisions;
+pub mod overall;
 mod samples;
 mod segments;
 pub mod validate;
+pub use crate::judge::stability::{Instability, InstabilityKind};
 pub use column::Column;
 pub use finding::{
     CostFit, Crossover, Drift, Evidence, Finding, FindingKind, FirstRun, FitProblem, Growth, MemoryGrowth,
-    OutcomeCount, Ratio, SizeWinner,
+    OutcomeCount, Ratio, SizeAnswer, SizeSegment, SizeWinner, UnstableCell,
 };
 pub use journal::{Journal, Recovered};
 pub use revisions::{BuildRecord, BuildStatus, RevisionColumn, RevisionInfo, Revisions};
+pub use overall::{Overall, OverallRow};
 pub use samples::{Samples, per_call, per_call_batches};
 pub use segments::{Design, Levels, Segment, gather};
 
@@ -82,6 +85,11 @@ pub struct Stats {
     /// In-process cells whose runtime counts collections: mean collections per call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gc_per_call: Option<f64>,
+    /// Set when the runs do not describe one level (`judge::stability`):
+    /// two modes, a spread as wide as the level, or passes in different
+    /// modes. Findings never rest on such a cell. Absent when stable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unstable: Option<Instability>,
 }
 
 /// Whether a cell's series (warm-up, then measured) reached a steady level.
@@ -346,6 +354,17 @@ pub struct Environment {
     /// The suite's background services, in suite order.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub services: IndexMap<String, ServiceInfo>,
+    /// The commit versus was built from, when built from a git checkout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versus_commit: Option<crate::environment::git::GitState>,
+    /// The CPU beyond `cpu_model`: family, model, stepping, microcode,
+    /// notable flags, topology, frequency (`environment::cpu`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<crate::environment::cpu::CpuDetails>,
+    /// The machine's load sampled through the run, and other processes'
+    /// share of its CPU time (`environment::load`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<crate::environment::load::RunLoad>,
 }
 
 /// A background service as the run started it.
@@ -392,6 +411,14 @@ pub struct SuiteInfo {
     /// pieces with the same hash. Null for `versus exec`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash: Option<String>,
+    /// The commit of the repository holding the suite file when the run
+    /// started; absent outside a repository, without git, and for `exec`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git: Option<crate::environment::git::GitState>,
+    /// Every implementation the suite defines, in suite order: the report
+    /// says which of them ran (`--only`). Absent in older files and for `exec`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub implementations: Vec<String>,
     /// Labelled matrix parameters: parameter → label → the value commands got.
     /// Cells, ids and reports show the labels.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
@@ -467,6 +494,12 @@ pub struct Results {
     /// computed them; `versus report` computes them afresh.
     #[serde(default)]
     pub findings: Vec<Finding>,
+    /// Each implementation against one reference over the whole suite:
+    /// the geometric mean of its ratios and its verdict counts (`overall`).
+    /// Absent in files written before versus computed it, and when fewer
+    /// than two implementations ran; `versus report` computes it afresh.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overall: Option<Overall>,
     /// Each cell against an earlier run of the same suite from the history
     /// store ("change since"); absent when there was none or history was off.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -59,6 +59,8 @@ impl Session<'_> {
             "none needed (no memory_limit in the suite)"
         };
         let mut env = environment::collect(mechanism);
+        // Read through the run; its last reading waits until every child has been reaped.
+        let sampler = environment::load::Sampler::start(environment::load::ProcProbe, environment::load::EVERY);
         env.implementations = document::implementations(suite, self.plan, &tmp);
         let mut results = document::start(suite, env, self.noise);
         results.shard = self.shard.clone();
@@ -110,6 +112,7 @@ impl Session<'_> {
         }));
         drop(runner);
         drop(services);
+        results.environment.load = sampler.finish();
         // Scratch space (chain outputs, keys) is not a result: the journal is what resumes.
         let _ = fs::remove_dir_all(&work);
         let _ = fs::remove_dir_all(&tmp);

@@ -122,6 +122,7 @@ fn bare_header(cells: &IndexMap<String, Cell>) -> Results {
         comparisons: vec![],
         warnings: vec![],
         findings: vec![],
+        overall: None,
         since: None,
         shard: None,
         merge: None,
