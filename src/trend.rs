@@ -1,12 +1,20 @@
 //! A suite's trend on one machine: for every cell, its median time per call
 //! over the recorded runs, oldest first, and where it changed
-//! (`stats::changepoint`). Built from the history store's rows; renderers in
-//! `report::trend` only format it.
+//! (`stats::changepoint`). Built from the history store's per-cell
+//! summaries (`history::series`); renderers in `report::trend` only format it.
+//!
+//! At a team's scale (thousands of runs of a thousand cells) most cells
+//! never change, so a trend keeps every run's point only for the cells it
+//! draws in full (those with a change, or every cell of a small suite); the
+//! rest are a line of summary. Change points are found once per cell, the
+//! cells shared out over the cores.
 
-use indexmap::IndexMap;
+use std::collections::HashMap;
 
-use crate::history::TrendRow;
-use crate::stats::changepoint::{self, Change, Options};
+use crate::stats::changepoint::{self, Change, Detection, Options};
+
+/// Suites with at most this many cells are drawn in full whatever changed.
+pub const DRAW_ALL_UP_TO: usize = 24;
 
 /// One run of one cell.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,15 +29,30 @@ pub struct Point {
     pub ci_high_ns: Option<f64>,
 }
 
+/// One cell's medians over the runs where it finished ok, oldest first:
+/// what change detection reads.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Medians {
+    pub id: String,
+    pub run_ids: Vec<i64>,
+    pub median_ns: Vec<f64>,
+}
+
 /// One cell over the runs where it finished ok.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CellTrend {
     pub id: String,
-    pub points: Vec<Point>,
+    /// Runs where the cell finished ok.
+    pub runs: usize,
+    pub newest_median_ns: Option<f64>,
+    /// Each change, with the run it starts at; `Change::index` counts the cell's ok runs.
     pub changes: Vec<Change>,
+    pub change_runs: Vec<i64>,
     /// The cell's run-to-run noise (≈ relative spread) and the smallest step called a change.
     pub sigma: f64,
     pub threshold: f64,
+    /// Every ok run's point when the cell is drawn in full, else empty.
+    pub points: Vec<Point>,
 }
 
 impl CellTrend {
@@ -37,7 +60,12 @@ impl CellTrend {
     pub fn newest_change(&self) -> Option<&Change> {
         self.changes
             .last()
-            .filter(|c| c.index + 1 == self.points.len() && self.points.len() > 1)
+            .filter(|c| c.index + 1 == self.runs && self.runs > 1)
+    }
+
+    /// Drawn in full (every run's point kept).
+    pub fn drawn(&self) -> bool {
+        !self.points.is_empty()
     }
 }
 
@@ -49,6 +77,8 @@ pub struct Trend {
     /// Runs of the suite on the machine, oldest first.
     pub runs: Vec<i64>,
     pub cells: Vec<CellTrend>,
+    /// Set when the trend covers part of the history (`--last`, `--since`, `--cell`).
+    pub scope: Option<String>,
 }
 
 impl Trend {
@@ -61,39 +91,52 @@ impl Trend {
     }
 }
 
-/// Groups `rows` (oldest run first) into cells and finds each cell's changes.
-pub fn build(suite: &str, machine: &str, rows: &[TrendRow], opts: &Options) -> Trend {
-    let mut runs: Vec<i64> = rows.iter().map(|r| r.run_id).collect();
-    runs.dedup();
-    let mut by_cell: IndexMap<&str, Vec<Point>> = IndexMap::new();
-    for r in rows {
-        let entry = by_cell.entry(r.cell_id.as_str()).or_default();
-        let (Some(m), "ok") = (r.median_ns, r.outcome.as_str()) else {
-            continue;
-        };
-        entry.push(Point {
-            run_id: r.run_id,
-            started_at: r.started_at.clone(),
-            git_commit: r.git_commit.clone(),
-            version: r.version.clone(),
-            median_ns: m,
-            ci_low_ns: r.ci_low_ns,
-            ci_high_ns: r.ci_high_ns,
-        });
-    }
-    by_cell.sort_keys();
-    let cells = by_cell
+/// The change rule, applied to one cell's medians.
+pub fn detect_cell(m: &Medians, opts: &Options) -> Detection {
+    changepoint::detect(&m.median_ns, opts)
+}
+
+/// Each cell's changes, once per cell, the cells shared out over the cores.
+pub fn detect(cells: &[Medians], opts: &Options) -> Vec<Detection> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let chunk = cells.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = cells
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(|m| detect_cell(m, opts)).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    })
+}
+
+/// Which cells are drawn in full: those with a change, or all of a small suite.
+pub fn to_draw(cells: &[Medians], detections: &[Detection]) -> Vec<bool> {
+    let all = cells.len() <= DRAW_ALL_UP_TO;
+    detections.iter().map(|d| all || !d.changes.is_empty()).collect()
+}
+
+/// The trend of `cells` over `runs`, with `detections` from `detect`;
+/// `points` holds every point of the cells drawn in full, by cell id.
+pub fn build(
+    suite: &str,
+    machine: &str,
+    runs: Vec<i64>,
+    cells: Vec<Medians>,
+    detections: Vec<Detection>,
+    mut points: HashMap<String, Vec<Point>>,
+) -> Trend {
+    let cells = cells
         .into_iter()
-        .map(|(id, points)| {
-            let medians: Vec<f64> = points.iter().map(|p| p.median_ns).collect();
-            let d = changepoint::detect(&medians, opts);
-            CellTrend {
-                id: id.to_string(),
-                points,
-                changes: d.changes,
-                sigma: d.sigma,
-                threshold: d.threshold,
-            }
+        .zip(detections)
+        .map(|(m, d)| CellTrend {
+            change_runs: d.changes.iter().map(|c| m.run_ids[c.index]).collect(),
+            runs: m.median_ns.len(),
+            newest_median_ns: m.median_ns.last().copied(),
+            points: points.remove(&m.id).unwrap_or_default(),
+            id: m.id,
+            changes: d.changes,
+            sigma: d.sigma,
+            threshold: d.threshold,
         })
         .collect();
     Trend {
@@ -101,6 +144,7 @@ pub fn build(suite: &str, machine: &str, rows: &[TrendRow], opts: &Options) -> T
         machine: machine.to_string(),
         runs,
         cells,
+        scope: None,
     }
 }
 
@@ -108,33 +152,34 @@ pub fn build(suite: &str, machine: &str, rows: &[TrendRow], opts: &Options) -> T
 mod tests {
     use super::*;
 
-    fn row(run: i64, cell: &str, median: f64) -> TrendRow {
-        TrendRow {
-            run_id: run,
-            started_at: format!("2026-01-{run:02}T00:00:00Z"),
-            git_commit: None,
-            cell_id: cell.into(),
-            outcome: "ok".into(),
-            median_ns: Some(median),
-            ci_low_ns: None,
-            ci_high_ns: None,
-            version: None,
-        }
-    }
-
     #[test]
     fn the_newest_run_starting_a_slowdown_is_a_regression() {
         let wobble = [1.0, 1.004, 0.997, 1.002, 0.999, 1.003, 0.998, 1.001];
-        let mut rows = Vec::new();
+        let mut a = Medians {
+            id: "a".into(),
+            ..Default::default()
+        };
+        let mut b = Medians {
+            id: "b".into(),
+            ..Default::default()
+        };
         for (i, w) in wobble.iter().enumerate() {
-            rows.push(row(i as i64 + 1, "a", 1000.0 * w));
-            rows.push(row(i as i64 + 1, "b", 1000.0 * w));
+            for m in [&mut a, &mut b] {
+                m.run_ids.push(i as i64 + 1);
+                m.median_ns.push(1000.0 * w);
+            }
         }
-        rows.push(row(9, "a", 1300.0));
-        rows.push(row(9, "b", 1000.0));
-        let t = build("s", "m", &rows, &Options::default());
+        a.run_ids.push(9);
+        a.median_ns.push(1300.0);
+        b.run_ids.push(9);
+        b.median_ns.push(1000.0);
+        let cells = vec![a, b];
+        let d = detect(&cells, &Options::default());
+        assert_eq!(to_draw(&cells, &d), [true, true], "a small suite is drawn in full");
+        let t = build("s", "m", (1..=9).collect(), cells, d, HashMap::new());
         assert_eq!(t.runs.len(), 9);
         let bad: Vec<&str> = t.newest_regressions().iter().map(|c| c.id.as_str()).collect();
         assert_eq!(bad, ["a"]);
+        assert_eq!(t.cells[0].change_runs, [9]);
     }
 }

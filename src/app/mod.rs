@@ -2,10 +2,19 @@
 //! outputs. Everything with an idea of its own lives in the layers below;
 //! this is glue.
 
+/// `println!` through `say`: stops quietly when the reader went away.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::app::say(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 mod adhoc;
 pub mod history;
+pub mod history_cmd;
 mod params;
 mod shards;
+pub mod trend;
 
 pub use shards::merge;
 
@@ -22,6 +31,7 @@ use crate::cli::{ColorChoice, Common, ExecArgs, RunArgs, SortOrder, Style, TimeU
 use crate::exec::helper::HelperExecutor;
 use crate::exec::{ProcessExecutor, interrupt};
 use crate::exit;
+use crate::history::Document;
 use crate::plan::{self, Sampling, Selection};
 use crate::report::files::{self, Outputs};
 use crate::report::{markdown, tables, terminal};
@@ -172,9 +182,9 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     }
     // The results are on disk: only now may the store fail the run.
     let status = exit::status_of_run(&results, &end);
-    let document =
-        fs::read_to_string(&results_path).with_context(|| format!("cannot read {}", results_path.display()))?;
-    history::finish(recording, &results, &document, status)?;
+    if recording.is_some() {
+        history::finish(recording, &results, &Document::from_file(&results_path)?, status)?;
+    }
     Ok(ExitCode::from(status))
 }
 
@@ -266,10 +276,11 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         None,
     )?;
     // Recorded in the order measured; sorting is for display. Only made
-    // when recording: for 100,000 runs it is megabytes of text.
+    // when recording, and compressed as it is serialised: for 100,000 runs
+    // the text would be megabytes.
     let document = match &recording {
-        Some(_) => results::to_json_text(&results)?,
-        None => String::new(),
+        Some(_) => Some(Document::from_results(&results)?),
+        None => None,
     };
     if args.sort == SortOrder::MeanTime {
         sort_by_time(&mut results);
@@ -291,7 +302,9 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         }
     }
     let status = exit::status_of_run(&results, &end);
-    history::finish(recording, &results, &document, status)?;
+    if let Some(document) = document {
+        history::finish(recording, &results, &document, status)?;
+    }
     Ok(ExitCode::from(status))
 }
 

@@ -86,11 +86,6 @@ pub fn write_trend(trend: &crate::trend::Trend, html_path: Option<&Path>, markdo
     Ok(())
 }
 
-/// Writes a results document exported from the history store, exactly as recorded.
-pub fn write_document(path: &Path, document: &str) -> Result<()> {
-    write_file(path, document)
-}
-
 /// Writes the Markdown report to `path` with its SVG charts beside it.
 fn write_markdown(results: &Results, path: &Path, notes: Option<&str>) -> Result<()> {
     let dir = make_parent(path)?;

@@ -4,11 +4,17 @@
 //! interval, the level of each segment between change points, and the
 //! changes themselves. Formatting only: the change points come from
 //! `stats::changepoint` through `trend::build`.
+//!
+//! A page stays small at a team's scale: every cell has a line in the
+//! summary table, but only the cells drawn in full (those with a change, or
+//! all of a small suite) get a chart and a section, and a long series is
+//! drawn as a line and a band rather than a mark per run, and listed by its
+//! segments and the runs around each change rather than run by run.
 
 use std::fmt::Write as _;
 
 use crate::report::markdown::escape;
-use crate::trend::{CellTrend, Trend};
+use crate::trend::{CellTrend, Point, Trend};
 use crate::units::format_nanos;
 
 /// Escapes text for HTML element content and attribute values.
@@ -31,10 +37,15 @@ fn change_list(c: &CellTrend) -> String {
     }
     c.changes
         .iter()
-        .map(|ch| format!("run {} ({})", c.points[ch.index].run_id, pct(ch.ratio())))
+        .zip(&c.change_runs)
+        .map(|(ch, run)| format!("run {run} ({})", pct(ch.ratio())))
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+/// Series longer than this are listed by segment and drawn without a mark per run.
+const LIST_EVERY_RUN_UP_TO: usize = 30;
+const MARK_EVERY_RUN_UP_TO: usize = 200;
 
 fn newest_text(c: &CellTrend) -> String {
     match c.newest_change() {
@@ -51,8 +62,8 @@ fn rows(t: &Trend) -> Vec<[String; 6]> {
         .map(|c| {
             [
                 c.id.clone(),
-                c.points.len().to_string(),
-                c.points.last().map_or("—".into(), |p| format_nanos(p.median_ns)),
+                c.runs.to_string(),
+                c.newest_median_ns.map_or("—".into(), format_nanos),
                 format!("±{:.1}% (threshold {:.1}%)", c.sigma * 100.0, c.threshold * 100.0),
                 change_list(c),
                 newest_text(c),
@@ -68,45 +79,99 @@ with the cell's noise σ learned from its own history (robust spread of successi
 segments of at least 2 runs, and steps under max(2σ, 1%) merged away; the newest run alone starts a change when \
 splitting it off pays the same penalty; nothing is called before a cell has 6 runs. See docs/history.md.";
 
+fn scope_text(t: &Trend) -> String {
+    t.scope.as_ref().map(|s| format!(" Covers {s}.")).unwrap_or_default()
+}
+
+fn runs_text(t: &Trend) -> String {
+    match (t.runs.first(), t.runs.last()) {
+        (Some(a), Some(b)) if t.runs.len() > 12 => format!("runs {a} to {b}"),
+        _ => t.runs.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", "),
+    }
+}
+
+fn point_row(p: &Point) -> String {
+    let ci = match (p.ci_low_ns, p.ci_high_ns) {
+        (Some(lo), Some(hi)) => format!("[{}, {}]", format_nanos(lo), format_nanos(hi)),
+        _ => "—".into(),
+    };
+    let commit: String = p
+        .git_commit
+        .as_deref()
+        .map_or_else(|| "—".to_string(), |c| c.chars().take(10).collect());
+    format!(
+        "| {} | {} | {} | {} | {} |",
+        p.run_id,
+        escape(&p.started_at),
+        escape(&commit),
+        format_nanos(p.median_ns),
+        ci
+    )
+}
+
+/// (first point, end) of each segment between changes.
+fn segments(c: &CellTrend) -> Vec<(usize, usize)> {
+    let mut bounds = vec![0];
+    bounds.extend(c.changes.iter().map(|ch| ch.index));
+    bounds.push(c.points.len());
+    bounds.windows(2).map(|w| (w[0], w[1])).collect()
+}
+
+/// A long series in Markdown: its segments, then the runs on either side of each change.
+fn markdown_long(out: &mut String, c: &CellTrend) {
+    let _ = writeln!(out, "| from run | to run | runs | level |\n|---:|---:|---:|---:|");
+    for (a, b) in segments(c) {
+        let level = (c.points[a..b].iter().map(|p| p.median_ns.ln()).sum::<f64>() / (b - a) as f64).exp();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            c.points[a].run_id,
+            c.points[b - 1].run_id,
+            b - a,
+            format_nanos(level)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nAround each change:\n\n| run | started | commit | median | 95% interval |\n|---:|---|---|---:|---|"
+    );
+    let mut shown = std::collections::BTreeSet::new();
+    for ch in &c.changes {
+        shown.extend(ch.index.saturating_sub(2)..(ch.index + 2).min(c.points.len()));
+    }
+    for i in shown {
+        let _ = writeln!(out, "{}", point_row(&c.points[i]));
+    }
+}
+
 /// The Markdown page.
 pub fn markdown(t: &Trend) -> String {
     let mut out = format!("# Trend: {}\n\n", escape(&t.suite));
     let _ = writeln!(
         out,
-        "Machine `{}`, {} run(s): {}.\n\n{METHOD}\n",
+        "Machine `{}`, {} run(s): {}.{}\n\n{METHOD}\n",
         escape(&t.machine),
         t.runs.len(),
-        t.runs.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", ")
+        runs_text(t),
+        scope_text(t)
     );
     let _ = writeln!(out, "| {} |\n|---|---:|---:|---:|---|---|", HEADER.join(" | "));
     for r in rows(t) {
         let cells: Vec<String> = r.iter().map(|x| escape(x)).collect();
         let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
-    for c in &t.cells {
-        let _ = writeln!(
-            out,
-            "\n## {}\n\n| run | started | commit | median | 95% interval |\n|---:|---|---|---:|---|",
-            escape(&c.id)
-        );
-        for p in &c.points {
-            let ci = match (p.ci_low_ns, p.ci_high_ns) {
-                (Some(lo), Some(hi)) => format!("[{}, {}]", format_nanos(lo), format_nanos(hi)),
-                _ => "—".into(),
-            };
-            let commit: String = p
-                .git_commit
-                .as_deref()
-                .map_or_else(|| "—".to_string(), |c| c.chars().take(10).collect());
+    for c in t.cells.iter().filter(|c| c.drawn()) {
+        let _ = writeln!(out, "\n## {}\n", escape(&c.id));
+        if c.points.len() <= LIST_EVERY_RUN_UP_TO {
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} |",
-                p.run_id,
-                escape(&p.started_at),
-                escape(&commit),
-                format_nanos(p.median_ns),
-                ci
+                "| run | started | commit | median | 95% interval |\n|---:|---|---|---:|---|"
             );
+            for p in &c.points {
+                let _ = writeln!(out, "{}", point_row(p));
+            }
+        } else {
+            markdown_long(&mut out, c);
         }
     }
     out
@@ -170,6 +235,30 @@ fn chart(c: &CellTrend) -> String {
             html(&pct(ch.ratio()))
         );
     }
+    let marks = n <= MARK_EVERY_RUN_UP_TO;
+    if !marks {
+        // The 95% intervals as one band: a mark per run would be most of the page.
+        let upper = c
+            .points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (i, p.ci_high_ns.unwrap_or(p.median_ns)));
+        let lower = c
+            .points
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, p)| (i, p.ci_low_ns.unwrap_or(p.median_ns)));
+        let band: Vec<String> = upper
+            .chain(lower)
+            .map(|(i, v)| format!("{:.0},{:.0}", x(i), y(v)))
+            .collect();
+        let _ = write!(
+            s,
+            "<polygon fill=\"#36c\" fill-opacity=\"0.2\" points=\"{}\"/>",
+            band.join(" ")
+        );
+    }
     let path: Vec<String> = c
         .points
         .iter()
@@ -182,25 +271,29 @@ fn chart(c: &CellTrend) -> String {
         path.join(" ")
     );
     let every = n.div_ceil(12).max(1);
+    let at_change: std::collections::HashSet<usize> =
+        c.changes.iter().flat_map(|ch| [ch.index - 1, ch.index]).collect();
     for (i, p) in c.points.iter().enumerate() {
-        if let (Some(a), Some(b)) = (p.ci_low_ns, p.ci_high_ns) {
+        if marks || at_change.contains(&i) {
+            if let (Some(a), Some(b)) = (p.ci_low_ns, p.ci_high_ns) {
+                let _ = write!(
+                    s,
+                    "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{1:.1}\" y2=\"{2:.1}\" stroke=\"#36c\"/>",
+                    x(i),
+                    y(a),
+                    y(b)
+                );
+            }
             let _ = write!(
                 s,
-                "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{1:.1}\" y2=\"{2:.1}\" stroke=\"#36c\"/>",
+                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"#36c\"><title>run {} {}: {}</title></circle>",
                 x(i),
-                y(a),
-                y(b)
+                y(p.median_ns),
+                p.run_id,
+                html(p.version.as_deref().unwrap_or("")),
+                html(&format_nanos(p.median_ns))
             );
         }
-        let _ = write!(
-            s,
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"#36c\"><title>run {} {}: {}</title></circle>",
-            x(i),
-            y(p.median_ns),
-            p.run_id,
-            html(p.version.as_deref().unwrap_or("")),
-            html(&format_nanos(p.median_ns))
-        );
         if i.is_multiple_of(every) || i + 1 == n {
             let _ = write!(
                 s,
@@ -222,12 +315,14 @@ pub fn html_page(t: &Trend) -> String {
 <style>body{{font-family:system-ui,sans-serif;max-width:1000px;margin:2rem auto;padding:0 1rem}}\
 table{{border-collapse:collapse}}td,th{{border-bottom:1px solid #ddd;padding:.25rem .6rem;text-align:left}}\
 .reg{{color:#c00;font-weight:600}}.muted{{color:#666}}</style></head><body>\n<h1>Trend: {0}</h1>\n\
-<p>Machine <code>{1}</code>, {2} run(s). X axis: run id, oldest first; dots: each run's median with its 95% interval; \
+<p>Machine <code>{1}</code>, {2} run(s).{4} Charts for the cells with a change (every cell of a small suite); \
+X axis: run id, oldest first; blue: each run's median with its 95% interval (a band over long series); \
 dashed: the level between change points; red: a change.</p>\n<p class=\"muted\">{3}</p>\n<table><thead><tr>",
         html(&t.suite),
         html(&t.machine),
         t.runs.len(),
-        html(METHOD)
+        html(METHOD),
+        html(&scope_text(t))
     );
     for h in HEADER {
         let _ = write!(out, "<th>{h}</th>");
@@ -243,7 +338,7 @@ dashed: the level between change points; red: a change.</p>\n<p class=\"muted\">
         let _ = writeln!(out, "<tr{class}>{cells}</tr>");
     }
     out.push_str("</tbody></table>\n");
-    for c in &t.cells {
+    for c in t.cells.iter().filter(|c| c.drawn()) {
         let _ = writeln!(
             out,
             "<section><h2>{}</h2><figure>{}</figure></section>",
