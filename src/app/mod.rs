@@ -502,14 +502,19 @@ pub fn schema() -> Result<ExitCode> {
 /// `versus completions SHELL`: generated from the flag definitions in cli.rs.
 pub fn completions(shell: clap_complete::Shell) -> Result<ExitCode> {
     use clap::CommandFactory;
-    clap_complete::generate(shell, &mut crate::cli::Cli::command(), "versus", &mut std::io::stdout());
+    // Into memory first: the generator panics on a write error, such as a closed pipe.
+    let mut text = Vec::new();
+    clap_complete::generate(shell, &mut crate::cli::Cli::command(), "versus", &mut text);
+    say(&String::from_utf8_lossy(&text));
     Ok(ExitCode::from(exit::OK))
 }
 
 /// `versus man`: the man page, generated from the flag definitions in cli.rs.
 pub fn man() -> Result<ExitCode> {
     use clap::CommandFactory;
-    clap_mangen::Man::new(crate::cli::Cli::command()).render(&mut std::io::stdout())?;
+    let mut text = Vec::new();
+    clap_mangen::Man::new(crate::cli::Cli::command()).render(&mut text)?;
+    say(&String::from_utf8_lossy(&text));
     Ok(ExitCode::from(exit::OK))
 }
 

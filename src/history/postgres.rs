@@ -106,7 +106,7 @@ impl Postgres {
         &mut self,
         sql: &str,
         params: Vec<(&(dyn ToSql + Sync), Type)>,
-        each: &mut dyn FnMut(&[Value]) -> Result<()>,
+        mut each: Option<&mut dyn FnMut(&[Value]) -> Result<()>>,
     ) -> Result<u64> {
         self.statements += 1;
         let url = &self.url;
@@ -116,6 +116,8 @@ impl Postgres {
             .with_context(|| format!("history store {url}"))?;
         let mut r = Vec::new();
         while let Some(row) = rows.next().with_context(|| format!("history store {url}"))? {
+            // A statement run for its effect may still return a row (of `void`).
+            let Some(each) = each.as_mut() else { continue };
             r.clear();
             for i in 0..row.len() {
                 r.push(value(&row, i)?);
@@ -140,12 +142,12 @@ impl Backend for Postgres {
 
     fn execute(&mut self, sql: &str, params: &[Param]) -> Result<u64> {
         let typed = params.iter().map(typed).collect();
-        self.send(&translate(sql), typed, &mut |_| Ok(()))
+        self.send(&translate(sql), typed, None)
     }
 
     fn query_each(&mut self, sql: &str, params: &[Param], each: &mut dyn FnMut(&[Value]) -> Result<()>) -> Result<()> {
         let typed = params.iter().map(typed).collect();
-        self.send(&translate(sql), typed, each).map(|_| ())
+        self.send(&translate(sql), typed, Some(each)).map(|_| ())
     }
 
     fn insert_many(&mut self, head: &str, tail: &str, columns: &[Column]) -> Result<u64> {
@@ -157,7 +159,7 @@ impl Backend for Postgres {
             .collect();
         let sql = format!("{head} SELECT * FROM unnest({}) {tail}", arrays.join(", "));
         let params = typed.into_iter().map(|(v, t, _)| (v, t)).collect();
-        self.send(&sql, params, &mut |_| Ok(()))
+        self.send(&sql, params, None)
     }
 
     fn begin(&mut self) -> Result<()> {

@@ -49,8 +49,15 @@ impl Outputs {
 pub fn write(results: &Results, outputs: &Outputs, notes: Option<&str>) -> Result<()> {
     if outputs.json_to_stdout() {
         let mut out = std::io::stdout().lock();
-        serde_json::to_writer_pretty(&mut out, results).context("writing the results to standard output")?;
-        writeln!(out)?;
+        let written = serde_json::to_writer_pretty(&mut out, results)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out));
+        // A reader that went away (`| head`) did not want the rest.
+        if let Err(e) = written
+            && e.kind() != std::io::ErrorKind::BrokenPipe
+        {
+            return Err(e).context("writing the results to standard output");
+        }
     } else if let Some(p) = &outputs.json {
         make_parent(p)?;
         results::write_json_atomic(p, results)?;
