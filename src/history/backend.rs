@@ -19,7 +19,8 @@ pub enum Param {
     Int(Option<i64>),
     Real(Option<f64>),
     Text(Option<String>),
-    Blob(Option<Vec<u8>>),
+    /// Shared, so a run's document is not copied to be bound.
+    Blob(Option<std::sync::Arc<Vec<u8>>>),
 }
 
 impl From<i64> for Param {

@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 
 pub use document::Document;
-pub use series::{Point, Series, TrendRun, Window};
+pub use series::{CellSummary, Point, Series, TrendRun, Window};
 pub use store::{Filter, Git, RunMeta, RunSummary, Store};
 
 /// The environment variable that names a store when `--store` is not given.

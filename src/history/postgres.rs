@@ -63,14 +63,32 @@ fn translate(sql: &str) -> String {
     sql.replace('?', "$")
 }
 
-/// A parameter by reference, with its type, as `query_typed` wants it.
-fn typed(p: &Param) -> (&(dyn ToSql + Sync), Type) {
-    match p {
-        Param::Int(v) => (v, Type::INT8),
-        Param::Real(v) => (v, Type::FLOAT8),
-        Param::Text(v) => (v, Type::TEXT),
-        Param::Blob(v) => (v, Type::BYTEA),
-    }
+/// The bytes of each blob parameter, by reference (a run's document is not copied).
+fn blobs(params: &[Param]) -> Vec<Option<&[u8]>> {
+    params
+        .iter()
+        .map(|p| match p {
+            Param::Blob(Some(b)) => Some(b.as_slice()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Each parameter by reference, with its type, as `query_typed` wants it
+/// (`blobs` holds the blobs' bytes).
+fn typed<'a>(params: &'a [Param], blobs: &'a [Option<&'a [u8]>]) -> Vec<(&'a (dyn ToSql + Sync), Type)> {
+    params
+        .iter()
+        .zip(blobs)
+        .map(|(p, b)| -> (&(dyn ToSql + Sync), Type) {
+            match p {
+                Param::Int(v) => (v, Type::INT8),
+                Param::Real(v) => (v, Type::FLOAT8),
+                Param::Text(v) => (v, Type::TEXT),
+                Param::Blob(_) => (b, Type::BYTEA),
+            }
+        })
+        .collect()
 }
 
 fn typed_column(c: &Column) -> (&(dyn ToSql + Sync), Type, &'static str) {
@@ -141,13 +159,14 @@ impl Backend for Postgres {
     }
 
     fn execute(&mut self, sql: &str, params: &[Param]) -> Result<u64> {
-        let typed = params.iter().map(typed).collect();
-        self.send(&translate(sql), typed, None)
+        let blobs = blobs(params);
+        self.send(&translate(sql), typed(params, &blobs), None)
     }
 
     fn query_each(&mut self, sql: &str, params: &[Param], each: &mut dyn FnMut(&[Value]) -> Result<()>) -> Result<()> {
-        let typed = params.iter().map(typed).collect();
-        self.send(&translate(sql), typed, Some(each)).map(|_| ())
+        let blobs = blobs(params);
+        self.send(&translate(sql), typed(params, &blobs), Some(each))
+            .map(|_| ())
     }
 
     fn insert_many(&mut self, head: &str, tail: &str, columns: &[Column]) -> Result<u64> {

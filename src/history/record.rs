@@ -71,7 +71,7 @@ fn insert_run(
             meta.git.dirty.map(i64::from).into(),
             crate::results::now_rfc3339().into(),
             meta.source.as_str().into(),
-            super::backend::Param::Blob(Some(document.gzip().to_vec())),
+            super::backend::Param::Blob(Some(document.shared())),
             (results.cells.len() as i64).into(),
         ],
     )?;

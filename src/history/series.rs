@@ -46,7 +46,46 @@ pub struct Point {
     pub ci_high_ns: Option<f64>,
 }
 
+/// One cell of a run as recorded: its summary, without its samples (which
+/// stay in the run's document).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellSummary {
+    pub cell_id: String,
+    pub outcome: String,
+    pub n: Option<i64>,
+    pub median_ns: Option<f64>,
+    pub ci_low_ns: Option<f64>,
+    pub ci_high_ns: Option<f64>,
+    pub mean_ns: Option<f64>,
+    pub stddev_ns: Option<f64>,
+}
+
 impl Store {
+    /// Every cell's summary in run `run_id`, by cell id: one query, no
+    /// document read (for a comparison judged on summaries).
+    pub fn summaries(&mut self, run_id: i64) -> Result<Vec<CellSummary>> {
+        let mut out = Vec::new();
+        self.db.query_each(
+            "SELECT s.cell_id, c.outcome, c.n, c.median_ns, c.ci_low_ns, c.ci_high_ns, c.mean_ns, c.stddev_ns \
+             FROM cells c JOIN series s ON s.id = c.series_id WHERE c.run_id = ?1 ORDER BY s.cell_id",
+            &[run_id.into()],
+            &mut |r| {
+                out.push(CellSummary {
+                    cell_id: r[0].text().unwrap_or_default(),
+                    outcome: r[1].text().unwrap_or_default(),
+                    n: r[2].int(),
+                    median_ns: r[3].real(),
+                    ci_low_ns: r[4].real(),
+                    ci_high_ns: r[5].real(),
+                    mean_ns: r[6].real(),
+                    stddev_ns: r[7].real(),
+                });
+                Ok(())
+            },
+        )?;
+        Ok(out)
+    }
+
     /// The runs of `suite` on `machine` in `window`, oldest first.
     pub fn trend_runs(&mut self, suite: &str, machine: &str, window: &Window) -> Result<Vec<TrendRun>> {
         let mut params: Vec<Param> = vec![suite.into(), machine.into()];

@@ -57,7 +57,7 @@ impl rusqlite::ToSql for Bound<'_> {
             Param::Int(Some(v)) => ValueRef::Integer(*v),
             Param::Real(Some(v)) => ValueRef::Real(*v),
             Param::Text(Some(v)) => ValueRef::Text(v.as_bytes()),
-            Param::Blob(Some(v)) => ValueRef::Blob(v),
+            Param::Blob(Some(v)) => ValueRef::Blob(v.as_slice()),
             _ => ValueRef::Null,
         }))
     }

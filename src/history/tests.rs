@@ -81,6 +81,11 @@ fn records_and_reads_back(fresh: &Fresh) {
     );
     let runs = s.list(&Filter::default(), 10).unwrap();
     assert_eq!(runs.iter().map(|r| r.id).collect::<Vec<_>>(), [b, a]);
+    let summaries = s.summaries(a).unwrap();
+    assert_eq!(summaries.len(), r.cells.len());
+    let first = r.cells.iter().min_by_key(|c| c.id.clone()).unwrap();
+    assert_eq!(summaries[0].cell_id, first.id);
+    assert_eq!(summaries[0].median_ns, first.stats.as_ref().map(|s| s.median_ns));
     assert_eq!(runs[0].cells, r.cells.len() as i64);
     assert_eq!(runs[0].git.branch.as_deref(), Some("main"));
     let machine = store::machine_of(&r.environment);
