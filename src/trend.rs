@@ -10,20 +10,26 @@
 //! cells shared out over the cores.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
+pub use crate::history::TrendRun;
 use crate::stats::changepoint::{self, Change, Detection, Options};
 
 /// Suites with at most this many cells are drawn in full whatever changed.
 pub const DRAW_ALL_UP_TO: usize = 24;
 
+/// At most this many cells are drawn in full: those whose newest run starts
+/// a change first, then the largest changes. The others with a change stay
+/// a line of the summary (`--cell` draws any one).
+pub const DRAW_AT_MOST: usize = 60;
+
 /// One run of one cell.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Point {
-    pub run_id: i64,
-    pub started_at: String,
-    pub git_commit: Option<String>,
+    /// The run: an index into `Trend::runs`.
+    pub run: usize,
     /// The implementation's version line in that run.
-    pub version: Option<String>,
+    pub version: Option<Arc<str>>,
     pub median_ns: f64,
     pub ci_low_ns: Option<f64>,
     pub ci_high_ns: Option<f64>,
@@ -75,10 +81,12 @@ pub struct Trend {
     pub suite: String,
     pub machine: String,
     /// Runs of the suite on the machine, oldest first.
-    pub runs: Vec<i64>,
+    pub runs: Vec<TrendRun>,
     pub cells: Vec<CellTrend>,
     /// Set when the trend covers part of the history (`--last`, `--since`, `--cell`).
     pub scope: Option<String>,
+    /// Cells with a change not drawn in full (over `DRAW_AT_MOST`).
+    pub undrawn_changes: usize,
 }
 
 impl Trend {
@@ -109,10 +117,30 @@ pub fn detect(cells: &[Medians], opts: &Options) -> Vec<Detection> {
     })
 }
 
-/// Which cells are drawn in full: those with a change, or all of a small suite.
+/// Which cells are drawn in full: those with a change (at most
+/// `DRAW_AT_MOST`, the newest changes and then the largest first), or all
+/// of a small suite.
 pub fn to_draw(cells: &[Medians], detections: &[Detection]) -> Vec<bool> {
-    let all = cells.len() <= DRAW_ALL_UP_TO;
-    detections.iter().map(|d| all || !d.changes.is_empty()).collect()
+    if cells.len() <= DRAW_ALL_UP_TO {
+        return vec![true; cells.len()];
+    }
+    let mut changed: Vec<(bool, f64, usize)> = cells
+        .iter()
+        .zip(detections)
+        .enumerate()
+        .filter(|(_, (_, d))| !d.changes.is_empty())
+        .map(|(i, (m, d))| {
+            let newest = d.changes.last().is_some_and(|c| c.index + 1 == m.median_ns.len());
+            let largest = d.changes.iter().map(|c| c.ratio().ln().abs()).fold(0.0, f64::max);
+            (newest, largest, i)
+        })
+        .collect();
+    changed.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)));
+    let mut draw = vec![false; cells.len()];
+    for (_, _, i) in changed.into_iter().take(DRAW_AT_MOST) {
+        draw[i] = true;
+    }
+    draw
 }
 
 /// The trend of `cells` over `runs`, with `detections` from `detect`;
@@ -120,12 +148,12 @@ pub fn to_draw(cells: &[Medians], detections: &[Detection]) -> Vec<bool> {
 pub fn build(
     suite: &str,
     machine: &str,
-    runs: Vec<i64>,
+    runs: Vec<TrendRun>,
     cells: Vec<Medians>,
     detections: Vec<Detection>,
     mut points: HashMap<String, Vec<Point>>,
 ) -> Trend {
-    let cells = cells
+    let cells: Vec<CellTrend> = cells
         .into_iter()
         .zip(detections)
         .map(|(m, d)| CellTrend {
@@ -139,12 +167,14 @@ pub fn build(
             threshold: d.threshold,
         })
         .collect();
+    let undrawn_changes = cells.iter().filter(|c| !c.changes.is_empty() && !c.drawn()).count();
     Trend {
         suite: suite.to_string(),
         machine: machine.to_string(),
         runs,
         cells,
         scope: None,
+        undrawn_changes,
     }
 }
 
@@ -176,10 +206,43 @@ mod tests {
         let cells = vec![a, b];
         let d = detect(&cells, &Options::default());
         assert_eq!(to_draw(&cells, &d), [true, true], "a small suite is drawn in full");
-        let t = build("s", "m", (1..=9).collect(), cells, d, HashMap::new());
+        let runs = (1..=9)
+            .map(|id| TrendRun {
+                id,
+                started_at: String::new(),
+                git_commit: None,
+            })
+            .collect();
+        let t = build("s", "m", runs, cells, d, HashMap::new());
         assert_eq!(t.runs.len(), 9);
         let bad: Vec<&str> = t.newest_regressions().iter().map(|c| c.id.as_str()).collect();
         assert_eq!(bad, ["a"]);
         assert_eq!(t.cells[0].change_runs, [9]);
+    }
+
+    #[test]
+    fn at_most_sixty_cells_are_drawn_the_newest_changes_first() {
+        let wobble = |i: usize| 1000.0 * (1.0 + 0.002 * ((i * 7 % 5) as f64 - 2.0));
+        let cell = |k: usize, newest: bool| {
+            let median_ns: Vec<f64> = (0..20)
+                .map(|i| {
+                    let step = if newest { i == 19 } else { i >= 10 };
+                    wobble(i) * if step { 1.3 } else { 1.0 }
+                })
+                .collect();
+            Medians {
+                id: format!("c{k:03}"),
+                run_ids: (1..=20).collect(),
+                median_ns,
+            }
+        };
+        let cells: Vec<Medians> = (0..100).map(|k| cell(k, k >= 90)).collect();
+        let d = detect(&cells, &Options::default());
+        assert!(d.iter().all(|d| !d.changes.is_empty()), "every cell changes");
+        let draw = to_draw(&cells, &d);
+        assert_eq!(draw.iter().filter(|x| **x).count(), DRAW_AT_MOST);
+        assert!(draw[90..].iter().all(|x| *x), "the newest changes are drawn");
+        let t = build("s", "m", vec![], cells, d, HashMap::new());
+        assert_eq!(t.undrawn_changes, 100, "none drawn without points");
     }
 }

@@ -6,6 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::{Result, bail};
 
@@ -138,25 +139,28 @@ fn full_points(
         return Ok(out);
     }
     let by_id: HashMap<i64, &Series> = series.iter().map(|s| (s.id, s)).collect();
-    let by_run: HashMap<i64, &TrendRun> = runs.iter().map(|r| (r.id, r)).collect();
-    let versions = store.versions(suite, machine, runs[0].id)?;
+    let by_run: HashMap<i64, usize> = runs.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
+    // One shared copy of each version line.
+    let versions: HashMap<(i64, String), Arc<str>> = store
+        .versions(suite, machine, runs[0].id)?
+        .into_iter()
+        .map(|(k, v)| (k, Arc::from(v)))
+        .collect();
     store.trend_points(suite, machine, runs[0].id, Some(drawn), &mut |p| {
-        let (Some(s), Some(r), true, Some(m)) = (by_id.get(&p.series_id), by_run.get(&p.run_id), p.ok, p.median_ns)
+        let (Some(s), Some(&run), true, Some(m)) = (by_id.get(&p.series_id), by_run.get(&p.run_id), p.ok, p.median_ns)
         else {
             return;
         };
         out.entry(s.cell_id.clone()).or_default().push(Point {
-            run_id: r.id,
-            started_at: r.started_at.clone(),
-            git_commit: r.git_commit.clone(),
-            version: versions.get(&(r.id, s.implementation.clone())).cloned(),
+            run,
+            version: versions.get(&(p.run_id, s.implementation.clone())).cloned(),
             median_ns: m,
             ci_low_ns: p.ci_low_ns,
             ci_high_ns: p.ci_high_ns,
         });
     })?;
     for points in out.values_mut() {
-        points.sort_unstable_by_key(|p| p.run_id);
+        points.sort_unstable_by_key(|p| p.run);
     }
     Ok(out)
 }
@@ -216,8 +220,7 @@ pub fn trend(args: TrendArgs) -> Result<ExitCode> {
         .filter_map(|(c, _)| ids.get(c.id.as_str()).copied())
         .collect();
     let points = full_points(&mut store, &suite, &machine, &runs, &series, &drawn)?;
-    let run_ids = runs.iter().map(|r| r.id).collect();
-    let mut t = trend::build(&suite, &machine, run_ids, cells, detections, points);
+    let mut t = trend::build(&suite, &machine, runs, cells, detections, points);
     t.scope = scope(&args);
     write(&args, &t)
 }
@@ -265,7 +268,7 @@ fn write(args: &TrendArgs, t: &trend::Trend) -> Result<ExitCode> {
     }
     eprintln!(
         "the newest run (run {}) starts a regression in {} cell(s): {}",
-        t.runs.last().copied().unwrap_or(0),
+        t.runs.last().map_or(0, |r| r.id),
         bad.len(),
         bad.iter().map(|c| c.id.as_str()).collect::<Vec<_>>().join(", ")
     );

@@ -153,6 +153,9 @@ impl Column {
 
 pub type Row = Vec<Value>;
 
+/// What `Backend::query_each` hands each row to.
+pub type EachRow<'a> = dyn FnMut(&[Value]) -> Result<()> + 'a;
+
 /// Which SQL dialect a backend speaks, for the few statements that differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {
@@ -178,7 +181,7 @@ pub trait Backend {
     }
     /// Runs one query, handing each row to `each` as it arrives, so a large
     /// result is never held whole.
-    fn query_each(&mut self, sql: &str, params: &[Param], each: &mut dyn FnMut(&[Value]) -> Result<()>) -> Result<()>;
+    fn query_each(&mut self, sql: &str, params: &[Param], each: &mut EachRow) -> Result<()>;
     /// Inserts many rows with one statement: `head` is `INSERT INTO t (a, b)`,
     /// `tail` what follows the values (an `ON CONFLICT` clause, or empty),
     /// `columns` the values, one `Column` per named column, all of one length.

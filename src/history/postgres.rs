@@ -16,7 +16,7 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{ToSql, Type};
 use postgres::{Client, Config, NoTls};
 
-use super::backend::{Backend, Column, Dialect, Param, Value};
+use super::backend::{Backend, Column, Dialect, EachRow, Param, Value};
 
 pub struct Postgres {
     client: Client,
@@ -100,16 +100,16 @@ fn typed_column(c: &Column) -> (&(dyn ToSql + Sync), Type, &'static str) {
 }
 
 fn value(row: &postgres::Row, i: usize) -> Result<Value> {
-    let ty = row.columns()[i].type_().clone();
-    let v = if ty == Type::INT8 {
+    let ty = row.columns()[i].type_();
+    let v = if *ty == Type::INT8 {
         row.try_get::<_, Option<i64>>(i)?.map(Value::Int)
-    } else if ty == Type::INT4 {
+    } else if *ty == Type::INT4 {
         row.try_get::<_, Option<i32>>(i)?.map(|v| Value::Int(v.into()))
-    } else if ty == Type::FLOAT8 {
+    } else if *ty == Type::FLOAT8 {
         row.try_get::<_, Option<f64>>(i)?.map(Value::Real)
-    } else if ty == Type::TEXT || ty == Type::VARCHAR || ty == Type::NAME {
+    } else if [Type::TEXT, Type::VARCHAR, Type::NAME].contains(ty) {
         row.try_get::<_, Option<String>>(i)?.map(Value::Text)
-    } else if ty == Type::BYTEA {
+    } else if *ty == Type::BYTEA {
         row.try_get::<_, Option<Vec<u8>>>(i)?.map(Value::Blob)
     } else {
         bail!("unexpected column type {ty} in the history store");
@@ -124,7 +124,7 @@ impl Postgres {
         &mut self,
         sql: &str,
         params: Vec<(&(dyn ToSql + Sync), Type)>,
-        mut each: Option<&mut dyn FnMut(&[Value]) -> Result<()>>,
+        mut each: Option<&mut EachRow>,
     ) -> Result<u64> {
         self.statements += 1;
         let url = &self.url;
@@ -163,7 +163,7 @@ impl Backend for Postgres {
         self.send(&translate(sql), typed(params, &blobs), None)
     }
 
-    fn query_each(&mut self, sql: &str, params: &[Param], each: &mut dyn FnMut(&[Value]) -> Result<()>) -> Result<()> {
+    fn query_each(&mut self, sql: &str, params: &[Param], each: &mut EachRow) -> Result<()> {
         let blobs = blobs(params);
         self.send(&translate(sql), typed(params, &blobs), Some(each))
             .map(|_| ())

@@ -116,13 +116,15 @@ impl Store {
 
     /// The store's size and what each run adds to it.
     pub fn stats(&mut self) -> Result<Stats> {
-        let mut s = Stats::default();
-        s.runs = one(self.db.query("SELECT count(*) FROM runs", &[])?);
-        s.cells = one(self.db.query("SELECT count(*) FROM cells", &[])?);
-        s.document_bytes = one(self.db.query(
-            "SELECT coalesce(sum(length(document_gzip)), 0) + coalesce(sum(length(document)), 0) FROM runs",
-            &[],
-        )?);
+        let mut s = Stats {
+            runs: one(self.db.query("SELECT count(*) FROM runs", &[])?),
+            cells: one(self.db.query("SELECT count(*) FROM cells", &[])?),
+            document_bytes: one(self.db.query(
+                "SELECT coalesce(sum(length(document_gzip)), 0) + coalesce(sum(length(document)), 0) FROM runs",
+                &[],
+            )?),
+            ..Default::default()
+        };
         match self.db.dialect() {
             Dialect::Sqlite => {
                 let page = one(self.db.query("PRAGMA page_size", &[])?);

@@ -12,7 +12,7 @@ use anyhow::{Context, Result};
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, OpenFlags};
 
-use super::backend::{Backend, Column, Dialect, Param, Value};
+use super::backend::{Backend, Column, Dialect, EachRow, Param, Value};
 
 pub struct Sqlite {
     conn: Connection,
@@ -89,7 +89,7 @@ impl Backend for Sqlite {
         Ok(n as u64)
     }
 
-    fn query_each(&mut self, sql: &str, params: &[Param], each: &mut dyn FnMut(&[Value]) -> Result<()>) -> Result<()> {
+    fn query_each(&mut self, sql: &str, params: &[Param], each: &mut EachRow) -> Result<()> {
         self.statements += 1;
         let ctx = || format!("history store {}", self.path.display());
         let mut stmt = self.conn.prepare_cached(sql).with_context(ctx)?;

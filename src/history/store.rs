@@ -113,11 +113,6 @@ impl Store {
         Ok(Store { db, location })
     }
 
-    /// Wraps a connection without migrating (tests of older schemas).
-    pub fn unmigrated(db: Box<dyn Backend>, location: String) -> Store {
-        Store { db, location }
-    }
-
     /// The store's schema version.
     pub fn schema_version(&mut self) -> Result<i64> {
         let rows = self.db.query("SELECT max(version) FROM versus_schema", &[])?;
