@@ -108,7 +108,7 @@ fn a_server_restarted_mid_run_loses_nothing() {
     let s = suite(d);
 
     // Restarted mid-run: down from 0.5 s in, back 2 s after the run ends.
-    let mut run = versus(d, &store, 60)
+    let run = versus(d, &store, 60)
         .args(["run", "-q", &s, "--out", "out"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
