@@ -155,7 +155,12 @@ fn a_server_restarted_mid_run_loses_nothing() {
     assert!(import.status.success(), "{}", String::from_utf8_lossy(&import.stderr));
     let list = runs_in(d, &store);
     assert_eq!(list.matches(" restart ").count(), 2, "{list}");
-    assert_eq!(list.matches(" main ").count(), 2, "the git branch came with it: {list}");
+    let meta = fs::read_to_string(left.with_extension("meta.json")).unwrap_or_default();
+    assert_eq!(
+        list.matches(" main ").count(),
+        2,
+        "the git branch came with it: {list}\n{meta}"
+    );
     let exported = d.join("back.json");
     let export = versus(d, &store, 0)
         .args(["history", "export", "2", "--out"])
