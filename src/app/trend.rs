@@ -102,14 +102,14 @@ fn medians(
         })
         .collect();
     let mut seen = vec![false; series.len()];
-    store.trend_points(suite, machine, runs[0].id, only, &mut |p| {
-        let Some(&i) = index.get(&p.series_id) else { return };
-        if !in_window.contains(&p.run_id) {
+    store.trend_medians(suite, machine, runs[0].id, only, &mut |series, run, median| {
+        let Some(&i) = index.get(&series) else { return };
+        if !in_window.contains(&run) {
             return;
         }
         seen[i] = true;
-        if let (true, Some(m)) = (p.ok, p.median_ns) {
-            cells[i].run_ids.push(p.run_id);
+        if let Some(m) = median {
+            cells[i].run_ids.push(run);
             cells[i].median_ns.push(m);
         }
     })?;

@@ -130,6 +130,34 @@ impl Store {
         Ok(out)
     }
 
+    /// Each cell's median in the runs of `suite` on `machine` from run
+    /// `from_run` on (of the series `only`, when given), as (series, run,
+    /// median when the cell was ok), in no particular order: the least a
+    /// trend reads to find changes, three numbers a row.
+    pub fn trend_medians(
+        &mut self,
+        suite: &str,
+        machine: &str,
+        from_run: i64,
+        only: Option<&[i64]>,
+        each: &mut dyn FnMut(i64, i64, Option<f64>),
+    ) -> Result<()> {
+        if only.is_some_and(|ids| ids.is_empty()) {
+            return Ok(());
+        }
+        let (sql, params) = points_query(
+            "c.series_id, c.run_id, CASE WHEN c.outcome = 'ok' THEN c.median_ns END",
+            suite,
+            machine,
+            from_run,
+            only,
+        );
+        self.db.query_each(&sql, &params, &mut |r| {
+            each(r[0].int().unwrap_or(0), r[1].int().unwrap_or(0), r[2].real());
+            Ok(())
+        })
+    }
+
     /// Every cell summary of the runs of `suite` on `machine` from run
     /// `from_run` on (of the series `only`, when given), handed to `each`
     /// as it is read, in no particular order.
@@ -141,20 +169,16 @@ impl Store {
         only: Option<&[i64]>,
         each: &mut dyn FnMut(Point),
     ) -> Result<()> {
-        let mut params: Vec<Param> = vec![suite.into(), machine.into(), from_run.into()];
-        let mut sql = "SELECT c.series_id, c.run_id, CASE WHEN c.outcome = 'ok' THEN 1 ELSE 0 END, c.median_ns, c.ci_low_ns, c.ci_high_ns \
-             FROM cells c JOIN runs r ON r.id = c.run_id \
-             WHERE r.suite_name = ?1 AND r.machine_id = ?2 AND r.id >= ?3"
-            .to_string();
-        if let Some(ids) = only {
-            if ids.is_empty() {
-                return Ok(());
-            }
-            let first = params.len() + 1;
-            let marks: Vec<String> = (first..first + ids.len()).map(|i| format!("?{i}")).collect();
-            params.extend(ids.iter().map(|id| Param::from(*id)));
-            sql.push_str(&format!(" AND c.series_id IN ({})", marks.join(", ")));
+        if only.is_some_and(|ids| ids.is_empty()) {
+            return Ok(());
         }
+        let (sql, params) = points_query(
+            "c.series_id, c.run_id, CASE WHEN c.outcome = 'ok' THEN 1 ELSE 0 END, c.median_ns, c.ci_low_ns, c.ci_high_ns",
+            suite,
+            machine,
+            from_run,
+            only,
+        );
         self.db.query_each(&sql, &params, &mut |r| {
             each(Point {
                 series_id: r[0].int().unwrap_or(0),
@@ -185,4 +209,26 @@ impl Store {
         )?;
         Ok(out)
     }
+}
+
+/// The query for cell rows of a suite on a machine from a run on, of some series.
+fn points_query(
+    columns: &str,
+    suite: &str,
+    machine: &str,
+    from_run: i64,
+    only: Option<&[i64]>,
+) -> (String, Vec<Param>) {
+    let mut params: Vec<Param> = vec![suite.into(), machine.into(), from_run.into()];
+    let mut sql = format!(
+        "SELECT {columns} FROM cells c JOIN runs r ON r.id = c.run_id \
+         WHERE r.suite_name = ?1 AND r.machine_id = ?2 AND r.id >= ?3"
+    );
+    if let Some(ids) = only {
+        let first = params.len() + 1;
+        let marks: Vec<String> = (first..first + ids.len()).map(|i| format!("?{i}")).collect();
+        params.extend(ids.iter().map(|id| Param::from(*id)));
+        sql.push_str(&format!(" AND c.series_id IN ({})", marks.join(", ")));
+    }
+    (sql, params)
 }
