@@ -17,8 +17,8 @@ use crate::plan::Params;
 mod column;
 pub mod finding;
 mod journal;
-mod revisions;
 pub mod overall;
+mod revisions;
 mod samples;
 mod segments;
 pub mod validate;
@@ -29,8 +29,8 @@ pub use finding::{
     OutcomeCount, Ratio, SizeAnswer, SizeSegment, SizeWinner, UnstableCell,
 };
 pub use journal::{Journal, Recovered};
-pub use revisions::{BuildRecord, BuildStatus, RevisionColumn, RevisionInfo, Revisions};
 pub use overall::{Overall, OverallRow};
+pub use revisions::{BuildRecord, BuildStatus, RevisionColumn, RevisionInfo, Revisions};
 pub use samples::{Samples, per_call, per_call_batches};
 pub use segments::{Design, Levels, Segment, gather};
 
