@@ -2,12 +2,23 @@
 //! outputs. Everything with an idea of its own lives in the layers below;
 //! this is glue.
 
+/// `println!` through `say`: stops quietly when the reader went away.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::app::say(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 mod adhoc;
+pub mod bisect;
 pub mod history;
+pub mod history_cmd;
 pub mod import;
 mod params;
 mod report;
+mod revisions;
 mod shards;
+pub mod trend;
 
 pub use report::report;
 pub use shards::merge;
@@ -25,6 +36,7 @@ use crate::cli::{ColorChoice, Common, ExecArgs, RunArgs, SortOrder, Style, TimeU
 use crate::exec::helper::HelperExecutor;
 use crate::exec::{ProcessExecutor, interrupt};
 use crate::exit;
+use crate::history::Document;
 use crate::plan::{self, Sampling, Selection};
 use crate::report::files::{self, Outputs};
 use crate::report::{markdown, tables, terminal};
@@ -58,13 +70,18 @@ fn selection(common: &Common, only: Vec<String>) -> Result<Selection> {
         .map(|t| positive_duration("--timeout", t))
         .transpose()?;
     let max_time = positive_duration("--max-time", &common.max_time)?;
-    let sampling = match common.precision {
-        Some(precision) => Sampling::Precision {
+    let sampling = match (common.precision, common.resolve) {
+        (Some(precision), _) => Sampling::Precision {
             precision,
             max_runs: common.max_runs,
             max_time,
         },
-        None => Sampling::Fixed,
+        (None, Some(band)) => Sampling::Resolve {
+            band,
+            max_runs: common.max_runs,
+            max_time,
+        },
+        (None, None) => Sampling::Fixed,
     };
     Ok(Selection {
         only,
@@ -109,13 +126,22 @@ fn run_session(session: Session, quiet: bool) -> Result<(Results, End)> {
     out
 }
 
-pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
+/// The suite of `versus run`: loaded, its implementations at `--rev`'s
+/// revisions, `--baseline` applied, its programs checked.
+fn run_suite_file(args: &RunArgs) -> Result<(suite::Suite, Vec<results::RevisionInfo>)> {
     let mut suite = suite::load(&args.suite)?;
+    let revision_infos = revisions::expand(&mut suite, &args.revisions)?;
     if let Some(b) = &args.baseline {
-        preflight::check_baseline(&suite, b)?;
-        suite.baseline = Some(b.clone());
+        let b = crate::revisions::column_name(&suite, b);
+        preflight::check_baseline(&suite, &b)?;
+        suite.baseline = Some(b);
     }
     preflight::check_programs(&suite)?;
+    Ok((suite, revision_infos))
+}
+
+pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
+    let (mut suite, revision_infos) = run_suite_file(&args)?;
     let plan = plan::build(&suite, &selection(&args.common, args.only.clone())?)?;
     let (plan, shard) = match &args.shard {
         Some(spec) => {
@@ -126,6 +152,13 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     };
     let baseline_note = baseline_in_plan(&mut suite, &plan, args.baseline.is_some())?;
     let (out_dir, recovered) = output_folder(&args, &suite.name, shard.as_ref())?;
+    let revisions = revisions::build(
+        &mut suite,
+        &plan,
+        revision_infos,
+        &out_dir.join("builds"),
+        args.common.quiet,
+    );
     let mut warnings = journal_warnings(&recovered);
     let resumed = resume::split(recovered.cells);
     if let Some(message) = resume::notice(&resumed) {
@@ -150,8 +183,13 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         checkpoint: Some(Checkpoint {
             journal: Journal::open(&journal_path)?,
         }),
-        noise: args.common.noise,
+        noise: args
+            .common
+            .resolve
+            .or(suite.settings.resolve)
+            .unwrap_or(args.common.noise),
         shard,
+        revisions,
     };
     let (mut results, end) = run_session(session, args.common.quiet)?;
     let suite_hash = results
@@ -197,9 +235,10 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     }
     // The results are on disk: only now may the store fail the run.
     let status = exit::status_of_run(&results, &end);
-    let document =
-        fs::read_to_string(&results_path).with_context(|| format!("cannot read {}", results_path.display()))?;
-    history::finish(recording, &results, &document, status)?;
+    let status = revisions::finish(&results, &args.revisions, status, end == End::Interrupted)?;
+    if recording.is_some() {
+        history::finish(recording, &results, &Document::from_file(&results_path)?, status)?;
+    }
     Ok(ExitCode::from(status))
 }
 
@@ -273,7 +312,8 @@ fn output_folder(args: &RunArgs, suite_name: &str, shard: Option<&results::Shard
 }
 
 pub fn exec(args: ExecArgs) -> Result<ExitCode> {
-    let suite = adhoc::suite(&args)?;
+    let mut suite = adhoc::suite(&args)?;
+    let revision_infos = revisions::expand(&mut suite, &args.revisions)?;
     let mut sel = selection(&args.common, vec![])?;
     if let Some(n) = args.min_runs {
         sel.runs = Some(n);
@@ -291,6 +331,8 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         });
     }
     let scratch = tempfile::Builder::new().prefix("versus-exec-").tempdir()?;
+    let quiet = args.common.quiet || matches!(args.style, Style::Basic | Style::Color | Style::None);
+    let revisions = revisions::build(&mut suite, &plan, revision_infos, scratch.path(), quiet);
     let session = Session {
         suite: &suite,
         plan: &plan,
@@ -298,18 +340,25 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         resume: IndexMap::new(),
         warnings: vec![],
         checkpoint: None,
-        noise: args.common.noise,
+        noise: args
+            .common
+            .resolve
+            .or(suite.settings.resolve)
+            .unwrap_or(args.common.noise),
         shard: None,
+        revisions,
     };
-    let quiet = args.common.quiet || matches!(args.style, Style::Basic | Style::Color | Style::None);
     let (mut results, end) = run_session(session, quiet)?;
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    // Ad-hoc runs share one title: their commands say which runs are the same.
+    let commands = crate::history::context::hash(args.commands.join("\0").as_bytes());
+    results.suite.hash = Some(commands.clone());
     let recording = history::start(
         &args.record,
         &cwd,
         &crate::history::Outside::user_data(),
         &mut results,
-        crate::history::context::hash(args.commands.join("\0").as_bytes()),
+        commands,
         "exec",
     );
     files::write(
@@ -332,10 +381,11 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         }
     }
     // Recorded in the order measured; sorting is for display. Only made
-    // when recording: for 100,000 runs it is megabytes of text.
+    // when recording, and compressed as it is serialised: for 100,000 runs
+    // the text would be megabytes.
     let document = match &recording {
-        Some(_) => results::to_json_text(&results)?,
-        None => String::new(),
+        Some(_) => Some(Document::from_results(&results)?),
+        None => None,
     };
     if args.sort == SortOrder::MeanTime {
         sort_by_time(&mut results);
@@ -357,7 +407,10 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         }
     }
     let status = exit::status_of_run(&results, &end);
-    history::finish(recording, &results, &document, status)?;
+    let status = revisions::finish(&results, &args.revisions, status, end == End::Interrupted)?;
+    if let Some(document) = document {
+        history::finish(recording, &results, &document, status)?;
+    }
     Ok(ExitCode::from(status))
 }
 
@@ -455,7 +508,8 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
     // Recompute with this versus, so both sides are analysed the same way.
     analysis::analyze(&mut old, &[]);
     analysis::analyze(&mut new, &[]);
-    let d = crate::diff::diff(&old, &new);
+    let noise = history::diff_noise(&args.store, &old, &new);
+    let d = crate::diff::diff(&old, &new, &noise);
     if d.rows.is_empty() {
         bail!(
             "{} and {} have no cell in common (cells are matched by id: operation/implementation/parameters)",
@@ -463,7 +517,7 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
             args.new
         );
     }
-    let table = crate::report::tables::diff_table(&d);
+    let table = crate::report::since::diff_table(&d, new.analysis.noise);
     say(&terminal::render_table_with(
         &table,
         terminal::Layout::stdout(colour(args.color, Style::Auto)),
@@ -546,14 +600,19 @@ pub fn schema() -> Result<ExitCode> {
 /// `versus completions SHELL`: generated from the flag definitions in cli.rs.
 pub fn completions(shell: clap_complete::Shell) -> Result<ExitCode> {
     use clap::CommandFactory;
-    clap_complete::generate(shell, &mut crate::cli::Cli::command(), "versus", &mut std::io::stdout());
+    // Into memory first: the generator panics on a write error, such as a closed pipe.
+    let mut text = Vec::new();
+    clap_complete::generate(shell, &mut crate::cli::Cli::command(), "versus", &mut text);
+    say(&String::from_utf8_lossy(&text));
     Ok(ExitCode::from(exit::OK))
 }
 
 /// `versus man`: the man page, generated from the flag definitions in cli.rs.
 pub fn man() -> Result<ExitCode> {
     use clap::CommandFactory;
-    clap_mangen::Man::new(crate::cli::Cli::command()).render(&mut std::io::stdout())?;
+    let mut text = Vec::new();
+    clap_mangen::Man::new(crate::cli::Cli::command()).render(&mut text)?;
+    say(&String::from_utf8_lossy(&text));
     Ok(ExitCode::from(exit::OK))
 }
 

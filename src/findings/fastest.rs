@@ -1,22 +1,20 @@
 //! Who is fastest where there is no size to compare across: each group
 //! (one operation at one parameter set) whose cells belong to no series
 //! (no payload size, or a single size) gets one `winner` finding, decided
-//! by the same rule as a size of a series (`crossover::decide`): the
-//! fastest wins when its median's interval lies below the runner-up's or
-//! the report's own verdict confirms the runner-up slower; otherwise the
-//! two tie.
+//! by the rule every size of a series uses (`winner::decide`): a winner
+//! only where the verdicts confirm it, "the same" only where the verdict
+//! is `same`, and "unknown" said plainly otherwise.
 
 use std::collections::HashSet;
 
 use indexmap::IndexMap;
 
-use crate::findings::crossover::{decide, pair_text};
+use crate::findings::winner::{decide, sentence};
 use crate::plan::params_key;
 use crate::results::{AnalysisSettings, Cell, Finding, FindingKind, Results};
 
 /// One finding per group outside every series, in document order.
 pub fn findings(results: &Results, in_series: &HashSet<&str>, settings: &AnalysisSettings) -> Vec<Finding> {
-    let interleaved = results.order() != crate::suite::Order::Blocked;
     let mut groups: IndexMap<String, Vec<&Cell>> = IndexMap::new();
     for c in results.cells.iter().filter(|c| !in_series.contains(c.id.as_str())) {
         let key = format!(
@@ -29,23 +27,16 @@ pub fn findings(results: &Results, in_series: &HashSet<&str>, settings: &Analysi
     }
     groups
         .into_values()
-        .filter_map(|cells| finding(&cells, settings, interleaved))
+        .filter_map(|cells| finding(&cells, settings))
         .collect()
 }
 
-fn finding(cells: &[&Cell], settings: &AnalysisSettings, interleaved: bool) -> Option<Finding> {
-    let d = decide(0, cells, settings, interleaved)?;
-    let [fast, slow] = d.compared;
-    let (f, s) = (fast.stats.as_ref()?, slow.stats.as_ref()?);
-    let evidence = pair_text(f.median_ns, s.median_ns, d.winner.ratio.as_ref());
-    let text = match &d.winner.implementation {
-        Some(w) => format!("{w} is fastest, ahead of {} ({evidence})", slow.implementation),
-        None => format!(
-            "{} and {} tie for fastest ({evidence})",
-            fast.implementation, slow.implementation
-        ),
-    };
+fn finding(cells: &[&Cell], settings: &AnalysisSettings) -> Option<Finding> {
+    let bytes = cells.iter().find_map(|c| c.payload_bytes).unwrap_or(0);
+    let d = decide(bytes, cells, settings)?;
+    let fast = d.compared[0];
     let ids = d.cells.iter().map(|c| c.id.clone()).collect();
+    let text = sentence(&d, "", settings.noise);
     let mut found = Finding::new(FindingKind::Winner, &fast.operation, fast.params.clone(), text, ids);
     found.implementation = d.winner.implementation.clone();
     found.winners = Some(vec![d.winner]);

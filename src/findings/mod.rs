@@ -9,15 +9,23 @@
 //! - `crossover`: the fastest implementation at each size, and where it changes;
 //! - `memory`: peak memory about constant, or growing k bytes per payload byte.
 //!
-//! Groups outside every series (no payload size, or one) get `fastest`:
-//! who is fastest there, or which two tie.
+//! Groups outside every series (no payload size, or one) get `fastest`.
+//! Both decide a group by `winner`: a winner only where the judge's
+//! verdicts confirm it, "the same" only where the verdict is `same`,
+//! "unknown" otherwise, nothing from unstable runs.
 //!
-//! Whole-run findings: `warmup` (first run against the steady median),
-//! `carryover` (a cell slower or faster after some implementation than
-//! after itself), `drift` (identical work whose intervals do not overlap,
-//! also a warning) and `failures` (cells that did not end ok).
+//! Whole-run findings: `unstable` (cells whose runs do not describe one
+//! level, left out of every other finding), `warmup` (first run against
+//! the steady median), `carryover` (a cell slower or faster after some
+//! implementation than after itself), `drift` (identical work whose
+//! intervals do not overlap, also a warning) and `failures` (cells that did
+//! not end ok).
+//!
+//! `check` reads a document's findings against its verdicts and names any
+//! finding a verdict contradicts: CI runs it over every committed report.
 
 pub mod carryover;
+pub mod check;
 pub mod cost;
 pub mod crossover;
 pub mod drift;
@@ -26,10 +34,14 @@ pub mod fastest;
 pub mod memory;
 pub mod series;
 pub mod text;
+pub mod unstable;
 pub mod warmup;
+pub mod winner;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
+#[cfg(test)]
+mod verdict_tests;
 
 use crate::plan::params_key;
 use crate::results::{Finding, FindingKind, Results, Warning};
@@ -45,7 +57,8 @@ fn rank(kind: FindingKind) -> usize {
         FindingKind::CarryOver => 4,
         FindingKind::Drift => 5,
         FindingKind::NotOk => 6,
-        FindingKind::Other => 7,
+        FindingKind::Unstable => 7,
+        FindingKind::Other => 8,
     }
 }
 
@@ -56,16 +69,16 @@ pub fn compute(results: &Results) -> (Vec<Finding>, Option<Warning>) {
     let settings = &results.analysis;
     let mut found = Vec::new();
     let all = series::all(results);
-    let interleaved = results.order() != crate::suite::Order::Blocked;
     for s in &all {
         let fits = cost::fits(s, settings.confidence);
-        found.extend(crossover::findings(s, &fits, settings, interleaved));
+        found.extend(crossover::findings(s, &fits, settings));
         found.extend(fits.iter().map(|f| cost::finding(s, f)));
         found.extend(memory::findings(s));
     }
     let in_series: std::collections::HashSet<&str> =
         all.iter().flat_map(|s| s.cells.iter().map(|c| c.id.as_str())).collect();
     found.extend(fastest::findings(results, &in_series, settings));
+    found.extend(unstable::findings(results));
     found.extend(warmup::findings(results));
     found.extend(carryover::findings(results));
     let (drifted, warning) = drift::check(results);

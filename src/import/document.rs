@@ -66,6 +66,8 @@ pub fn build(files: &[(Source, Imported)], options: &Options) -> Result<Results>
             baseline: options.baseline.clone(),
             command: options.command.clone(),
             hash: None,
+            git: None,
+            implementations: vec![],
             labels: Default::default(),
         },
         started_at: now.clone(),
@@ -80,9 +82,11 @@ pub fn build(files: &[(Source, Imported)], options: &Options) -> Result<Results>
         comparisons: vec![],
         warnings: vec![],
         findings: vec![],
+        overall: None,
         since: None,
         shard: None,
         merge: None,
+        revisions: None,
     };
     crate::analysis::analyze(&mut results, &doc.warnings);
     results::validate::check(&results).map_err(|e| anyhow::anyhow!("the imported figures: {e}"))?;
@@ -278,5 +282,6 @@ fn summary_stats(s: &Summary) -> results::Stats {
         alloc_bytes_per_call: None,
         gc_per_call: None,
         carry_over: None,
+        unstable: None,
     }
 }

@@ -253,3 +253,17 @@ pub fn judge_group(cells: &[&Cell], settings: &AnalysisSettings) -> Vec<Option<C
         .map(|(s, plan)| s.as_ref().map(|s| s.judge(plan, level, band)))
         .collect()
 }
+
+/// Whether two cells' runs were taken in turns, so run i of each can be
+/// paired: not when both recorded an order in which every run had a round
+/// of its own (`blocked`, hyperfine's order). Cells without a recorded
+/// order were interleaved.
+pub fn taken_in_turns(a: &Cell, b: &Cell) -> bool {
+    let blocked = |c: &Cell| {
+        c.samples
+            .order
+            .as_ref()
+            .is_some_and(|o| !o.is_empty() && o.position.iter().all(|p| *p == 0))
+    };
+    !(blocked(a) && blocked(b))
+}

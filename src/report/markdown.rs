@@ -100,7 +100,7 @@ pub fn render(results: &Results) -> String {
 /// which the caller writes beside it as `<stem>.svg`.
 pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes: Option<&str>) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "# {}\n", escape(&results.suite.name));
+    let _ = writeln!(out, "# {}\n", escape(&crate::report::record::title(results)));
     if let Some(d) = &results.suite.description {
         let _ = writeln!(out, "{}\n", escape_prose(d.trim()));
     }
@@ -119,6 +119,10 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
         let _ = writeln!(out, "{m}\n");
     }
     findings(&mut out, results);
+    if let Some(t) = crate::report::overall::table(results) {
+        let _ = writeln!(out, "## Overall\n");
+        table(&mut out, &t, "###");
+    }
     if let Some(grid) = tables::summary_grid(results) {
         let _ = writeln!(out, "## Summary\n");
         table(&mut out, &grid.table(), "###");
@@ -130,6 +134,13 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
             let _ = writeln!(out, "**WARNING: {}**\n", escape(w));
         }
         table(&mut out, &t, "###");
+    }
+    let revisions = crate::report::revisions::tables(results);
+    if !revisions.is_empty() {
+        let _ = writeln!(out, "## Revisions\n");
+        for t in &revisions {
+            table(&mut out, t, "###");
+        }
     }
     if let Some(n) = notes {
         let _ = writeln!(out, "## Notes\n\n{}\n", escape_prose(n.trim()));
@@ -164,6 +175,9 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
             let _ = writeln!(out, "- {}", escape(&p));
         }
         out.push('\n');
+    }
+    if let Some(t) = crate::report::levels::levels_table(results) {
+        table(&mut out, &t, "##");
     }
     table(&mut out, &tables::versions_table(results), "##");
     if let Some(t) = tables::labels_table(results) {

@@ -26,6 +26,8 @@ pub enum TableKind {
     Memory,
     /// One row per implementation (suites without parameters).
     Summary,
+    /// Each implementation against the reference over the whole suite.
+    Overall,
     Info,
 }
 
@@ -593,50 +595,6 @@ pub fn method_sentence(results: &Results) -> Option<String> {
     Some(format!(
         "Each cell: {span} measured runs after up to {warm} warm-up run(s), {order}; every run's exit status and output checks verified. {kind}{carry_over}"
     ))
-}
-
-/// `versus diff`: one row per cell in both files.
-pub fn diff_table(d: &crate::diff::Diff) -> Table {
-    let fmt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), format_nanos);
-    let mut rows: Vec<Vec<String>> = d
-        .rows
-        .iter()
-        .map(|r| {
-            let (change, verdict) = match &r.change {
-                Some(c) => {
-                    let pct = |x: f64| format!("{:+.1}%", (x - 1.0) * 100.0);
-                    let interval = match (c.ci_low, c.ci_high) {
-                        (Some(lo), Some(hi)) => format!(" [{}, {}]", pct(lo), pct(hi)),
-                        _ => String::new(),
-                    };
-                    (format!("{}{interval}", pct(c.ratio)), verdict_text(c))
-                }
-                None => ("—".into(), r.note.clone().unwrap_or_default()),
-            };
-            vec![r.id.clone(), fmt(r.old), fmt(r.new), change, verdict]
-        })
-        .collect();
-    if let Some(g) = d.geomean {
-        rows.push(vec![
-            "geomean".into(),
-            String::new(),
-            String::new(),
-            format!("{:+.1}%", (g - 1.0) * 100.0),
-            String::new(),
-        ]);
-    }
-    Table {
-        notes: vec![],
-        runs: vec![],
-        kind: TableKind::Summary,
-        title: "Median time per cell, old → new (change with its 95% interval; unpaired)".into(),
-        labels: 1,
-        header: ["cell", "old", "new", "change", "verdict"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
-        rows,
-    }
 }
 
 /// Cells that are not ok, with why.

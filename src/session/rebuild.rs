@@ -122,8 +122,10 @@ fn bare_header(cells: &IndexMap<String, Cell>) -> Results {
         comparisons: vec![],
         warnings: vec![],
         findings: vec![],
+        overall: None,
         since: None,
         shard: None,
         merge: None,
+        revisions: None,
     }
 }

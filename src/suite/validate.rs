@@ -516,6 +516,14 @@ program as an argument; set `shell = true` in [settings] to run commands through
             passes,
             forks: file.settings.forks.unwrap_or(passes),
             order: file.settings.order.unwrap_or_default(),
+            resolve: file
+                .settings
+                .resolve
+                .as_deref()
+                .map(|r| {
+                    crate::units::parse_percent(r).map_err(|e| self.err(format!("settings.resolve = \"{r}\": {e}")))
+                })
+                .transpose()?,
             warmup: self
                 .warmup("settings.warmup", &file.settings.warmup)?
                 .unwrap_or(Warmup::Runs(DEFAULT_WARMUP)),
