@@ -162,9 +162,16 @@ pub fn cell_id(operation: &str, implementation: &str, params: &Params) -> String
     format!("{operation}/{implementation}/{}", params_key(params))
 }
 
+/// Why a selection makes no plan.
 #[derive(Debug, thiserror::Error)]
-#[error("--only {0}: no implementation or operation has this name (known: {1})")]
-pub struct UnknownName(String, String);
+pub enum PlanError {
+    #[error("--only {0}: no implementation or operation has this name (known: {1})")]
+    UnknownName(String, String),
+    #[error(
+        "resolve samples a group until its comparisons are settled, which needs the implementations to take turns: it cannot be combined with order = \"blocked\" (use --order balanced or interleaved, or fixed --runs)"
+    )]
+    ResolveBlocked,
+}
 
 /// Whether `--only NAME` picks this implementation: by its own name, by
 /// the declared name that stands for all of its variants, or by its name
@@ -173,7 +180,7 @@ fn only_picks(i: &crate::suite::Implementation, name: &str) -> bool {
     i.name == name || i.declared == name || i.unrevised() == name
 }
 
-pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
+pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, PlanError> {
     for name in &sel.only {
         let known = suite.implementations.iter().any(|i| only_picks(i, name))
             || suite.operations.iter().any(|o| &o.name == name);
@@ -184,7 +191,7 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
                 .map(|i| i.name.as_str())
                 .chain(suite.operations.iter().map(|o| o.name.as_str()))
                 .collect();
-            return Err(UnknownName(name.clone(), all.join(", ")));
+            return Err(PlanError::UnknownName(name.clone(), all.join(", ")));
         }
     }
     let picks_impl = sel
@@ -265,6 +272,9 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
     let passes = sel.passes.unwrap_or(suite.settings.passes).max(1);
     let forks = sel.forks.or(sel.passes).unwrap_or(suite.settings.forks).max(1);
     let order = sel.order.unwrap_or(suite.settings.order);
+    if order == Order::Blocked && matches!(sampling, Sampling::Resolve { .. }) {
+        return Err(PlanError::ResolveBlocked);
+    }
     Ok(Plan {
         groups,
         passes,
@@ -317,6 +327,23 @@ mod tests {
     #[test]
     fn empty_matrix_is_one_point() {
         assert_eq!(expand(&IndexMap::new()).len(), 1);
+    }
+
+    #[test]
+    fn resolve_needs_turns_and_is_refused_with_the_blocked_order() {
+        // [settings] must come before the tables: a suite of its own.
+        let s = parse(
+            Path::new("t.toml"),
+            "[settings]\nresolve = \"2%\"\norder = \"blocked\"\n[operations.x]\n[implementations.a]\nrun.x = \"a\"",
+        )
+        .unwrap();
+        let err = build(&s, &Selection::default()).unwrap_err();
+        assert!(matches!(err, PlanError::ResolveBlocked), "{err}");
+        let turns = Selection {
+            order: Some(Order::Balanced),
+            ..Default::default()
+        };
+        assert_eq!(build(&s, &turns).unwrap().order, Order::Balanced);
     }
 
     #[test]
