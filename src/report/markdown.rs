@@ -100,6 +100,30 @@ pub fn render(results: &Results) -> String {
 /// which the caller writes beside it as `<stem>.svg`.
 pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes: Option<&str>) -> String {
     let mut out = String::new();
+    heading(&mut out, results);
+    overview(&mut out, results, notes);
+    let problems = tables::outcome_rows(results);
+    if !problems.is_empty() {
+        let _ = writeln!(
+            out,
+            "**{} cell(s) did not finish ok**: see [below](#cells-that-did-not-finish-ok).\n",
+            problems.len()
+        );
+    }
+    operations(&mut out, results, charts);
+    if !problems.is_empty() {
+        let _ = writeln!(out, "## Cells that did not finish ok\n");
+        for p in problems {
+            let _ = writeln!(out, "- {}", escape(&p));
+        }
+        out.push('\n');
+    }
+    closing(&mut out, results);
+    out
+}
+
+/// The title, description, status, command and method.
+fn heading(out: &mut String, results: &Results) {
     let _ = writeln!(out, "# {}\n", escape(&crate::report::record::title(results)));
     if let Some(d) = &results.suite.description {
         let _ = writeln!(out, "{}\n", escape_prose(d.trim()));
@@ -118,14 +142,19 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
     if let Some(m) = tables::method_sentence(results) {
         let _ = writeln!(out, "{m}\n");
     }
-    findings(&mut out, results);
+}
+
+/// What a reader sees first: findings, the overall table, the summary grid,
+/// the change since an earlier run, revisions and the author's notes.
+fn overview(out: &mut String, results: &Results, notes: Option<&str>) {
+    findings(out, results);
     if let Some(t) = crate::report::overall::table(results) {
         let _ = writeln!(out, "## Overall\n");
-        table(&mut out, &t, "###");
+        table(out, &t, "###");
     }
     if let Some(grid) = tables::summary_grid(results) {
         let _ = writeln!(out, "## Summary\n");
-        table(&mut out, &grid.table(), "###");
+        table(out, &grid.table(), "###");
         let _ = writeln!(out, "{}\n", escape(&tables::verdict_note(results)));
     }
     if let Some(t) = crate::report::since::table(results) {
@@ -133,26 +162,22 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
         if let Some(w) = results.since.as_ref().and_then(|s| s.warning.as_ref()) {
             let _ = writeln!(out, "**WARNING: {}**\n", escape(w));
         }
-        table(&mut out, &t, "###");
+        table(out, &t, "###");
     }
     let revisions = crate::report::revisions::tables(results);
     if !revisions.is_empty() {
         let _ = writeln!(out, "## Revisions\n");
         for t in &revisions {
-            table(&mut out, t, "###");
+            table(out, t, "###");
         }
     }
     if let Some(n) = notes {
         let _ = writeln!(out, "## Notes\n\n{}\n", escape_prose(n.trim()));
     }
-    let problems = tables::outcome_rows(results);
-    if !problems.is_empty() {
-        let _ = writeln!(
-            out,
-            "**{} cell(s) did not finish ok**: see [below](#cells-that-did-not-finish-ok).\n",
-            problems.len()
-        );
-    }
+}
+
+/// One section per operation: its charts, then its tables.
+fn operations(out: &mut String, results: &Results, charts: &[(String, String)]) {
     let mut last_op = None;
     for (i, subset) in tables::subsets(results).iter().enumerate() {
         if last_op != Some(&subset.operation) {
@@ -166,29 +191,27 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
             let _ = writeln!(out, "![{}]({stem}.svg)\n", escape(&stem.replace(['-', '_'], " ")));
         }
         for t in &tables::subset_tables(results, subset) {
-            table(&mut out, t, "###");
+            table(out, t, "###");
         }
     }
-    if !problems.is_empty() {
-        let _ = writeln!(out, "## Cells that did not finish ok\n");
-        for p in problems {
-            let _ = writeln!(out, "- {}", escape(&p));
-        }
-        out.push('\n');
-    }
+}
+
+/// The record of the run: levels, versions, labels, services, environment,
+/// pieces, warnings.
+fn closing(out: &mut String, results: &Results) {
     if let Some(t) = crate::report::levels::levels_table(results) {
-        table(&mut out, &t, "##");
+        table(out, &t, "##");
     }
-    table(&mut out, &tables::versions_table(results), "##");
+    table(out, &tables::versions_table(results), "##");
     if let Some(t) = tables::labels_table(results) {
-        table(&mut out, &t, "##");
+        table(out, &t, "##");
     }
     if let Some(t) = crate::report::services::services_table(results) {
-        table(&mut out, &t, "##");
+        table(out, &t, "##");
     }
-    table(&mut out, &tables::environment_table(results), "##");
+    table(out, &tables::environment_table(results), "##");
     if let Some(t) = crate::report::pieces::pieces_table(results) {
-        table(&mut out, &t, "##");
+        table(out, &t, "##");
         let _ = writeln!(
             out,
             "Each row of the tables above was measured on one machine; ratios compare cells of one machine only.\n"
@@ -201,7 +224,6 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
     for w in &results.warnings {
         let _ = writeln!(out, "- **{}**: {}", escape(&w.kind), escape(&w.message));
     }
-    out
 }
 
 #[cfg(test)]
