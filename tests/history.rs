@@ -390,7 +390,7 @@ fn trend_reads_a_cell_the_last_runs_or_the_runs_since_a_date() {
         .assert()
         .code(1)
         .stderr(contains("--cell nope/*"));
-    // --store may follow the subcommand (an exec outside git records in the data folder).
+    // --store may follow the subcommand.
     versus(dir.path())
         .args(["history", "stats", "--store", ".data/versus/history.db"])
         .assert()
