@@ -8,11 +8,15 @@
 
 use std::collections::HashMap;
 
-use crate::judge::compare::compare;
+use crate::judge::counts::compare_in;
 use crate::judge::levels;
 use crate::outcome::Outcome;
 use crate::plan::params_key;
-use crate::results::{AnalysisSettings, Cell, Environment, Levels, Results, Stats, SteadyState, Verdict, Warning};
+use crate::results::metric::{metric_stats, view_cell};
+use crate::results::{
+    AnalysisSettings, Cell, Comparison, Environment, Levels, Metric, MetricResults, MetricStats, Results, Stats,
+    SteadyState, Verdict, Warning,
+};
 use crate::stats::bootstrap::{self, seed_for};
 use crate::stats::order::MIN_SAMPLES_95;
 use crate::stats::steady::{self, Steady};
@@ -138,7 +142,31 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         steady_state,
         alloc_bytes_per_call: per_call_of(&cell.samples.alloc_bytes),
         gc_per_call: per_call_of(&cell.samples.gc_count),
+        instructions: None,
+        repeatability: None,
     })
+}
+
+/// The cell's statistics in `metric` (other than wall time), from its
+/// counted runs: the same statistics as its time's, per call.
+pub fn metric_cell_stats(cell: &Cell, metric: Metric, settings: &AnalysisSettings) -> Option<MetricStats> {
+    let mut view = view_cell(cell, metric)?;
+    view.stats = None;
+    let s = cell_stats(&view, settings)?;
+    Some(metric_stats(&s, &view.samples.per_call_ns()))
+}
+
+/// Sets the cell's statistics: its time's, and its instructions' where counted.
+pub fn fill_stats(cell: &mut Cell, settings: &AnalysisSettings) {
+    cell.stats = cell_stats(cell, settings);
+    let counted = cell
+        .samples
+        .counted()
+        .then(|| metric_cell_stats(cell, Metric::Instructions, settings))
+        .flatten();
+    if let Some(s) = cell.stats.as_mut() {
+        s.instructions = counted;
+    }
 }
 
 /// The baseline of a group of cells (same operation and parameters): the
@@ -170,42 +198,24 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
         // An imported cell may hold only its harness's summary: nothing to recompute it from.
         let summary_only = cell.samples.is_empty() && cell.outcome == Outcome::Ok && cell.stats.is_some();
         if !summary_only {
-            cell.stats = cell_stats(cell, &settings);
+            fill_stats(cell, &settings);
         }
     }
-    let mut groups: Vec<Vec<&Cell>> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    for cell in &results.cells {
-        let key = format!("{}/{}", cell.operation, params_key(&cell.params));
-        let i = *index.entry(key).or_insert_with(|| {
-            groups.push(vec![]);
-            groups.len() - 1
-        });
-        groups[i].push(cell);
-    }
-    let mut comparisons = Vec::new();
-    let mut untestable = Vec::new();
-    for cells in &groups {
-        let Some(base) = baseline_of(cells, results.suite.baseline.as_deref()) else {
-            continue;
-        };
-        for c in cells {
-            // Merged pieces: a ratio is only ever made within one machine.
-            if c.machine != base.machine {
-                continue;
-            }
-            // Cells of one group were interleaved, segment by segment, unless
-            // one came from an earlier run (--resume): `compare` pairs what it can.
-            let Some(comparison) = compare(c, base, true, &settings) else {
-                continue;
-            };
-            if comparison.verdict != Verdict::Baseline && comparison.ci_low.is_none() {
-                untestable.push(format!("{} ({} runs)", c.label(), comparison.n));
-            }
-            comparisons.push(comparison);
-        }
-    }
+    let (comparisons, untestable) = compare_groups(results, Metric::Wall);
     results.comparisons = comparisons;
+    results.metrics.clear();
+    for metric in crate::results::metric::measured(results).into_iter().skip(1) {
+        let (comparisons, _) = compare_groups(results, metric);
+        let view = crate::results::metric::view(results, metric);
+        // Outcomes, warm-up and memory are the same whatever the metric:
+        // only who wins, and what size costs, are its own.
+        let mut findings = crate::findings::compute(&view).0;
+        findings.retain(|f| {
+            use crate::results::FindingKind::*;
+            matches!(f.kind, Winner | Crossover | Cost | NotLinear)
+        });
+        results.metrics.insert(metric, MetricResults { comparisons, findings });
+    }
     let mut warnings = environment_warnings(&results.environment);
     if !untestable.is_empty() {
         warnings.push(Warning {
@@ -221,9 +231,76 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
         });
     }
     warnings.extend(cell_warnings(&results.cells));
+    warnings.extend(not_counted_warning(&results.cells));
     warnings.extend(extra_warnings.iter().cloned());
     results.warnings = warnings;
     crate::findings::refresh(results);
+}
+
+/// The cells of each group (one operation at one parameter set), in document order.
+fn groups(cells: &[Cell]) -> Vec<Vec<&Cell>> {
+    let mut groups: Vec<Vec<&Cell>> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for cell in cells {
+        let key = format!("{}/{}", cell.operation, params_key(&cell.params));
+        let i = *index.entry(key).or_insert_with(|| {
+            groups.push(vec![]);
+            groups.len() - 1
+        });
+        groups[i].push(cell);
+    }
+    groups
+}
+
+/// Every cell against its group's baseline in `metric` (the suite's, else
+/// the one with the smallest median in that metric), and the cells whose
+/// comparison had too few runs for an interval.
+fn compare_groups(results: &Results, metric: Metric) -> (Vec<Comparison>, Vec<String>) {
+    let settings = &results.analysis;
+    let mut comparisons = Vec::new();
+    let mut untestable = Vec::new();
+    for cells in groups(&results.cells) {
+        let views: Vec<Cell> = cells.iter().filter_map(|c| view_cell(c, metric)).collect();
+        let view_refs: Vec<&Cell> = views.iter().collect();
+        let Some(base_view) = baseline_of(&view_refs, results.suite.baseline.as_deref()) else {
+            continue;
+        };
+        let Some(base) = cells.iter().copied().find(|c| c.id == base_view.id) else {
+            continue;
+        };
+        for c in cells {
+            // Merged pieces: a ratio is only ever made within one machine.
+            if c.machine != base.machine {
+                continue;
+            }
+            // Cells of one group were interleaved, segment by segment, unless
+            // one came from an earlier run (--resume): `compare` pairs what it can.
+            let Some(comparison) = compare_in(metric, c, base, true, settings) else {
+                continue;
+            };
+            if comparison.verdict != Verdict::Baseline && comparison.ci_low.is_none() {
+                untestable.push(format!("{} ({} runs)", c.label(), comparison.n));
+            }
+            comparisons.push(comparison);
+        }
+    }
+    (comparisons, untestable)
+}
+
+/// One warning naming the cells whose instructions could not all be counted.
+fn not_counted_warning(cells: &[Cell]) -> Option<Warning> {
+    let hit: Vec<String> = cells
+        .iter()
+        .filter_map(|c| Some(format!("{}: {}", c.label(), c.samples.instructions_error.as_ref()?)))
+        .collect();
+    (!hit.is_empty()).then(|| Warning {
+        kind: "instructions_not_counted".into(),
+        message: format!(
+            "{} cell(s) have fewer counted runs than asked, or none: their runs did not finish under the instruction counter (their times are unaffected). Cells: {}.",
+            hit.len(),
+            hit.join("; ")
+        ),
+    })
 }
 
 /// Warning kinds `analyze` computes from the cells and the machine; any
@@ -238,6 +315,7 @@ pub const COMPUTED_WARNINGS: &[&str] = &[
     "many_outliers",
     "busy_machine",
     "cpu_governor",
+    "instructions_not_counted",
     crate::findings::drift::KIND,
 ];
 
@@ -356,6 +434,7 @@ pub fn environment_warnings(env: &Environment) -> Vec<Warning> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::compare::compare;
     use crate::plan::Params;
     use crate::results::Samples;
 
@@ -466,7 +545,7 @@ mod tests {
             &[130, 133, 127, 131, 129, 130, 134, 126, 130, 131],
             Outcome::Ok,
         ));
-        let c = compare(&slow, &base, true, &AnalysisSettings::default()).unwrap();
+        let c = compare_in(Metric::Wall, &slow, &base, true, &AnalysisSettings::default()).unwrap();
         assert_eq!(c.verdict, Verdict::Slower);
         assert!(c.ci_low.unwrap() > 1.25 && c.ci_high.unwrap() < 1.35, "{c:?}");
         assert_eq!(

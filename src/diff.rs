@@ -148,6 +148,7 @@ pub fn since(old: &Results, new: &Results, run_id: i64, label: &str, warning: Op
                 note: r.note,
             })
             .collect(),
+        metrics: Default::default(),
     }
 }
 
@@ -214,6 +215,8 @@ mod tests {
             since: None,
             shard: None,
             merge: None,
+            metrics: Default::default(),
+            view: Default::default(),
         };
         crate::analysis::analyze(&mut r, &[]);
         r

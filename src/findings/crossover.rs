@@ -17,7 +17,9 @@ use indexmap::IndexMap;
 use crate::findings::cost::Fitted;
 use crate::findings::series::Series;
 use crate::findings::text;
-use crate::results::{AnalysisSettings, Cell, Crossover, Evidence, Finding, FindingKind, Ratio, SizeWinner, Verdict};
+use crate::results::{
+    AnalysisSettings, Cell, Crossover, Evidence, Finding, FindingKind, Metric, Ratio, SizeWinner, Verdict,
+};
 use crate::stats::bootstrap;
 use crate::stats::linear::Line;
 
@@ -125,7 +127,7 @@ fn winner(series: &Series, sizes: &[Decided], table: Vec<SizeWinner>) -> Finding
             .filter(|d| d.winner.implementation.is_some())
             .map(|d| d.bytes)
             .collect();
-        parts.push(format!("{n} is fastest at {}", whole(&won)));
+        parts.push(format!("{n} {} at {}", series.metric.is_fastest(), whole(&won)));
     }
     // Ties, by the pair that tied (either way round), named as first seen.
     let mut ties: IndexMap<[&str; 2], ([&str; 2], Vec<u64>)> = IndexMap::new();
@@ -136,7 +138,7 @@ fn winner(series: &Series, sizes: &[Decided], table: Vec<SizeWinner>) -> Finding
         ties.entry(key).or_insert((pair, vec![])).1.push(d.bytes);
     }
     for ([a, b], at) in ties.into_values() {
-        parts.push(format!("{a} and {b} tie for fastest at {}", whole(&at)));
+        parts.push(format!("{a} and {b} tie for {} at {}", series.metric.fastest(), whole(&at)));
     }
     let cells = sizes
         .iter()
@@ -170,13 +172,13 @@ fn evidence<'r>(d: &Decided<'r>, implementation: &str) -> Option<(Evidence, &'r 
 
 /// "4.91 against 6.02 ms: 1.27x [1.15, 1.35]" (the faster first); the
 /// medians' intervals are in the finding's evidence.
-fn evidence_text(fast: &Evidence, slow: &Evidence, r: Option<&Ratio>) -> String {
-    pair_text(fast.median_ns, slow.median_ns, r)
+fn evidence_text(metric: Metric, fast: &Evidence, slow: &Evidence, r: Option<&Ratio>) -> String {
+    pair_text(metric, fast.median_ns, slow.median_ns, r)
 }
 
 /// Two medians and their ratio: "4.91 against 6.02 ms: 1.27x [1.15, 1.35]".
-pub(super) fn pair_text(fast_ns: f64, slow_ns: f64, r: Option<&Ratio>) -> String {
-    let mut out = text::time_pair(fast_ns, slow_ns);
+pub(super) fn pair_text(metric: Metric, fast_ns: f64, slow_ns: f64, r: Option<&Ratio>) -> String {
+    let mut out = text::figure_pair(metric, fast_ns, slow_ns);
     if let Some(r) = r {
         out.push_str(&format!(": {}", text::ratio(r.ratio)));
         if let (Some(lo), Some(hi)) = (r.ci_low, r.ci_high) {
@@ -220,11 +222,12 @@ fn crossover(
     };
     let side =
         |fast: &Option<(Evidence, &Cell)>, slow: &Option<(Evidence, &Cell)>, r: Option<&Ratio>| match (fast, slow) {
-            (Some(f), Some(s)) => format!(" ({})", evidence_text(&f.0, &s.0, r)),
+            (Some(f), Some(s)) => format!(" ({})", evidence_text(series.metric, &f.0, &s.0, r)),
             _ => String::new(),
         };
     let mut sentence = format!(
-        "{before} is faster up to {}{}, {after} from {}{}",
+        "{before} {} up to {}{}, {after} from {}{}",
+        series.metric.is_faster(),
         text::payload(a.bytes),
         side(&before_1, &after_1, below_ratio.as_ref()),
         text::payload(b.bytes),

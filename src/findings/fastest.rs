@@ -12,7 +12,7 @@ use indexmap::IndexMap;
 
 use crate::findings::crossover::{decide, pair_text};
 use crate::plan::params_key;
-use crate::results::{AnalysisSettings, Cell, Finding, FindingKind, Results};
+use crate::results::{AnalysisSettings, Cell, Finding, FindingKind, Metric, Results};
 
 /// One finding per group outside every series, in document order.
 pub fn findings(results: &Results, in_series: &HashSet<&str>, settings: &AnalysisSettings) -> Vec<Finding> {
@@ -28,20 +28,26 @@ pub fn findings(results: &Results, in_series: &HashSet<&str>, settings: &Analysi
     }
     groups
         .into_values()
-        .filter_map(|cells| finding(&cells, settings))
+        .filter_map(|cells| finding(&cells, settings, results.view))
         .collect()
 }
 
-fn finding(cells: &[&Cell], settings: &AnalysisSettings) -> Option<Finding> {
+fn finding(cells: &[&Cell], settings: &AnalysisSettings, metric: Metric) -> Option<Finding> {
     let d = decide(0, cells, settings)?;
     let [fast, slow] = d.compared;
     let (f, s) = (fast.stats.as_ref()?, slow.stats.as_ref()?);
-    let evidence = pair_text(f.median_ns, s.median_ns, d.winner.ratio.as_ref());
+    let evidence = pair_text(metric, f.median_ns, s.median_ns, d.winner.ratio.as_ref());
     let text = match &d.winner.implementation {
-        Some(w) => format!("{w} is fastest, ahead of {} ({evidence})", slow.implementation),
+        Some(w) => format!(
+            "{w} {}, ahead of {} ({evidence})",
+            metric.is_fastest(),
+            slow.implementation
+        ),
         None => format!(
-            "{} and {} tie for fastest ({evidence})",
-            fast.implementation, slow.implementation
+            "{} and {} tie for {} ({evidence})",
+            fast.implementation,
+            slow.implementation,
+            metric.fastest()
         ),
     };
     let ids = d.cells.iter().map(|c| c.id.clone()).collect();

@@ -87,6 +87,8 @@ fn document(cells: Vec<Cell>) -> Results {
         since: None,
         shard: None,
         merge: None,
+        metrics: Default::default(),
+        view: Default::default(),
     };
     analyze(&mut r, &[]);
     r

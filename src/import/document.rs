@@ -83,6 +83,8 @@ pub fn build(files: &[(Source, Imported)], options: &Options) -> Result<Results>
         since: None,
         shard: None,
         merge: None,
+        metrics: Default::default(),
+        view: Default::default(),
     };
     crate::analysis::analyze(&mut results, &doc.warnings);
     results::validate::check(&results).map_err(|e| anyhow::anyhow!("the imported figures: {e}"))?;
@@ -277,5 +279,7 @@ fn summary_stats(s: &Summary) -> results::Stats {
         steady_state: SteadyState::Unknown,
         alloc_bytes_per_call: None,
         gc_per_call: None,
+        instructions: None,
+        repeatability: None,
     }
 }

@@ -9,7 +9,10 @@
 //!   noise band; the smallest change a comparison could see; what would
 //!   settle an unknown.
 //! - `compare`: two cells of one run (paired) or of two runs (unpaired).
+//! - `counts`: the same in a metric other than wall time (instructions),
+//!   with that metric's noise band.
 
 pub mod compare;
+pub mod counts;
 pub mod levels;
 pub mod verdict;

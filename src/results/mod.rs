@@ -17,6 +17,7 @@ use crate::plan::Params;
 mod column;
 pub mod finding;
 mod journal;
+pub mod metric;
 mod samples;
 mod segments;
 pub mod validate;
@@ -26,6 +27,7 @@ pub use finding::{
     OutcomeCount, Ratio, SizeWinner,
 };
 pub use journal::{Journal, Recovered};
+pub use metric::{Metric, MetricResults, MetricStats};
 pub use samples::{Samples, per_call, per_call_batches};
 pub use segments::{Design, Levels, Segment, gather};
 
@@ -80,6 +82,15 @@ pub struct Stats {
     /// In-process cells whose runtime counts collections: mean collections per call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gc_per_call: Option<f64>,
+    /// Instructions per call, from the counted runs (`measure` includes
+    /// "instructions"); absent when the cell was not counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<MetricStats>,
+    /// Only in a view of a count metric (`metric::view`), never written: how
+    /// exactly the counts repeated, which widens the noise band of any
+    /// comparison with this cell (`judge::counts`).
+    #[serde(skip)]
+    pub repeatability: Option<f64>,
 }
 
 /// Whether a cell's series (warm-up, then measured) reached a steady level.
@@ -282,6 +293,19 @@ pub struct AnalysisSettings {
     /// Smallest relative difference called faster or slower (0.01 = 1%).
     pub noise: f64,
     pub bootstrap_resamples: usize,
+    /// The noise band of instruction counts: the smallest relative
+    /// difference in instructions called a change, where the cells' own
+    /// counts repeat more closely than this (else their repeatability is
+    /// the band; see `judge::counts`).
+    #[serde(default = "default_instructions_noise")]
+    pub instructions_noise: f64,
+}
+
+/// See `AnalysisSettings::instructions_noise`.
+pub const INSTRUCTIONS_NOISE: f64 = 0.001;
+
+fn default_instructions_noise() -> f64 {
+    INSTRUCTIONS_NOISE
 }
 
 impl Default for AnalysisSettings {
@@ -291,6 +315,20 @@ impl Default for AnalysisSettings {
             alpha: 0.05,
             noise: 0.01,
             bootstrap_resamples: crate::stats::bootstrap::RESAMPLES,
+            instructions_noise: INSTRUCTIONS_NOISE,
+        }
+    }
+}
+
+impl AnalysisSettings {
+    /// The settings a view in `metric` is judged with: that metric's noise band.
+    pub fn for_metric(&self, metric: Metric) -> AnalysisSettings {
+        match metric {
+            Metric::Wall => self.clone(),
+            Metric::Instructions => AnalysisSettings {
+                noise: self.instructions_noise,
+                ..self.clone()
+            },
         }
     }
 }
@@ -473,6 +511,14 @@ pub struct Results {
     /// Set when this document was merged from pieces (`versus merge`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merge: Option<MergeInfo>,
+    /// Comparisons and findings in each metric other than wall time that
+    /// some cell was measured in (`instructions`); absent when none was.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub metrics: IndexMap<Metric, MetricResults>,
+    /// Which metric `stats`, `comparisons` and `findings` describe: wall
+    /// time, except in a view made by `metric::view` (never written).
+    #[serde(skip)]
+    pub view: Metric,
 }
 
 /// The run a results document is compared with, and each cell's change since it.
@@ -489,6 +535,25 @@ pub struct Since {
     pub warning: Option<String>,
     /// One per cell present in both runs, in this run's cell order.
     pub changes: Vec<Change>,
+    /// The same in each other metric both runs measured (`instructions`:
+    /// medians are instructions per call).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub metrics: IndexMap<Metric, Vec<Change>>,
+}
+
+impl Since {
+    /// The changes in `metric` as the changes of a view in that metric.
+    pub fn for_metric(&self, metric: Metric) -> Since {
+        let changes = match metric {
+            Metric::Wall => self.changes.clone(),
+            other => self.metrics.get(&other).cloned().unwrap_or_default(),
+        };
+        Since {
+            changes,
+            metrics: IndexMap::new(),
+            ..self.clone()
+        }
+    }
 }
 
 /// One cell's change since an earlier run (unpaired, as `versus diff` computes it).
