@@ -99,6 +99,11 @@ pub struct Common {
     /// Per-run time limit, e.g. 30s or 2m; a run over it is killed and the cell is `timeout`.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub timeout: Option<String>,
+    /// What to measure, e.g. `wall,instructions` (overrides the suite's `measure`): wall
+    /// time always, and instructions counted in runs of their own under valgrind (or perf
+    /// where the machine has hardware counters), a figure a busy machine cannot move.
+    #[arg(long, value_name = "METRICS", value_delimiter = ',')]
+    pub measure: Option<Vec<String>>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,

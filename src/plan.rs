@@ -30,6 +30,8 @@ pub struct Selection {
     pub warmup: Option<Warmup>,
     pub timeout: Option<Duration>,
     pub sampling: Sampling,
+    /// `--measure`: the metrics measured, replacing the suite's `measure`.
+    pub measure: Option<Vec<crate::results::Metric>>,
 }
 
 /// When to stop taking measured runs.
@@ -72,6 +74,9 @@ pub struct Group {
     pub skipped: Vec<(usize, String)>,
     /// Whether an implementation measured here is served by an in-process worker.
     pub in_process: bool,
+    /// Runs of each cell counted under the instruction counter, after its
+    /// timed runs (0: instructions are not measured).
+    pub counted: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -81,6 +86,8 @@ pub struct Plan {
     pub passes: u32,
     /// Worker processes per in-process cell over the run, at least 1.
     pub forks: u32,
+    /// What counts instructions, for groups with counted runs.
+    pub counter: crate::exec::counter::Choice,
 }
 
 impl Plan {
@@ -93,7 +100,12 @@ impl Plan {
     /// Runs (warm-up and measured) of one group over all its visits.
     pub fn group_runs(&self, g: &Group) -> u64 {
         let (passes, forks) = self.visits_of(g, g.in_process);
-        u64::from(g.runs + g.warmup * passes * forks) * g.implementations.len() as u64
+        u64::from(g.runs + g.counted + g.warmup * passes * forks) * g.implementations.len() as u64
+    }
+
+    /// Whether any group counts instructions.
+    pub fn counts(&self) -> bool {
+        self.groups.iter().any(|g| g.counted > 0)
     }
 
     /// Whether a cell's runs are taken in more than one visit of its group.
@@ -179,6 +191,8 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
         .filter(|&i| !picks_impl || sel.only.iter().any(|n| only_picks(&suite.implementations[i], n)))
         .collect();
 
+    let measure = sel.measure.as_ref().unwrap_or(&suite.settings.measure);
+    let counting = measure.contains(&crate::results::Metric::Instructions);
     let mut groups = Vec::new();
     for params in expand(&suite.matrix) {
         for (oi, op) in suite.operations.iter().enumerate() {
@@ -233,12 +247,22 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
                 vars,
                 implementations: measured,
                 skipped,
+                counted: if counting {
+                    suite.settings.counted_runs.unwrap_or(runs)
+                } else {
+                    0
+                },
             });
         }
     }
     let passes = sel.passes.unwrap_or(suite.settings.passes).max(1);
     let forks = sel.forks.or(sel.passes).unwrap_or(suite.settings.forks).max(1);
-    Ok(Plan { groups, passes, forks })
+    Ok(Plan {
+        groups,
+        passes,
+        forks,
+        counter: suite.settings.counter,
+    })
 }
 
 #[cfg(test)]

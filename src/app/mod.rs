@@ -74,6 +74,12 @@ fn selection(common: &Common, only: Vec<String>) -> Result<Selection> {
         warmup: common.warmup,
         timeout,
         sampling,
+        measure: common
+            .measure
+            .as_deref()
+            .map(crate::suite::parse_measure)
+            .transpose()
+            .map_err(|e| anyhow::anyhow!("--measure: {e}"))?,
     })
 }
 

@@ -51,6 +51,20 @@ pub(super) struct CellState {
     pub services: Vec<crate::results::ServiceUsage>,
     /// Set when the cell failed for a reason of versus's own.
     pub fault: Option<HarnessFault>,
+    /// In-process cells: how their worker was started, to start another under the counter.
+    pub launch: Option<WorkerLaunch>,
+    /// In-process cells being counted: their worker under the counter.
+    pub counting: Option<Box<super::counting::CountingWorker>>,
+}
+
+/// How an in-process cell's worker was started.
+#[derive(Clone)]
+pub(super) struct WorkerLaunch {
+    pub argv: Vec<String>,
+    pub env: Vec<(String, String)>,
+    pub cwd: PathBuf,
+    pub operation: String,
+    pub setup: serde_json::Value,
 }
 
 impl CellState {
@@ -72,6 +86,8 @@ impl CellState {
             target_runs: 1,
             services: vec![],
             fault: None,
+            launch: None,
+            counting: None,
         }
     }
 
@@ -318,11 +334,18 @@ impl Runner<'_> {
             &implementation.env,
             &dir.join("worker.log"),
             &op.name,
-            setup,
+            setup.clone(),
             group.timeout,
             self.suite.settings.min_sample_time,
         );
         let mut st = CellState::new(imp, Mode::Process(RunRequest::default()), None);
+        st.launch = Some(WorkerLaunch {
+            argv: argv.clone(),
+            env: implementation.env.clone(),
+            cwd: cwd.to_path_buf(),
+            operation: op.name.clone(),
+            setup,
+        });
         match started {
             Ok(w) => {
                 st.worker = Some(WorkerInfo {

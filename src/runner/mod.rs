@@ -12,7 +12,8 @@
 //! The pieces, one concept each: `inputs` (payloads, cell folders, chained
 //! inputs), `scope` (placeholder values), `lifecycle` (setup, teardown),
 //! `cell` (starting and finishing a cell), `rounds` (warm-up, measured
-//! rounds, stop rules, on an injected clock), `checks` (output checks),
+//! rounds, stop rules, on an injected clock), `counting` (the runs counted
+//! under the instruction counter, after the timed ones), `checks` (output checks),
 //! `inprocess` (a cell served by a worker), `policy` (when to stop).
 
 use std::collections::HashMap;
@@ -33,6 +34,7 @@ use crate::suite::Suite;
 mod agree;
 mod cell;
 mod checks;
+mod counting;
 #[cfg(test)]
 pub(crate) mod fake;
 mod hooks;
@@ -100,6 +102,8 @@ pub struct Runner<'a> {
     /// Where outputs that `same_output` found differing are kept (in the
     /// results folder); `None`: not kept.
     pub kept: Option<PathBuf>,
+    /// What counts instructions, for groups with counted runs (`counting`).
+    pub counter: Option<crate::exec::counter::Counter>,
     payloads: HashMap<String, PayloadFile>,
     /// SHA-256 of files that do not change during the run (payloads, expected outputs).
     digests: HashMap<PathBuf, Digest>,
@@ -124,6 +128,7 @@ impl<'a> Runner<'a> {
             meter: None,
             seed: 0,
             kept: None,
+            counter: None,
             payloads: HashMap::new(),
             digests: HashMap::new(),
             outcomes: HashMap::new(),
@@ -259,7 +264,9 @@ impl<'a> Runner<'a> {
                 }
             }
         }
-        if self.sample_rounds(&mut states, group, ctx.payload, exec, events) {
+        if self.sample_rounds(&mut states, group, ctx.payload, exec, events)
+            || self.count_rounds(&mut states, group, ctx.payload, exec, events)
+        {
             return Ok(vec![]);
         }
         for st in &mut states {
