@@ -11,7 +11,7 @@
 
 use crate::judge::levels::{self, LogEstimate};
 use crate::judge::verdict;
-use crate::results::{AnalysisSettings, Cell, Comparison, Levels, Stats, Verdict};
+use crate::results::{AnalysisSettings, Cell, Comparison, Levels, Metric, Stats, Verdict};
 
 /// The runs of two cells measured side by side, pair by pair (times per
 /// call, positive), with the number of pairs in each segment. Segments are
@@ -131,6 +131,7 @@ pub fn from_estimate(
         minimum_detectable: verdict::minimum_detectable(est, band, settings.confidence).map(|m| m.exp() - 1.0),
         settle_runs: verdict::runs_to_settle(est, band),
         note: est.interval.is_none().then(|| missing_interval_note(est.n)),
+        metric: Metric::Wall,
     }
 }
 

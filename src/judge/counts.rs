@@ -32,11 +32,13 @@ pub fn compare_in(
     }
     let settings = settings.for_metric(metric);
     let a = view_cell(cell, metric)?;
-    if std::ptr::eq(cell, base) {
-        return compare::compare(&a, &a, paired, &settings);
-    }
-    let b = view_cell(base, metric)?;
-    compare::compare(&a, &b, paired, &settings)
+    let mut c = if std::ptr::eq(cell, base) {
+        compare::compare(&a, &a, paired, &settings)?
+    } else {
+        compare::compare(&a, &view_cell(base, metric)?, paired, &settings)?
+    };
+    c.metric = metric;
+    Some(c)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use crate::report::html;
 use crate::report::tables::{self, Table};
-use crate::results::{Results, RunStatus};
+use crate::results::{Metric, Results, RunStatus};
 
 /// Escapes text for a Markdown table cell or paragraph: no raw pipes, HTML or newlines.
 pub fn escape(text: &str) -> String {
@@ -65,19 +65,34 @@ fn table(out: &mut String, t: &Table, heading: &str) {
 }
 
 /// "## Findings": a bold title per operation (and value of its other
-/// parameters), a bullet per finding.
+/// parameters), a bullet per finding; a view in another metric titles its own.
 fn findings(out: &mut String, results: &Results) {
     let groups = crate::report::findings::groups(results);
     if groups.is_empty() {
         return;
     }
-    let _ = writeln!(out, "## Findings\n");
+    match results.view {
+        Metric::Wall => {
+            let _ = writeln!(out, "## Findings\n");
+        }
+        m => {
+            let _ = writeln!(out, "## Findings in {}\n", m.name());
+        }
+    }
     for g in groups {
         let _ = writeln!(out, "**{}**\n", escape(&g.title));
         for line in g.lines {
             let _ = writeln!(out, "- {}", escape(&line.text));
         }
         out.push('\n');
+    }
+}
+
+/// " in instructions" for a view in another metric than time; empty for time.
+fn in_metric(results: &Results) -> String {
+    match results.view {
+        Metric::Wall => String::new(),
+        m => format!(" in {}", m.name()),
     }
 }
 
@@ -118,18 +133,33 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
     if let Some(m) = tables::method_sentence(results) {
         let _ = writeln!(out, "{m}\n");
     }
+    if let Some(m) = tables::counting_sentence(results) {
+        let _ = writeln!(out, "{}\n", escape(&m));
+    }
+    let views = crate::report::metric_views(results);
     findings(&mut out, results);
+    for (_, view) in &views {
+        findings(&mut out, view);
+    }
     if let Some(grid) = tables::summary_grid(results) {
         let _ = writeln!(out, "## Summary\n");
         table(&mut out, &grid.table(), "###");
         let _ = writeln!(out, "{}\n", escape(&tables::verdict_note(results)));
-    }
-    if let Some(t) = crate::report::since::table(results) {
-        let _ = writeln!(out, "## Change since an earlier run\n");
-        if let Some(w) = results.since.as_ref().and_then(|s| s.warning.as_ref()) {
-            let _ = writeln!(out, "**WARNING: {}**\n", escape(w));
+        for (_, view) in &views {
+            if let Some(grid) = tables::summary_grid(view) {
+                table(&mut out, &grid.table(), "###");
+                let _ = writeln!(out, "{}\n", escape(&tables::verdict_note(view)));
+            }
         }
-        table(&mut out, &t, "###");
+    }
+    for doc in std::iter::once(results).chain(views.iter().map(|(_, v)| v)) {
+        if let Some(t) = crate::report::since::table(doc) {
+            let _ = writeln!(out, "## Change since an earlier run{}\n", in_metric(doc));
+            if let Some(w) = doc.since.as_ref().and_then(|s| s.warning.as_ref()) {
+                let _ = writeln!(out, "**WARNING: {}**\n", escape(w));
+            }
+            table(&mut out, &t, "###");
+        }
     }
     if let Some(n) = notes {
         let _ = writeln!(out, "## Notes\n\n{}\n", escape_prose(n.trim()));
@@ -156,6 +186,13 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
         }
         for t in &tables::subset_tables(results, subset) {
             table(&mut out, t, "###");
+        }
+        for (_, view) in &views {
+            if let Some(vs) = tables::subsets(view).get(i) {
+                for t in &tables::subset_tables(view, vs) {
+                    table(&mut out, t, "###");
+                }
+            }
         }
     }
     if !problems.is_empty() {

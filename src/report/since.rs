@@ -4,7 +4,6 @@
 
 use crate::report::tables::{Table, TableKind};
 use crate::results::{Results, Verdict};
-use crate::units::format_nanos;
 
 fn pct(x: f64) -> String {
     format!("{:+.1}%", (x - 1.0) * 100.0)
@@ -13,7 +12,8 @@ fn pct(x: f64) -> String {
 /// The table, or None when the document has no earlier run to compare with.
 pub fn table(results: &Results) -> Option<Table> {
     let since = results.since.as_ref().filter(|s| !s.changes.is_empty())?;
-    let fmt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), format_nanos);
+    // A view in another metric (`results::metric::view`) formats its own figures.
+    let fmt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |x| results.view.format(x));
     let rows = since
         .changes
         .iter()
@@ -42,8 +42,11 @@ pub fn table(results: &Results) -> Option<Table> {
         notes: vec![],
         kind: TableKind::Summary,
         title: format!(
-            "Change since {} (run {}, {}): median time per call, change with its 95% interval (unpaired)",
-            since.label, since.run_id, since.started_at
+            "Change since {} (run {}, {}): median {} per call, change with its 95% interval (unpaired)",
+            since.label,
+            since.run_id,
+            since.started_at,
+            results.view.noun()
         ),
         labels: 1,
         runs: vec![],

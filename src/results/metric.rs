@@ -29,6 +29,11 @@ pub enum Metric {
     Instructions,
 }
 
+/// Whether `m` is wall time (serde's test for leaving the default out).
+pub fn is_wall(m: &Metric) -> bool {
+    *m == Metric::Wall
+}
+
 impl Metric {
     pub const ALL: [Metric; 2] = [Metric::Wall, Metric::Instructions];
 

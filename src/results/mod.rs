@@ -266,6 +266,10 @@ pub struct Comparison {
     /// Why there is no interval or verdict, when there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// What was compared: wall time (absent), or "instructions" (the ratio
+    /// is of instructions per call).
+    #[serde(default, skip_serializing_if = "metric::is_wall")]
+    pub metric: Metric,
 }
 
 /// The answer of a comparison: three of them, and the baseline itself.
