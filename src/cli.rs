@@ -126,6 +126,11 @@ pub enum ColorChoice {
 
 pub use crate::suite::Warmup;
 
+/// `--metric`: "wall" or "instructions".
+fn parse_metric(s: &str) -> Result<crate::results::Metric, String> {
+    crate::results::Metric::parse(s).ok_or_else(|| format!("'{s}' is not a metric: give wall or instructions"))
+}
+
 /// A count of runs: at least 1.
 fn parse_count(s: &str) -> Result<u32, String> {
     match s.trim().parse::<u32>() {
@@ -322,6 +327,10 @@ pub struct TrendArgs {
     /// Write the Markdown report here [default: versus-results/<suite>/trend.md unless --html is given].
     #[arg(long, value_name = "PATH")]
     pub markdown: Option<PathBuf>,
+    /// The figure to follow: `wall` (median time per call) or `instructions` (median
+    /// instructions per call, of runs that counted them).
+    #[arg(long, value_name = "METRIC", default_value = "wall", value_parser = parse_metric)]
+    pub metric: crate::results::Metric,
     #[command(flatten)]
     pub store: StoreArg,
 }
@@ -530,6 +539,10 @@ pub struct DiffArgs {
     /// Exit with status 4 when a cell got slower by more than this (e.g. 5%) with a `slower` verdict.
     #[arg(long, value_name = "PERCENT", value_parser = parse_percent, allow_negative_numbers = true)]
     pub fail_above: Option<f64>,
+    /// What to compare: `wall` (time per call) or `instructions` (per call, where both
+    /// runs counted them; --fail-above then gates on instructions).
+    #[arg(long, value_name = "METRIC", default_value = "wall", value_parser = parse_metric)]
+    pub metric: crate::results::Metric,
     /// Also write the comparison as Markdown to PATH.
     #[arg(long, value_name = "PATH")]
     pub markdown: Option<PathBuf>,

@@ -8,7 +8,7 @@
 use indexmap::IndexMap;
 
 use crate::outcome::Outcome;
-use crate::results::{Cell, Change, Comparison, Results, Since, Verdict};
+use crate::results::{Cell, Change, Comparison, Metric, Results, Since, Verdict};
 
 /// One row: a cell of both files.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,6 +23,8 @@ pub struct Row {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Diff {
+    /// What the medians and changes are of.
+    pub metric: Metric,
     pub rows: Vec<Row>,
     /// Geometric mean of new/old over the rows that have a change.
     pub geomean: Option<f64>,
@@ -68,25 +70,31 @@ fn version_changes(old: &Results, new: &Results) -> Vec<String> {
     out
 }
 
-fn usable(c: &Cell) -> Result<f64, String> {
-    match (&c.stats, c.outcome) {
-        (Some(s), Outcome::Ok) if s.n >= 2 => Ok(s.median_ns),
-        (Some(s), Outcome::Ok) => Err(format!("only {} ok run", s.n)),
+fn usable(c: &Cell, metric: Metric) -> Result<f64, String> {
+    let figure = |s: &crate::results::Stats| match metric {
+        Metric::Wall => Some((s.n, s.median_ns)),
+        Metric::Instructions => s.instructions.as_ref().map(|m| (m.n, m.median)),
+    };
+    match (c.stats.as_ref().map(figure), c.outcome) {
+        (Some(Some((n, median))), Outcome::Ok) if n >= 2 => Ok(median),
+        (Some(Some((n, _))), Outcome::Ok) => Err(format!("only {n} ok run")),
+        (Some(None), Outcome::Ok) => Err(format!("no {}", metric.name())),
         _ => Err(c.outcome.label().to_string()),
     }
 }
 
-/// Compares every cell of `new` with the same cell of `old`. Both must be analysed.
-pub fn diff(old: &Results, new: &Results) -> Diff {
+/// Compares every cell of `new` with the same cell of `old` in `metric`
+/// (wall time, or instructions per call). Both must be analysed.
+pub fn diff(old: &Results, new: &Results, metric: Metric) -> Diff {
     let settings = new.analysis.clone();
     let olds: IndexMap<&str, &Cell> = old.cells.iter().map(|c| (c.id.as_str(), c)).collect();
     let mut rows = Vec::new();
     let mut logs = Vec::new();
     for n in &new.cells {
         let Some(o) = olds.get(n.id.as_str()) else { continue };
-        let (ov, nv) = (usable(o), usable(n));
+        let (ov, nv) = (usable(o, metric), usable(n, metric));
         let (change, note) = match (&ov, &nv) {
-            (Ok(_), Ok(_)) => match crate::judge::compare::compare(n, o, false, &settings) {
+            (Ok(_), Ok(_)) => match crate::judge::counts::compare_in(metric, n, o, false, &settings) {
                 Some(c) => (Some(c), None),
                 None => (None, Some("cannot compare".to_string())),
             },
@@ -107,6 +115,7 @@ pub fn diff(old: &Results, new: &Results) -> Diff {
     let geomean = (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp());
     let news: IndexMap<&str, ()> = new.cells.iter().map(|c| (c.id.as_str(), ())).collect();
     Diff {
+        metric,
         rows,
         geomean,
         only_old: old
@@ -125,16 +134,12 @@ pub fn diff(old: &Results, new: &Results) -> Diff {
     }
 }
 
-/// Each cell of `new` against `old` as the "change since" of a report.
-/// Both must be analysed; `run_id`, `label` and `warning` say what `old` is.
+/// Each cell of `new` against `old` as the "change since" of a report, in
+/// wall time and in each other metric both measured. Both must be
+/// analysed; `run_id`, `label` and `warning` say what `old` is.
 pub fn since(old: &Results, new: &Results, run_id: i64, label: &str, warning: Option<String>) -> Since {
-    let d = diff(old, new);
-    Since {
-        run_id,
-        label: label.to_string(),
-        started_at: old.started_at.clone(),
-        warning,
-        changes: d
+    let changes = |metric| {
+        diff(old, new, metric)
             .rows
             .into_iter()
             .map(|r| Change {
@@ -147,8 +152,20 @@ pub fn since(old: &Results, new: &Results, run_id: i64, label: &str, warning: Op
                 verdict: r.change.as_ref().map(|c| c.verdict),
                 note: r.note,
             })
+            .collect()
+    };
+    let both = crate::results::metric::measured(old);
+    Since {
+        run_id,
+        label: label.to_string(),
+        started_at: old.started_at.clone(),
+        warning,
+        changes: changes(Metric::Wall),
+        metrics: crate::results::metric::measured(new)
+            .into_iter()
+            .filter(|m| *m != Metric::Wall && both.contains(m))
+            .map(|m| (m, changes(m)))
             .collect(),
-        metrics: Default::default(),
     }
 }
 
@@ -236,7 +253,7 @@ mod tests {
             ("b", &slow, Outcome::Ok),
             ("c", &same, Outcome::Ok),
         ]);
-        let d = diff(&old, &new);
+        let d = diff(&old, &new, Metric::Wall);
         assert_eq!(d.rows.len(), 2);
         // Unchanged, but ten runs at ±1% cannot place the change within ±1%.
         assert_eq!(d.rows[0].change.as_ref().unwrap().verdict, Verdict::Unknown);
@@ -255,7 +272,7 @@ mod tests {
     fn cells_that_cannot_be_compared_say_why_and_never_give_nan() {
         let old = results(&[("a", &[100], Outcome::Ok), ("b", &[], Outcome::Timeout)]);
         let new = results(&[("a", &[100, 101], Outcome::Ok), ("b", &[100, 100], Outcome::Ok)]);
-        let d = diff(&old, &new);
+        let d = diff(&old, &new, Metric::Wall);
         assert!(d.rows.iter().all(|r| r.change.is_none() && r.note.is_some()));
         assert_eq!(d.geomean, None);
     }

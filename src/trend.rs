@@ -6,6 +6,7 @@
 use indexmap::IndexMap;
 
 use crate::history::TrendRow;
+use crate::results::Metric;
 use crate::stats::changepoint::{self, Change, Options};
 
 /// One run of one cell.
@@ -45,6 +46,8 @@ impl CellTrend {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trend {
     pub suite: String,
+    /// What the medians are of: time per call, or instructions per call.
+    pub metric: Metric,
     pub machine: String,
     /// Runs of the suite on the machine, oldest first.
     pub runs: Vec<i64>,
@@ -61,8 +64,9 @@ impl Trend {
     }
 }
 
-/// Groups `rows` (oldest run first) into cells and finds each cell's changes.
-pub fn build(suite: &str, machine: &str, rows: &[TrendRow], opts: &Options) -> Trend {
+/// Groups `rows` (oldest run first) into cells and finds each cell's
+/// changes; the rows' medians are of `metric`.
+pub fn build(suite: &str, machine: &str, rows: &[TrendRow], opts: &Options, metric: Metric) -> Trend {
     let mut runs: Vec<i64> = rows.iter().map(|r| r.run_id).collect();
     runs.dedup();
     let mut by_cell: IndexMap<&str, Vec<Point>> = IndexMap::new();
@@ -98,6 +102,7 @@ pub fn build(suite: &str, machine: &str, rows: &[TrendRow], opts: &Options) -> T
         .collect();
     Trend {
         suite: suite.to_string(),
+        metric,
         machine: machine.to_string(),
         runs,
         cells,
@@ -132,7 +137,7 @@ mod tests {
         }
         rows.push(row(9, "a", 1300.0));
         rows.push(row(9, "b", 1000.0));
-        let t = build("s", "m", &rows, &Options::default());
+        let t = build("s", "m", &rows, &Options::default(), Metric::Wall);
         assert_eq!(t.runs.len(), 9);
         let bad: Vec<&str> = t.newest_regressions().iter().map(|c| c.id.as_str()).collect();
         assert_eq!(bad, ["a"]);

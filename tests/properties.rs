@@ -37,7 +37,7 @@ fn use_results(text: &str) {
     let _ = markdown::render(&r);
     let _ = terminal::summary(&r);
     versus::analysis::analyze(&mut r, &[]);
-    let _ = tables::diff_table(&versus::diff::diff(&r, &r));
+    let _ = tables::diff_table(&versus::diff::diff(&r, &r, versus::results::Metric::Wall));
 }
 
 fn extreme_number() -> impl Strategy<Value = f64> {

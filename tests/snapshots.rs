@@ -103,7 +103,7 @@ fn diff_of_two_runs() {
     let mut new = fixture("aes-gcm-java-jdk25.json");
     versus::analysis::analyze(&mut old, &[]);
     versus::analysis::analyze(&mut new, &[]);
-    let d = versus::diff::diff(&old, &new);
+    let d = versus::diff::diff(&old, &new, versus::results::Metric::Wall);
     let table = tables::diff_table(&d);
     insta::assert_snapshot!("diff_terminal", terminal::render_table(&table));
     insta::assert_snapshot!("diff_markdown", markdown::render_diff(&table, &[]));

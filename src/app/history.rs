@@ -401,8 +401,15 @@ pub fn trend(args: TrendArgs) -> Result<ExitCode> {
             None => bail!("no runs on machine {machine} in the history store {}", store.location),
         },
     };
-    let rows = store.trend_rows(&suite, &machine)?;
-    let t = trend::build(&suite, &machine, &rows, &changepoint::Options::default());
+    let rows = store.trend_rows(&suite, &machine, args.metric)?;
+    if rows.is_empty() {
+        bail!(
+            "no {} recorded for suite {suite} on machine {machine} in {}",
+            args.metric.name(),
+            store.location
+        );
+    }
+    let t = trend::build(&suite, &machine, &rows, &changepoint::Options::default(), args.metric);
     let (mut html, mut md) = (args.html.clone(), args.markdown.clone());
     if html.is_none() && md.is_none() {
         let dir = Path::new("versus-results").join(super::folder_name(&suite));

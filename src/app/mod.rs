@@ -460,7 +460,7 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
     // Recompute with this versus, so both sides are analysed the same way.
     analysis::analyze(&mut old, &[]);
     analysis::analyze(&mut new, &[]);
-    let d = crate::diff::diff(&old, &new);
+    let d = crate::diff::diff(&old, &new, args.metric);
     if d.rows.is_empty() {
         bail!(
             "{} and {} have no cell in common (cells are matched by id: operation/implementation/parameters)",

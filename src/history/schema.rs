@@ -14,7 +14,7 @@ use anyhow::{Result, bail};
 use super::backend::{Backend, Dialect};
 
 /// The schema version this versus writes.
-pub const VERSION: i64 = 2;
+pub const VERSION: i64 = 3;
 
 /// Each migration: the version it brings the store to, and its statements.
 /// `{id}`, `{int}` and `{real}` become each dialect's types.
@@ -77,6 +77,21 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
             run_id {int} NOT NULL REFERENCES runs(id),
             saved_at TEXT NOT NULL,
             PRIMARY KEY (name, suite_name, machine_id)
+        )",
+    ),
+    (
+        3,
+        "CREATE TABLE cell_metrics (
+            run_id {int} NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            cell_id TEXT NOT NULL,
+            metric TEXT NOT NULL,
+            n {int},
+            median {real},
+            ci_low {real},
+            ci_high {real},
+            mean {real},
+            stddev {real},
+            PRIMARY KEY (run_id, cell_id, metric)
         )",
     ),
 ];

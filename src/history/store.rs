@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 
 use super::backend::{Backend, Param, Row, Value};
 use super::schema;
-use crate::results::{Environment, Results};
+use crate::results::{Environment, Metric, Results};
 
 /// An open store.
 pub struct Store {
@@ -265,6 +265,7 @@ impl Store {
                     kept.push(*id);
                     continue;
                 }
+                db.execute("DELETE FROM cell_metrics WHERE run_id = ?1", &[(*id).into()])?;
                 db.execute("DELETE FROM cells WHERE run_id = ?1", &[(*id).into()])?;
                 deleted += db.execute("DELETE FROM runs WHERE id = ?1", &[(*id).into()])? as usize;
             }
@@ -281,14 +282,24 @@ impl Store {
         Ok(rows.iter().filter_map(|r| r[0].text()).collect())
     }
 
-    /// Every cell of every run of `suite` on `machine`, oldest run first.
-    pub fn trend_rows(&mut self, suite: &str, machine: &str) -> Result<Vec<TrendRow>> {
-        let rows = self.db.query(
-            "SELECT r.id, r.started_at, r.git_commit, c.cell_id, c.outcome, c.median_ns, c.ci_low_ns, c.ci_high_ns, c.version \
-             FROM cells c JOIN runs r ON r.id = c.run_id \
-             WHERE r.suite_name = ?1 AND r.machine_id = ?2 ORDER BY r.id, c.cell_id",
-            &[suite.into(), machine.into()],
-        )?;
+    /// Every cell of every run of `suite` on `machine`, oldest run first,
+    /// with its median in `metric` (for instructions, only cells that were counted).
+    pub fn trend_rows(&mut self, suite: &str, machine: &str, metric: Metric) -> Result<Vec<TrendRow>> {
+        let rows = match metric {
+            Metric::Wall => self.db.query(
+                "SELECT r.id, r.started_at, r.git_commit, c.cell_id, c.outcome, c.median_ns, c.ci_low_ns, c.ci_high_ns, c.version \
+                 FROM cells c JOIN runs r ON r.id = c.run_id \
+                 WHERE r.suite_name = ?1 AND r.machine_id = ?2 ORDER BY r.id, c.cell_id",
+                &[suite.into(), machine.into()],
+            )?,
+            other => self.db.query(
+                "SELECT r.id, r.started_at, r.git_commit, c.cell_id, c.outcome, m.median, m.ci_low, m.ci_high, c.version \
+                 FROM cells c JOIN runs r ON r.id = c.run_id \
+                 JOIN cell_metrics m ON m.run_id = c.run_id AND m.cell_id = c.cell_id AND m.metric = ?3 \
+                 WHERE r.suite_name = ?1 AND r.machine_id = ?2 ORDER BY r.id, c.cell_id",
+                &[suite.into(), machine.into(), other.name().into()],
+            )?,
+        };
         Ok(rows
             .iter()
             .map(|r| TrendRow {
@@ -390,6 +401,23 @@ fn record_in(db: &mut dyn Backend, results: &Results, document: &str, meta: &Run
                 serde_json::to_string(&c.samples)?.into(),
             ],
         )?;
+        if let Some(m) = s.and_then(|s| s.instructions.as_ref()) {
+            db.execute(
+                "INSERT INTO cell_metrics (run_id, cell_id, metric, n, median, ci_low, ci_high, mean, stddev) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                &[
+                    run_id.into(),
+                    c.id.as_str().into(),
+                    Metric::Instructions.name().into(),
+                    (m.n as i64).into(),
+                    m.median.into(),
+                    m.ci_low.into(),
+                    m.ci_high.into(),
+                    m.mean.into(),
+                    m.stddev.into(),
+                ],
+            )?;
+        }
     }
     Ok(run_id)
 }

@@ -657,7 +657,7 @@ pub fn method_sentence(results: &Results) -> Option<String> {
 
 /// `versus diff`: one row per cell in both files.
 pub fn diff_table(d: &crate::diff::Diff) -> Table {
-    let fmt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), format_nanos);
+    let fmt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |x| d.metric.format(x));
     let mut rows: Vec<Vec<String>> = d
         .rows
         .iter()
@@ -689,7 +689,10 @@ pub fn diff_table(d: &crate::diff::Diff) -> Table {
         notes: vec![],
         runs: vec![],
         kind: TableKind::Summary,
-        title: "Median time per cell, old → new (change with its 95% interval; unpaired)".into(),
+        title: format!(
+            "Median {} per cell, old → new (change with its 95% interval; unpaired)",
+            d.metric.noun()
+        ),
         labels: 1,
         header: ["cell", "old", "new", "change", "verdict"]
             .iter()

@@ -9,7 +9,6 @@ use std::fmt::Write as _;
 
 use crate::report::markdown::escape;
 use crate::trend::{CellTrend, Trend};
-use crate::units::format_nanos;
 
 /// Escapes text for HTML element content and attribute values.
 fn html(text: &str) -> String {
@@ -44,6 +43,14 @@ fn newest_text(c: &CellTrend) -> String {
     }
 }
 
+/// " (instructions)" after the title of a trend in another metric than time.
+fn in_metric(t: &Trend) -> String {
+    match t.metric {
+        crate::results::Metric::Wall => String::new(),
+        m => format!(" ({})", m.name()),
+    }
+}
+
 /// The summary rows: cell, runs, newest median, noise, changes, newest run.
 fn rows(t: &Trend) -> Vec<[String; 6]> {
     t.cells
@@ -52,7 +59,7 @@ fn rows(t: &Trend) -> Vec<[String; 6]> {
             [
                 c.id.clone(),
                 c.points.len().to_string(),
-                c.points.last().map_or("—".into(), |p| format_nanos(p.median_ns)),
+                c.points.last().map_or("—".into(), |p| t.metric.format(p.median_ns)),
                 format!("±{:.1}% (threshold {:.1}%)", c.sigma * 100.0, c.threshold * 100.0),
                 change_list(c),
                 newest_text(c),
@@ -70,7 +77,7 @@ splitting it off pays the same penalty; nothing is called before a cell has 6 ru
 
 /// The Markdown page.
 pub fn markdown(t: &Trend) -> String {
-    let mut out = format!("# Trend: {}\n\n", escape(&t.suite));
+    let mut out = format!("# Trend: {}{}\n\n", escape(&t.suite), in_metric(t));
     let _ = writeln!(
         out,
         "Machine `{}`, {} run(s): {}.\n\n{METHOD}\n",
@@ -91,7 +98,7 @@ pub fn markdown(t: &Trend) -> String {
         );
         for p in &c.points {
             let ci = match (p.ci_low_ns, p.ci_high_ns) {
-                (Some(lo), Some(hi)) => format!("[{}, {}]", format_nanos(lo), format_nanos(hi)),
+                (Some(lo), Some(hi)) => format!("[{}, {}]", t.metric.format(lo), t.metric.format(hi)),
                 _ => "—".into(),
             };
             let commit: String = p
@@ -104,7 +111,7 @@ pub fn markdown(t: &Trend) -> String {
                 p.run_id,
                 escape(&p.started_at),
                 escape(&commit),
-                format_nanos(p.median_ns),
+                t.metric.format(p.median_ns),
                 ci
             );
         }
@@ -113,7 +120,7 @@ pub fn markdown(t: &Trend) -> String {
 }
 
 /// One cell's chart: medians with interval whiskers, segment levels, changes in red.
-fn chart(c: &CellTrend) -> String {
+fn chart(c: &CellTrend, metric: crate::results::Metric) -> String {
     let (w, h, left, right, top, bottom) = (720.0, 200.0, 70.0, 10.0, 10.0, 30.0);
     let n = c.points.len();
     if n == 0 {
@@ -140,9 +147,9 @@ fn chart(c: &CellTrend) -> String {
         w - left - right,
         h - top - bottom,
         top + 10.0,
-        html(&format_nanos(hi)),
+        html(&metric.format(hi)),
         h - bottom,
-        html(&format_nanos(lo))
+        html(&metric.format(lo))
     );
     let mut bounds = vec![0];
     bounds.extend(c.changes.iter().map(|ch| ch.index));
@@ -199,7 +206,7 @@ fn chart(c: &CellTrend) -> String {
             y(p.median_ns),
             p.run_id,
             html(p.version.as_deref().unwrap_or("")),
-            html(&format_nanos(p.median_ns))
+            html(&metric.format(p.median_ns))
         );
         if i.is_multiple_of(every) || i + 1 == n {
             let _ = write!(
@@ -218,16 +225,17 @@ fn chart(c: &CellTrend) -> String {
 /// The self-contained HTML page.
 pub fn html_page(t: &Trend) -> String {
     let mut out = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Trend: {0}</title>\
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Trend: {0}{4}</title>\
 <style>body{{font-family:system-ui,sans-serif;max-width:1000px;margin:2rem auto;padding:0 1rem}}\
 table{{border-collapse:collapse}}td,th{{border-bottom:1px solid #ddd;padding:.25rem .6rem;text-align:left}}\
-.reg{{color:#c00;font-weight:600}}.muted{{color:#666}}</style></head><body>\n<h1>Trend: {0}</h1>\n\
+.reg{{color:#c00;font-weight:600}}.muted{{color:#666}}</style></head><body>\n<h1>Trend: {0}{4}</h1>\n\
 <p>Machine <code>{1}</code>, {2} run(s). X axis: run id, oldest first; dots: each run's median with its 95% interval; \
 dashed: the level between change points; red: a change.</p>\n<p class=\"muted\">{3}</p>\n<table><thead><tr>",
         html(&t.suite),
         html(&t.machine),
         t.runs.len(),
-        html(METHOD)
+        html(METHOD),
+        html(&in_metric(t))
     );
     for h in HEADER {
         let _ = write!(out, "<th>{h}</th>");
@@ -248,7 +256,7 @@ dashed: the level between change points; red: a change.</p>\n<p class=\"muted\">
             out,
             "<section><h2>{}</h2><figure>{}</figure></section>",
             html(&c.id),
-            chart(c)
+            chart(c, t.metric)
         );
     }
     out.push_str("</body></html>\n");
