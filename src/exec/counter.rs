@@ -324,7 +324,10 @@ mod tests {
     fn perf_output_counts_only_with_a_number() {
         assert_eq!(perf_counts("123456,,instructions:u,1000,100.00,,\n"), Some(123_456));
         assert_eq!(perf_counts("<not supported>,,instructions:u,0,100.00,,\n"), None);
-        assert_eq!(perf_counts("# started on Mon\n\n42,,instructions:u,1,100.00,,\n"), Some(42));
+        assert_eq!(
+            perf_counts("# started on Mon\n\n42,,instructions:u,1,100.00,,\n"),
+            Some(42)
+        );
         assert_eq!(perf_counts(""), None);
     }
 
@@ -347,7 +350,11 @@ mod tests {
     #[test]
     fn cachegrind_totals_add_up_every_process_of_the_tree() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("count.10"), "desc: I1 cache\ncmd: a\nevents: Ir\nsummary: 100\n").unwrap();
+        std::fs::write(
+            dir.path().join("count.10"),
+            "desc: I1 cache\ncmd: a\nevents: Ir\nsummary: 100\n",
+        )
+        .unwrap();
         std::fs::write(dir.path().join("count.11"), "cmd: b\nevents: Ir\nsummary: 23\n").unwrap();
         assert_eq!(cachegrind_total(dir.path()), Ok(123));
         std::fs::write(dir.path().join("count.12"), "cmd: c\nevents: Ir\n").unwrap();

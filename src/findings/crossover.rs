@@ -138,7 +138,11 @@ fn winner(series: &Series, sizes: &[Decided], table: Vec<SizeWinner>) -> Finding
         ties.entry(key).or_insert((pair, vec![])).1.push(d.bytes);
     }
     for ([a, b], at) in ties.into_values() {
-        parts.push(format!("{a} and {b} tie for {} at {}", series.metric.fastest(), whole(&at)));
+        parts.push(format!(
+            "{a} and {b} tie for {} at {}",
+            series.metric.fastest(),
+            whole(&at)
+        ));
     }
     let cells = sizes
         .iter()

@@ -99,7 +99,9 @@ fn records_and_reads_back(fresh: &Fresh) {
     drop(s);
     let mut s = open(&loc).unwrap();
     assert_eq!(s.document(a).unwrap(), text);
-    let rows = s.trend_rows(&r.suite.name, &machine, crate::results::Metric::Wall).unwrap();
+    let rows = s
+        .trend_rows(&r.suite.name, &machine, crate::results::Metric::Wall)
+        .unwrap();
     assert_eq!(rows.len(), r.cells.len());
 }
 

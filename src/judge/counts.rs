@@ -65,14 +65,23 @@ mod tests {
 
     #[test]
     fn a_change_beyond_the_repeatability_is_called_and_one_within_it_is_not() {
-        let base = counted("base", &[1_000_000, 1_000_020, 999_990, 1_000_000, 1_000_010, 1_000_000]);
-        let more = counted("more", &[1_010_000, 1_010_020, 1_009_990, 1_010_000, 1_010_010, 1_010_000]);
+        let base = counted(
+            "base",
+            &[1_000_000, 1_000_020, 999_990, 1_000_000, 1_000_010, 1_000_000],
+        );
+        let more = counted(
+            "more",
+            &[1_010_000, 1_010_020, 1_009_990, 1_010_000, 1_010_010, 1_010_000],
+        );
         let s = AnalysisSettings::default();
         let c = compare_in(Metric::Instructions, &more, &base, true, &s).unwrap();
         assert_eq!(c.verdict, Verdict::Slower, "{c:?}");
         assert!((c.ratio - 1.01).abs() < 1e-4);
         // A 0.01% difference lies inside the 0.1% band: the same.
-        let close = counted("close", &[1_000_100, 1_000_120, 1_000_090, 1_000_100, 1_000_110, 1_000_100]);
+        let close = counted(
+            "close",
+            &[1_000_100, 1_000_120, 1_000_090, 1_000_100, 1_000_110, 1_000_100],
+        );
         let c = compare_in(Metric::Instructions, &close, &base, true, &s).unwrap();
         assert_eq!(c.verdict, Verdict::Same, "{c:?}");
         // The same counts in wall time are judged with the wall band (1%): not slower.

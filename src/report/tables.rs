@@ -609,7 +609,10 @@ pub fn counting_sentence(results: &Results) -> Option<String> {
     if counters.is_empty() {
         return None;
     }
-    let in_process = results.cells.iter().any(|c| !c.samples.instruction_iterations.is_empty());
+    let in_process = results
+        .cells
+        .iter()
+        .any(|c| !c.samples.instruction_iterations.is_empty());
     let inside = if in_process {
         " In-process cells: a second worker under valgrind, read before each batch's request and after its result; per call is the batch's count less the worker's cost of an empty batch, divided by its size."
     } else {

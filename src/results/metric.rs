@@ -15,7 +15,7 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-use super::{Cell, Comparison, Finding, Levels, Results, Samples, Segment, SteadyState, Stats};
+use super::{Cell, Comparison, Finding, Levels, Results, Samples, Segment, Stats, SteadyState};
 use crate::units::{format_count, format_nanos};
 
 /// What a figure measures.
@@ -240,7 +240,11 @@ pub fn repeatability(values: &[f64]) -> f64 {
     s.sort_unstable_by(f64::total_cmp);
     let q = |p: f64| crate::stats::summary::quantile_sorted(&s, p);
     let median = q(0.5);
-    if median <= 0.0 { 0.0 } else { (q(0.75) - q(0.25)) / median }
+    if median <= 0.0 {
+        0.0
+    } else {
+        (q(0.75) - q(0.25)) / median
+    }
 }
 
 /// The metrics `results` holds figures of, wall time first.
@@ -267,9 +271,7 @@ pub fn view(results: &Results, metric: Metric) -> Results {
     let cells = results
         .cells
         .iter()
-        .map(|c| {
-            view_cell(c, metric).unwrap_or_else(|| cell_identity(c))
-        })
+        .map(|c| view_cell(c, metric).unwrap_or_else(|| cell_identity(c)))
         .collect();
     Results {
         schema_version: results.schema_version,

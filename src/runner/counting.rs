@@ -27,7 +27,7 @@ use super::checks::describe;
 use super::inprocess::{InProcess, Spawn};
 use super::inputs::PayloadFile;
 use super::{Events, Runner, hooks};
-use crate::exec::counter::{Counter, CountedWorker, executed_between};
+use crate::exec::counter::{CountedWorker, Counter, executed_between};
 use crate::exec::interrupt::interrupted;
 use crate::exec::{Executor, Exit};
 use crate::payload;
@@ -39,7 +39,16 @@ pub const COUNT_SLOWDOWN: u32 = 50;
 
 /// Batches of one and of two calls each taken this many times, for the
 /// empty-batch cost.
-const EMPTY_PROBES: usize = 3;
+const EMPTY_PROBES: usize = 5;
+
+/// Instructions a counted batch aims at (see the module header).
+pub const COUNT_TARGET: u64 = 20_000_000;
+
+/// Most warm-up batches under the counter.
+const MAX_WARMUP: usize = 20;
+
+/// Two warm-up batches whose counts per call differ by less than this have settled.
+const SETTLED: f64 = 0.01;
 
 /// A cell's worker under the counter.
 pub(super) struct CountingWorker {
@@ -50,6 +59,8 @@ pub(super) struct CountingWorker {
     /// The cost of an empty batch (see the module header).
     empty: u64,
     name: String,
+    /// Calls per counted batch.
+    calls: u64,
 }
 
 /// The counted runs' time limit for a group whose runs have `timeout`.
@@ -68,8 +79,9 @@ impl CountingWorker {
         Ok(n)
     }
 
-    /// Estimates the empty-batch cost: 2 × (one call) − (two calls), medians.
-    fn estimate_empty(&mut self) -> Result<(), String> {
+    /// Estimates the empty-batch cost, 2 × (one call) − (two calls) from
+    /// their medians; returns the instructions of one call.
+    fn estimate_empty(&mut self) -> Result<u64, String> {
         let (mut one, mut two) = (Vec::new(), Vec::new());
         for _ in 0..EMPTY_PROBES {
             one.push(self.batch(1)?);
@@ -81,8 +93,30 @@ impl CountingWorker {
         };
         let (one, two) = (median(&mut one), median(&mut two));
         self.empty = (2 * one).saturating_sub(two).min(one);
+        Ok(one - self.empty)
+    }
+
+    /// Warm-up batches of `calls`: at least `least`, then until two in a row
+    /// agree per call within `SETTLED`, at most `MAX_WARMUP`.
+    fn warm_up(&mut self, calls: u64, least: usize) -> Result<(), String> {
+        let mut last: Option<u64> = None;
+        for done in 0..MAX_WARMUP {
+            let n = self.batch(calls)?;
+            let settled = last.is_some_and(|l| (n as f64 - l as f64).abs() <= SETTLED * l.max(1) as f64);
+            if done + 1 >= least && settled {
+                break;
+            }
+            last = Some(n);
+        }
         Ok(())
     }
+}
+
+/// Calls in a counted batch: about `COUNT_TARGET` instructions (and at least
+/// a hundred empty batches' worth) at `per_call`, between 1 and `timed` calls.
+pub fn counted_batch_size(per_call: u64, empty: u64, timed: u64) -> u64 {
+    let target = COUNT_TARGET.max(empty.saturating_mul(100));
+    target.div_ceil(per_call.max(1)).clamp(1, timed.max(1))
 }
 
 impl Runner<'_> {
@@ -200,15 +234,12 @@ impl Runner<'_> {
 
     /// Starts an in-process cell's worker under the counter: warmed up as
     /// the timed worker was, its empty-batch cost estimated, its output checked.
-    fn start_counting(
-        &mut self,
-        st: &mut CellState,
-        counter: &Counter,
-        group: &Group,
-        payload: Option<&PayloadFile>,
-    ) {
+    fn start_counting(&mut self, st: &mut CellState, counter: &Counter, group: &Group, payload: Option<&PayloadFile>) {
         let Some(name) = counter.worker_name() else {
-            return stop(st, "in-process cells are counted by valgrind, which is not installed".into());
+            return stop(
+                st,
+                "in-process cells are counted by valgrind, which is not installed".into(),
+            );
         };
         let Some(launch) = st.launch.clone() else { return };
         let scratch = self.count_dir(group, st);
@@ -225,7 +256,7 @@ impl Runner<'_> {
         };
         let timeout = counted_timeout(group.timeout);
         let worker = InProcess::open(&spawn, &launch.operation, launch.setup.clone(), timeout);
-        let mut w = match worker {
+        let w = match worker {
             Ok(w) => w,
             Err(e) => return stop(st, format!("worker under valgrind: {e}{}", counted.log_tail())),
         };
@@ -233,25 +264,34 @@ impl Runner<'_> {
             Ok(l) => l,
             Err(why) => return stop(st, why),
         };
-        w.batch = st.batch;
         let mut c = CountingWorker {
             worker: w,
             counted,
             last,
             empty: 0,
             name,
+            calls: 1,
         };
-        let warmup = st.warmup_wall_ns.len().max(1);
-        let ready = (0..warmup)
-            .try_for_each(|_| c.batch(st.batch).map(|_| ()))
+        let least = st.warmup_wall_ns.len().max(1);
+        let ready = c
+            .batch(1)
+            .and_then(|_| c.estimate_empty())
+            .and_then(|per_call| {
+                c.calls = counted_batch_size(per_call, c.empty, st.batch);
+                c.warm_up(c.calls, least)
+            })
             .and_then(|()| c.estimate_empty())
-            .and_then(|()| {
+            .and_then(|warm_per_call| {
+                // Warm code may cost far less a call than the first calls did.
+                c.calls = counted_batch_size(warm_per_call, c.empty, st.batch);
                 let (digest, _) = c.worker.verify().map_err(|e| format!("verify: {e}"))?;
                 self.check_digest(digest, payload, group)?;
-                match st.digests.first() {
-                    Some(timed) if *timed != digest => Err("its output differs from the timed worker's".into()),
-                    _ => Ok(()),
+                if st.digests.first().is_some_and(|timed| *timed != digest) {
+                    return Err("its output differs from the timed worker's".into());
                 }
+                // What `verify` executed belongs to no batch.
+                c.last = c.counted.read(c.worker.pid())?;
+                Ok(())
             });
         match ready {
             Ok(()) => st.counting = Some(Box::new(c)),
@@ -264,13 +304,13 @@ impl Runner<'_> {
     }
 }
 
-/// One counted batch of an in-process cell, at the timed cell's batch size.
+/// One counted batch of an in-process cell.
 fn counted_batch(st: &mut CellState) {
     let Some(c) = st.counting.as_mut() else { return };
-    match c.batch(st.batch) {
+    match c.batch(c.calls) {
         Ok(n) => {
             st.samples.instructions.push(n);
-            st.samples.instruction_iterations.push(st.batch);
+            st.samples.instruction_iterations.push(c.calls);
             st.samples.instruction_overhead.push(c.empty);
             st.samples.counter.get_or_insert_with(|| c.name.clone());
         }
@@ -288,4 +328,20 @@ fn counted_batch(st: &mut CellState) {
 fn stop(st: &mut CellState, why: String) {
     let done = st.samples.instructions.len();
     st.samples.instructions_error = Some(format!("counted run {}: {why}", done + 1));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_counted_batch_aims_at_its_instructions_within_the_timed_batch() {
+        // 33 k instructions a call: about 20 M instructions is 607 calls.
+        assert_eq!(counted_batch_size(33_000, 150_000, 40_000), 607);
+        // Never more calls than the timed batch, never fewer than one.
+        assert_eq!(counted_batch_size(33_000, 150_000, 100), 100);
+        assert_eq!(counted_batch_size(5_000_000_000, 0, 3), 1);
+        // A costly empty batch asks for a hundred times its cost.
+        assert_eq!(counted_batch_size(1_000, 1_000_000, u64::MAX), 100_000);
+    }
 }

@@ -566,9 +566,8 @@ pub fn parse_measure(names: &[String]) -> Result<Vec<crate::results::Metric>, St
     use crate::results::Metric;
     let mut out = vec![Metric::Wall];
     for name in names {
-        let m = Metric::parse(name).ok_or_else(|| {
-            format!("\"{name}\" is not a metric: give \"wall\" and \"instructions\"")
-        })?;
+        let m = Metric::parse(name)
+            .ok_or_else(|| format!("\"{name}\" is not a metric: give \"wall\" and \"instructions\""))?;
         if !out.contains(&m) {
             out.push(m);
         }
