@@ -253,8 +253,11 @@ impl CountedWorker {
             "--tool=callgrind".into(),
             "--callgrind-out-file=/dev/null".into(),
             "--vgdb=yes".into(),
+            // Followed through `exec` (a launcher script, a version manager's
+            // shim), so the worker itself runs under Callgrind, with its pid.
+            "--trace-children=yes".into(),
             format!("--vgdb-prefix={}", scratch.join("vgdb").display()),
-            format!("--log-file={}", scratch.join("valgrind.log").display()),
+            format!("--log-file={}", scratch.join("valgrind.%p.log").display()),
         ];
         wrapped.extend(argv.iter().cloned());
         Ok(CountedWorker {
