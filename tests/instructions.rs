@@ -112,7 +112,12 @@ run.work = "{exe} 200000 10"
         let n = counts(c);
         assert_eq!(n.len(), 6, "{c}");
         assert!(n.iter().all(|x| *x == n[0]), "{n:?}");
-        assert!(c["samples"]["counter"].as_str().unwrap().starts_with("valgrind-cachegrind"));
+        assert!(
+            c["samples"]["counter"]
+                .as_str()
+                .unwrap()
+                .starts_with("valgrind-cachegrind")
+        );
         assert_eq!(c["stats"]["instructions"]["repeatability"], 0.0);
     }
     // The timed runs are as they always were: wall time, no counts in them.
@@ -186,7 +191,12 @@ env = {{ PYTHONPATH = "{src}" }}
     let calls = c["samples"]["instruction_iterations"][0].as_u64().unwrap();
     let empty = c["samples"]["instruction_overhead"][0].as_u64().unwrap();
     assert!(calls >= 1 && empty > 0, "{c}");
-    assert!(c["samples"]["counter"].as_str().unwrap().starts_with("valgrind-callgrind"));
+    assert!(
+        c["samples"]["counter"]
+            .as_str()
+            .unwrap()
+            .starts_with("valgrind-callgrind")
+    );
     // Per call: (batch − empty) ÷ calls, which the statistics report.
     let per_call = c["stats"]["instructions"]["median"].as_f64().unwrap();
     let mut net: Vec<f64> = n.iter().map(|b| (b - empty) as f64 / calls as f64).collect();
@@ -248,7 +258,9 @@ run.op = "true"
     assert_eq!(counts(c), [123_456, 123_456]);
     assert_eq!(c["samples"]["counter"], "perf instructions:u");
     // Asked for valgrind, the same machine uses valgrind even so.
-    let suite = fs::read_to_string(&suite).unwrap().replace("[operations", "counter = \"valgrind\"\n[operations");
+    let suite = fs::read_to_string(&suite)
+        .unwrap()
+        .replace("[operations", "counter = \"valgrind\"\n[operations");
     let suite = write(dir.path(), "v.toml", &suite);
     let out = dir.path().join("out-valgrind");
     versus()
