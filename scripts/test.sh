@@ -30,6 +30,9 @@ step "versus binary for the worker conformance runs"
 cargo build --locked --quiet
 export VERSUS="$root/target/debug/versus"
 
+step "the GitHub Action's script: a recorded pull_request event, a fake comment API on loopback"
+python3 -m unittest discover -s scripts/action -p 'test_*.py'
+
 step "versus exec against hyperfine, flag by flag"
 bash scripts/ci/hyperfine.sh
 

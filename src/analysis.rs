@@ -144,6 +144,7 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         gc_per_call: per_call_of(&cell.samples.gc_count),
         instructions: None,
         repeatability: None,
+        unstable: crate::judge::stability::assess(per_call, &cell.segment_lengths()),
     })
 }
 
@@ -190,8 +191,8 @@ pub fn baseline_of<'c>(cells: &[&'c Cell], named: Option<&str>) -> Option<&'c Ce
     }
 }
 
-/// Fills in `stats`, `comparisons`, the measurement warnings and the
-/// findings (`findings::refresh`). Idempotent.
+/// Fills in `stats`, `comparisons`, the measurement warnings, the overall
+/// summary (`overall::refresh`) and the findings (`findings::refresh`). Idempotent.
 pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
     let settings = results.analysis.clone();
     for cell in &mut results.cells {
@@ -216,6 +217,7 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
         });
         results.metrics.insert(metric, MetricResults { comparisons, findings });
     }
+    crate::revisions::compare::analyze(results);
     let mut warnings = environment_warnings(&results.environment);
     if !untestable.is_empty() {
         warnings.push(Warning {
@@ -234,6 +236,7 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
     warnings.extend(not_counted_warning(&results.cells));
     warnings.extend(extra_warnings.iter().cloned());
     results.warnings = warnings;
+    crate::overall::refresh(results);
     crate::findings::refresh(results);
 }
 
@@ -313,7 +316,9 @@ pub const COMPUTED_WARNINGS: &[&str] = &[
     "warmup_in_measurement",
     "no_steady_state",
     "many_outliers",
+    "segment_modes",
     "busy_machine",
+    "busy_during_run",
     "cpu_governor",
     "instructions_not_counted",
     crate::findings::drift::KIND,
@@ -332,10 +337,37 @@ pub fn reanalyze(results: &mut Results) {
     analyze(results, &recorded);
 }
 
+/// The cell's segments at two levels (`judge::levels::modes`), if they are.
+pub fn segment_modes(cell: &Cell) -> Option<levels::Modes> {
+    let per_call = cell.samples.per_call_ns();
+    if per_call.iter().any(|x| *x <= 0.0) {
+        return None;
+    }
+    let logs: Vec<f64> = per_call.iter().map(|x| x.ln()).collect();
+    levels::modes(&logs, &cell.segment_lengths())
+}
+
 /// A measurement problem found in one cell: (warning kind, what was seen).
 pub fn cell_flags(cell: &Cell) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     let Some(s) = &cell.stats else { return out };
+    if let Some(m) = segment_modes(cell) {
+        let what = if cell.samples.iterations.is_empty() {
+            "passes"
+        } else {
+            "worker processes"
+        };
+        out.push((
+            "segment_modes",
+            format!(
+                "{} ({} of {} {what} settled {:.2}x slower)",
+                cell.label(),
+                m.slow.len(),
+                m.of,
+                m.ratio
+            ),
+        ));
+    }
     if let Some(cv) = s.stddev_ns.map(|sd| sd / s.mean_ns).filter(|cv| *cv > HIGH_CV) {
         out.push(("high_variation", format!("{} ({:.0}%)", cell.label(), cv * 100.0)));
     }
@@ -389,6 +421,10 @@ pub fn cell_warnings(cells: &[Cell]) -> Vec<Warning> {
             "the series was still changing in its second half: no steady state was reached; the figures describe a moving target. Add warm-up and runs, or look for a leak or throttling",
         ),
         (
+            "segment_modes",
+            "the cell's passes or worker processes settled at two different levels (a JIT's slow path in some forks, a busy stretch in some passes): its median and interval describe neither level, and its comparisons are widened by the difference; look at each level, and add forks or passes to see how often each occurs",
+        ),
+        (
             "many_outliers",
             "over 10% of the runs are outliers (modified z-score > 3.5): something else ran on the machine; re-run on a quieter machine",
         ),
@@ -420,6 +456,12 @@ pub fn environment_warnings(env: &Environment) -> Vec<Warning> {
             ),
         });
     }
+    if let Some(load) = env.load.as_ref().filter(|l| l.contended()) {
+        out.push(Warning {
+            kind: "busy_during_run".into(),
+            message: busy_during_run(load),
+        });
+    }
     if let Some(g) = env.cpu_governor.as_deref().filter(|g| *g != "performance") {
         out.push(Warning {
             kind: "cpu_governor".into(),
@@ -429,6 +471,32 @@ pub fn environment_warnings(env: &Environment) -> Vec<Warning> {
         });
     }
     out
+}
+
+/// What others took of the machine while the run went, and what to do.
+fn busy_during_run(load: &crate::environment::load::RunLoad) -> String {
+    let mut seen = Vec::new();
+    if let (Some(share), Some(cpus)) = (load.others_share, load.cpus) {
+        seen.push(format!(
+            "other processes took {:.0}% of the machine's CPU time ({:.2} of {cpus} CPUs on average)",
+            share * 100.0,
+            share * cpus as f64
+        ));
+    }
+    if let Some(steal) = load.steal_share.filter(|s| *s >= crate::environment::load::STEAL_WARN) {
+        seen.push(format!(
+            "the hypervisor gave {:.0}% of it to other guests (steal)",
+            steal * 100.0
+        ));
+    }
+    let loads = match (load.load_min, load.load_median, load.load_max) {
+        (Some(lo), Some(mid), Some(hi)) => format!("; the 1-minute load average ran {lo:.2}–{hi:.2} (median {mid:.2})"),
+        _ => String::new(),
+    };
+    format!(
+        "During the run {}{loads}: the timings competed for the CPU, and differences smaller than that competition moved them are not settled. Re-run on a quieter machine.",
+        seen.join(", and ")
+    )
 }
 
 #[cfg(test)]
@@ -642,5 +710,39 @@ mod tests {
         };
         let kinds: Vec<String> = environment_warnings(&env).into_iter().map(|w| w.kind).collect();
         assert_eq!(kinds, ["busy_machine", "cpu_governor"]);
+    }
+
+    #[test]
+    fn others_taking_a_real_share_during_the_run_is_a_warning() {
+        use crate::environment::load::RunLoad;
+        let load = |others: f64| RunLoad {
+            samples: 10,
+            every_s: 2.0,
+            load_min: Some(0.8),
+            load_median: Some(2.1),
+            load_max: Some(3.4),
+            cpus: Some(2),
+            busy_share: Some(0.9),
+            own_share: Some(0.9 - others),
+            others_share: Some(others),
+            steal_share: Some(0.0),
+        };
+        let warned = |others: f64| {
+            let env = Environment {
+                load: Some(load(others)),
+                ..Default::default()
+            };
+            environment_warnings(&env)
+                .into_iter()
+                .find(|w| w.kind == "busy_during_run")
+        };
+        let w = warned(0.23).unwrap();
+        assert!(
+            w.message.contains("23% of the machine's CPU time (0.46 of 2 CPUs"),
+            "{}",
+            w.message
+        );
+        assert!(w.message.contains("0.80–3.40 (median 2.10)"), "{}", w.message);
+        assert!(warned(0.02).is_none());
     }
 }

@@ -49,6 +49,10 @@ versions, different machines); 4 some cell is slower by more than --fail-above, 
 4 the newest run starts a regression in some cell (CI can gate on it)."
     )]
     Trend(TrendArgs),
+    /// Find the first commit (along first parents) where a cell got slower: each step measures
+    /// the middle commit beside both ends of the range, in one run, taking turns (paired).
+    #[command(after_help = BISECT_HELP)]
+    Bisect(Box<BisectArgs>),
     /// Check a worker against the protocol's conformance scenarios.
     #[command(after_help = "Example: versus conformance -- python3 workers/python/conformance_worker.py")]
     Conformance(ConformanceArgs),
@@ -86,10 +90,15 @@ pub struct Common {
     /// until each cell's 95% interval of the median is within this fraction of it, e.g. 2%.
     #[arg(long, value_name = "PERCENT", allow_negative_numbers = true, value_parser = parse_precision)]
     pub precision: Option<f64>,
-    /// With --precision (or `exec --min-runs`): most measured runs per cell.
+    /// Adaptive sampling until settled: after the minimum runs (--runs), keep taking
+    /// interleaved rounds until every comparison is faster, slower, or the same within
+    /// this band, e.g. 2% (which also becomes the noise floor), or --max-runs / --max-time.
+    #[arg(long, value_name = "PERCENT", value_parser = parse_precision, conflicts_with = "precision")]
+    pub resolve: Option<f64>,
+    /// With --precision or --resolve (or `exec --min-runs`): most measured runs per cell.
     #[arg(long, short = 'M', value_name = "N", default_value_t = 1000, allow_negative_numbers = true, value_parser = parse_count)]
     pub max_runs: u32,
-    /// With --precision: most time per group of cells, e.g. 5m.
+    /// With --precision or --resolve: most time per group of cells, e.g. 5m.
     #[arg(long, value_name = "DURATION", default_value = "5m", allow_hyphen_values = true)]
     pub max_time: String,
     /// The noise floor, e.g. 1%: a difference is called faster or slower only when its
@@ -159,15 +168,7 @@ fn parse_warmup(s: &str) -> Result<Warmup, String> {
 
 /// "2%" → 0.02; "0.02" → 0.02.
 pub fn parse_percent(s: &str) -> Result<f64, String> {
-    let v = match s.trim().strip_suffix('%') {
-        Some(p) => p.trim().parse::<f64>().map(|x| x / 100.0),
-        None => s.trim().parse::<f64>(),
-    }
-    .map_err(|_| format!("'{s}' is not a percentage such as 2%"))?;
-    if !(v.is_finite() && (0.0..1.0).contains(&v)) {
-        return Err(format!("'{s}' must be between 0% and 100%"));
-    }
-    Ok(v)
+    crate::units::parse_percent(s)
 }
 
 #[derive(Args, Debug)]
@@ -210,9 +211,38 @@ pub struct RunArgs {
     #[command(flatten)]
     pub exports: Exports,
     #[command(flatten)]
+    pub revisions: RevisionArgs,
+    #[command(flatten)]
     pub common: Common,
     #[command(flatten)]
     pub record: Record,
+}
+
+/// Measuring implementations at several git revisions (`run` and `exec`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct RevisionArgs {
+    /// Measure each implementation built from a repository (the suite's `build`, `repo`) at
+    /// this git revision: a branch, tag, commit or HEAD~3, or LABEL=REV. Repeat it: each
+    /// revision is checked out and built once (cached by commit), and every such implementation
+    /// is measured at every revision in the same groups, taking turns, as columns <impl>@<LABEL>;
+    /// each later revision is judged against the first, paired.
+    #[arg(long = "rev", value_name = "[LABEL=]REV", value_parser = parse_rev)]
+    pub rev: Vec<crate::revisions::RevArg>,
+    /// With --rev: exit with status 4 when a column at a later revision is slower than the same
+    /// implementation at the first revision by more than this (e.g. 5%), with a `slower` verdict.
+    #[arg(long, value_name = "PERCENT", value_parser = parse_percent, allow_negative_numbers = true, requires = "rev")]
+    pub fail_above: Option<f64>,
+    /// With --rev: also write a Markdown summary made for a pull-request comment to PATH
+    /// (regressions first, then improvements, then the cells with no change, counted).
+    #[arg(long, value_name = "PATH", requires = "rev")]
+    pub pr_comment: Option<PathBuf>,
+    /// The full report's address, linked from the --pr-comment summary.
+    #[arg(long, value_name = "URL", requires = "pr_comment")]
+    pub report_url: Option<String>,
+}
+
+fn parse_rev(s: &str) -> Result<crate::revisions::RevArg, String> {
+    crate::revisions::parse_rev(s)
 }
 
 /// Recording a run in the history store (`run` and `exec`).
@@ -311,6 +341,56 @@ pub enum HistoryAction {
         #[arg(long, value_name = "NAME")]
         suite: Option<String>,
     },
+}
+
+/// Notes at the end of `versus bisect --help`.
+const BISECT_HELP: &str = "\
+Example: versus bisect suite.toml --good v1.2 --bad main --cell compress/mytool/size=1MB --runs 30
+
+Each step is a run of the suite at three revisions (--rev), recorded in the history store, its
+results in DIR/step-N/. DIR/bisect.log says each step's evidence as it goes; DIR/bisect.json is
+the replayable summary (versus bisect --replay DIR/bisect.json). A commit that cannot be built, or
+whose cell fails, is skipped, as git bisect skip does.
+
+Exit status: 0 the first bad commit was found; 1 bad input or a harness error; 6 no single
+commit: no regression above --threshold between --good and --bad, or the first bad commit is
+among commits that could not be built.";
+
+#[derive(Args, Debug)]
+pub struct BisectArgs {
+    /// The suite file (TOML).
+    #[arg(required_unless_present = "replay")]
+    pub suite: Option<PathBuf>,
+    /// A commit (or branch, tag) where the cell was fast.
+    #[arg(long, value_name = "REV", required_unless_present = "replay")]
+    pub good: Option<String>,
+    /// A later commit where it is slow; --good must be one of its ancestors.
+    #[arg(long, value_name = "REV", required_unless_present = "replay")]
+    pub bad: Option<String>,
+    /// The cell, as results name it: OPERATION/IMPLEMENTATION/PARAMS, e.g. compress/mytool/size=1MB
+    /// [default: the suite's only cell of an implementation built from a repository].
+    #[arg(long, value_name = "ID")]
+    pub cell: Option<String>,
+    /// --bad must be slower than --good by more than this (with a `slower` verdict).
+    #[arg(long, value_name = "PERCENT", value_parser = parse_percent, default_value = "3%", allow_negative_numbers = true)]
+    pub threshold: f64,
+    /// Measurements of a step whose verdict stays unclear before the nearer end decides it.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = parse_count)]
+    pub attempts: u32,
+    /// Folder for bisect.log, bisect.json and each step's results [default: versus-results/<suite name>/bisect].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Replay a bisect.json: its recorded measurements through the search again (nothing is
+    /// measured); it must come to the same commit.
+    #[arg(long, value_name = "BISECT_JSON", conflicts_with_all = ["suite", "good", "bad", "cell"])]
+    pub replay: Option<PathBuf>,
+    #[command(flatten)]
+    pub common: Common,
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// Do not record the steps' runs in the history store.
+    #[arg(long)]
+    pub no_history: bool,
 }
 
 #[derive(Args, Debug)]
@@ -447,6 +527,13 @@ pub struct ReportArgs {
     pub bmf: Option<PathBuf>,
     #[command(flatten)]
     pub exports: Exports,
+    /// A Markdown summary made for a pull-request comment, of a run with several revisions
+    /// (`--rev`): regressions first, then improvements, then the cells with no change, counted.
+    #[arg(long, value_name = "PATH")]
+    pub pr_comment: Option<PathBuf>,
+    /// The full report's address, linked from the --pr-comment summary.
+    #[arg(long, value_name = "URL", requires = "pr_comment")]
+    pub report_url: Option<String>,
     /// Markdown with the author's reading of this run (findings, surprises,
     /// caveats), shown after the summary of the HTML and Markdown reports.
     #[arg(long, value_name = "PATH")]
@@ -665,6 +752,15 @@ pub struct ExecArgs {
     /// Show times in this unit instead of one chosen per figure (terminal, Markdown, AsciiDoc).
     #[arg(long, short = 'u', value_enum, value_name = "UNIT")]
     pub time_unit: Option<TimeUnit>,
+    /// With --rev: the build command, run in each revision's checkout (`{checkout}` in the
+    /// commands is its folder, `{rev}` its commit), e.g. "make -s prog".
+    #[arg(long, value_name = "CMD", requires = "rev")]
+    pub build: Option<String>,
+    /// With --rev: the git repository the revisions are of [default: the current folder's].
+    #[arg(long, value_name = "DIR", requires = "rev")]
+    pub repo: Option<PathBuf>,
+    #[command(flatten)]
+    pub revisions: RevisionArgs,
     /// Output style: `auto` (progress bar when stderr is a terminal), `basic` (no progress
     /// bar, no colour), `full` (progress bar always), `nocolor` (as --color never), `color`
     /// (as --color always), `none` (no progress and no summary; files are still written).

@@ -2,11 +2,13 @@
 //! old against new, with the change's interval and a verdict, and the
 //! geometric mean of the changes — benchstat's job, for versus results.
 //!
-//! The two files come from different runs, so nothing is paired: the ratio's
-//! interval resamples each side on its own and the test is Mann-Whitney U.
+//! The two files come from different runs, so nothing is paired, and each
+//! change is judged against the cell's run-to-run noise where the history
+//! store knows it (`judge::change`).
 
 use indexmap::IndexMap;
 
+use crate::judge::noise::{Book, RunNoise};
 use crate::outcome::Outcome;
 use crate::results::{Cell, Change, Comparison, Metric, Results, Since, Verdict};
 
@@ -19,6 +21,8 @@ pub struct Row {
     /// `None` when either side is not ok or has fewer than 2 runs; `note` says why.
     pub change: Option<Comparison>,
     pub note: Option<String>,
+    /// The cell's run-to-run noise the change was judged against, when known.
+    pub noise: Option<RunNoise>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +37,9 @@ pub struct Diff {
     pub only_new: Vec<String>,
     /// Environment differences that make the comparison less meaningful.
     pub version_changes: Vec<String>,
+    /// What the noise the changes were judged against rests on; `None`
+    /// when no history knew it (only the runs' own intervals were used).
+    pub noise: Option<String>,
 }
 
 /// Differences of machine that make old and new incomparable.
@@ -84,8 +91,10 @@ fn usable(c: &Cell, metric: Metric) -> Result<f64, String> {
 }
 
 /// Compares every cell of `new` with the same cell of `old` in `metric`
-/// (wall time, or instructions per call). Both must be analysed.
-pub fn diff(old: &Results, new: &Results, metric: Metric) -> Diff {
+/// (wall time, or instructions per call). Both must be analysed. Wall time
+/// is judged against each cell's run-to-run noise from `noise` where known;
+/// counts against their own repeatability (`judge::counts::change_in`).
+pub fn diff(old: &Results, new: &Results, metric: Metric, noise: &Book) -> Diff {
     let settings = new.analysis.clone();
     let olds: IndexMap<&str, &Cell> = old.cells.iter().map(|c| (c.id.as_str(), c)).collect();
     let mut rows = Vec::new();
@@ -93,8 +102,10 @@ pub fn diff(old: &Results, new: &Results, metric: Metric) -> Diff {
     for n in &new.cells {
         let Some(o) = olds.get(n.id.as_str()) else { continue };
         let (ov, nv) = (usable(o, metric), usable(n, metric));
+        // History's run-to-run noise is learned from wall-time medians.
+        let cell_noise = (metric == Metric::Wall).then(|| noise.for_cell(&n.id)).flatten();
         let (change, note) = match (&ov, &nv) {
-            (Ok(_), Ok(_)) => match crate::judge::counts::compare_in(metric, n, o, false, &settings) {
+            (Ok(_), Ok(_)) => match crate::judge::counts::change_in(metric, n, o, cell_noise.as_ref(), &settings) {
                 Some(c) => (Some(c), None),
                 None => (None, Some("cannot compare".to_string())),
             },
@@ -110,6 +121,7 @@ pub fn diff(old: &Results, new: &Results, metric: Metric) -> Diff {
             new: nv.ok(),
             change,
             note,
+            noise: cell_noise,
         });
     }
     let geomean = (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp());
@@ -131,15 +143,16 @@ pub fn diff(old: &Results, new: &Results, metric: Metric) -> Diff {
             .map(|c| c.id.clone())
             .collect(),
         version_changes: version_changes(old, new),
+        noise: noise.summary(settings.confidence),
     }
 }
 
 /// Each cell of `new` against `old` as the "change since" of a report, in
 /// wall time and in each other metric both measured. Both must be
 /// analysed; `run_id`, `label` and `warning` say what `old` is.
-pub fn since(old: &Results, new: &Results, run_id: i64, label: &str, warning: Option<String>) -> Since {
+pub fn since(old: &Results, new: &Results, noise: &Book, run_id: i64, label: &str, warning: Option<String>) -> Since {
     let changes = |metric| {
-        diff(old, new, metric)
+        diff(old, new, metric, noise)
             .rows
             .into_iter()
             .map(|r| Change {
@@ -150,7 +163,8 @@ pub fn since(old: &Results, new: &Results, run_id: i64, label: &str, warning: Op
                 ci_low: r.change.as_ref().and_then(|c| c.ci_low),
                 ci_high: r.change.as_ref().and_then(|c| c.ci_high),
                 verdict: r.change.as_ref().map(|c| c.verdict),
-                note: r.note,
+                note: r.note.or_else(|| r.change.as_ref().and_then(|c| c.note.clone())),
+                noise: r.noise,
             })
             .collect()
     };
@@ -166,6 +180,7 @@ pub fn since(old: &Results, new: &Results, run_id: i64, label: &str, warning: Op
             .filter(|m| *m != Metric::Wall && both.contains(m))
             .map(|m| (m, changes(m)))
             .collect(),
+        noise: noise.summary(new.analysis.confidence),
     }
 }
 
@@ -229,11 +244,13 @@ mod tests {
             comparisons: vec![],
             warnings: vec![],
             findings: vec![],
+            overall: None,
             since: None,
             shard: None,
             merge: None,
             metrics: Default::default(),
             view: Default::default(),
+            revisions: None,
         };
         crate::analysis::analyze(&mut r, &[]);
         r
@@ -253,7 +270,7 @@ mod tests {
             ("b", &slow, Outcome::Ok),
             ("c", &same, Outcome::Ok),
         ]);
-        let d = diff(&old, &new, Metric::Wall);
+        let d = diff(&old, &new, Metric::Wall, &Book::default());
         assert_eq!(d.rows.len(), 2);
         // Unchanged, but ten runs at ±1% cannot place the change within ±1%.
         assert_eq!(d.rows[0].change.as_ref().unwrap().verdict, Verdict::Unknown);
@@ -272,7 +289,7 @@ mod tests {
     fn cells_that_cannot_be_compared_say_why_and_never_give_nan() {
         let old = results(&[("a", &[100], Outcome::Ok), ("b", &[], Outcome::Timeout)]);
         let new = results(&[("a", &[100, 101], Outcome::Ok), ("b", &[100, 100], Outcome::Ok)]);
-        let d = diff(&old, &new, Metric::Wall);
+        let d = diff(&old, &new, Metric::Wall, &Book::default());
         assert!(d.rows.iter().all(|r| r.change.is_none() && r.note.is_some()));
         assert_eq!(d.geomean, None);
     }

@@ -15,10 +15,14 @@ pub const USAGE: u8 = 2;
 /// Finished, but some cells failed, timed out, ran out of memory or gave wrong output.
 pub const NOT_OK: u8 = 3;
 /// `versus diff --fail-above`: a cell got slower by more than the threshold;
+/// `versus run --rev … --fail-above`: a later revision is slower than the first;
 /// `versus trend`: the newest run starts a regression.
 pub const REGRESSION: u8 = 4;
 /// `versus merge --partial`: merged, but some groups of the plan are missing.
 pub const PARTIAL: u8 = 5;
+/// `versus bisect`: no single first bad commit (no regression between the
+/// ends, or the culprit is among commits that could not be built).
+pub const INCONCLUSIVE: u8 = 6;
 /// Interrupted by Ctrl-C (SIGINT); results of the finished cells are written.
 /// TERM and HUP are handled alike and exit with 128 + their number (143, 129).
 pub const INTERRUPTED: u8 = 130;
@@ -30,9 +34,10 @@ Exit status:
   1    bad input (suite file, flag value, missing program) or a harness error
   2    usage error (unknown flag, missing argument)
   3    finished, but some cells failed, timed out, ran out of memory or gave wrong output
-  4    versus diff --fail-above: a cell got slower by more than the threshold;
-       versus trend: the newest run starts a regression
+  4    versus diff --fail-above: a cell got slower by more than the threshold (run and exec
+       with --rev: a later revision than the first); versus trend: the newest run starts a regression
   5    versus merge --partial: merged, but some groups of the plan are missing
+  6    versus bisect: no single first bad commit (no regression, or only unbuildable candidates)
   130  interrupted by Ctrl-C; 143 by TERM, 129 by HUP; the results of finished cells are written";
 
 /// `versus merge`'s own statuses, for its `--help`.

@@ -2,11 +2,17 @@
 //! is glue over `app`.
 //!
 //! Layers flow one way: `suite` (file → validated model) → `plan` (matrix →
-//! groups of cells) → `runner` + `exec` (processes → samples) → `analysis` +
-//! `stats` (samples → statistics, comparisons, warnings) → `findings` (the
-//! takeaways: costs, crossovers, memory, warm-up, drift) → `report` (text).
+//! groups of cells) → `runner` + `exec` (processes → samples) → `stats`
+//! (pure statistics) → `judge` (the one rule of every verdict: intervals
+//! over runs and segments, three answers, run-to-run noise) → `analysis`
+//! (each cell's statistics, comparisons, warnings) → `overall` (the suite
+//! at a glance) and `findings` (the takeaways: winners, crossovers, costs,
+//! memory, warm-up, drift) → `report` (text).
 //! `session` drives one run of a plan through those layers; `app` turns
-//! flags into a session and its results into outputs.
+//! flags into a session and its results into outputs. `revisions` makes an
+//! implementation one column per git revision (checked out and built before
+//! the session) and judges the later revisions against the first;
+//! `bisect` searches a commit range with such runs.
 
 #![warn(clippy::too_many_lines)]
 
@@ -19,6 +25,7 @@ compile_error!(
 
 pub mod analysis;
 pub mod app;
+pub mod bisect;
 pub mod cli;
 pub mod diff;
 pub mod environment;
@@ -30,11 +37,13 @@ pub mod import;
 pub mod judge;
 pub mod merge;
 pub mod outcome;
+pub mod overall;
 pub mod payload;
 pub mod placeholder;
 pub mod plan;
 pub mod report;
 pub mod results;
+pub mod revisions;
 pub mod runner;
 pub mod session;
 pub mod stats;

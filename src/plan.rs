@@ -34,6 +34,10 @@ pub struct Selection {
     pub measure: Option<Vec<crate::results::Metric>>,
 }
 
+/// `--max-runs` and `--max-time` when the command line gives none.
+pub const DEFAULT_MAX_RUNS: u32 = 1000;
+pub const DEFAULT_MAX_TIME: Duration = Duration::from_secs(300);
+
 /// When to stop taking measured runs.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum Sampling {
@@ -44,6 +48,14 @@ pub enum Sampling {
     /// `precision` of it, or `max_runs`, or `max_time` for the group.
     Precision {
         precision: f64,
+        max_runs: u32,
+        max_time: Duration,
+    },
+    /// At least the planned runs, then until every comparison of the group
+    /// against its baseline is settled (faster, slower, or the same within
+    /// `band`: `judge::verdict`), or `max_runs`, or `max_time` for the group.
+    Resolve {
+        band: f64,
         max_runs: u32,
         max_time: Duration,
     },
@@ -162,13 +174,15 @@ pub fn cell_id(operation: &str, implementation: &str, params: &Params) -> String
 #[error("--only {0}: no implementation or operation has this name (known: {1})")]
 pub struct UnknownName(String, String);
 
-/// Whether `--only NAME` picks this implementation: by its own name, or by
-/// the declared name that stands for all of its variants.
+/// Whether `--only NAME` picks this implementation: by its own name, by
+/// the declared name that stands for all of its variants, or by its name
+/// before `@<revision>` (every revision of it).
 fn only_picks(i: &crate::suite::Implementation, name: &str) -> bool {
-    i.name == name || i.declared == name
+    i.name == name || i.declared == name || i.unrevised() == name
 }
 
-pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
+/// Every `--only` name names an implementation or an operation.
+fn check_only(suite: &Suite, sel: &Selection) -> Result<(), UnknownName> {
     for name in &sel.only {
         let known = suite.implementations.iter().any(|i| only_picks(i, name))
             || suite.operations.iter().any(|o| &o.name == name);
@@ -182,6 +196,11 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
             return Err(UnknownName(name.clone(), all.join(", ")));
         }
     }
+    Ok(())
+}
+
+pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
+    check_only(suite, sel)?;
     let picks_impl = sel
         .only
         .iter()
@@ -193,6 +212,15 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
 
     let measure = sel.measure.as_ref().unwrap_or(&suite.settings.measure);
     let counting = measure.contains(&crate::results::Metric::Instructions);
+    // The suite's own `resolve`, unless the command line chose a rule.
+    let sampling = match (sel.sampling, suite.settings.resolve) {
+        (Sampling::Fixed, Some(band)) => Sampling::Resolve {
+            band,
+            max_runs: DEFAULT_MAX_RUNS,
+            max_time: DEFAULT_MAX_TIME,
+        },
+        (chosen, _) => chosen,
+    };
     let mut groups = Vec::new();
     for params in expand(&suite.matrix) {
         for (oi, op) in suite.operations.iter().enumerate() {
@@ -221,12 +249,12 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
             let mut measured = Vec::new();
             let mut skipped = Vec::new();
             for &ii in &impls {
-                let name = &suite.implementations[ii].name;
+                let name = suite.implementations[ii].unrevised();
                 if let Some((_, why)) = suite.implementations[ii].unsupported.iter().find(|(o, _)| *o == oi) {
                     skipped.push((ii, format!("not offered: {why}")));
                     continue;
                 }
-                match applying.iter().find(|o| o.skip.contains(name)) {
+                match applying.iter().find(|o| o.skip.iter().any(|s| s == name)) {
                     Some(o) => skipped.push((ii, o.reason.clone().unwrap_or_else(|| "skipped by the suite".into()))),
                     None => measured.push(ii),
                 }
@@ -242,7 +270,7 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, UnknownName> {
                 runs,
                 warmup,
                 warmup_auto,
-                sampling: sel.sampling,
+                sampling,
                 timeout,
                 vars,
                 implementations: measured,

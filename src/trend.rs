@@ -6,7 +6,7 @@
 use indexmap::IndexMap;
 
 use crate::history::TrendRow;
-use crate::results::Metric;
+use crate::results::{AnalysisSettings, Metric, Verdict};
 use crate::stats::changepoint::{self, Change, Options};
 
 /// One run of one cell.
@@ -64,6 +64,28 @@ impl Trend {
     }
 }
 
+/// The change points whose step the judge confirms (`judge::change::step`),
+/// with `metric`'s band: the segmentation says where a cell moved, the one
+/// rule of every verdict says whether that is a change.
+fn confirmed(medians: &[f64], changes: Vec<Change>, sigma: f64, metric: Metric) -> Vec<Change> {
+    let logs: Vec<f64> = medians.iter().map(|m| m.max(f64::MIN_POSITIVE).ln()).collect();
+    let mut bounds: Vec<usize> = std::iter::once(0).chain(changes.iter().map(|c| c.index)).collect();
+    bounds.push(logs.len());
+    let settings = AnalysisSettings::default().for_metric(metric);
+    changes
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| {
+            let (before, after) = (&logs[bounds[*i]..bounds[i + 1]], &logs[bounds[i + 1]..bounds[i + 2]]);
+            matches!(
+                crate::judge::change::step(before, after, sigma, logs.len(), &settings),
+                Verdict::Slower | Verdict::Faster
+            )
+        })
+        .map(|(_, c)| c)
+        .collect()
+}
+
 /// Groups `rows` (oldest run first) into cells and finds each cell's
 /// changes; the rows' medians are of `metric`.
 pub fn build(suite: &str, machine: &str, rows: &[TrendRow], opts: &Options, metric: Metric) -> Trend {
@@ -93,8 +115,8 @@ pub fn build(suite: &str, machine: &str, rows: &[TrendRow], opts: &Options, metr
             let d = changepoint::detect(&medians, opts);
             CellTrend {
                 id: id.to_string(),
+                changes: confirmed(&medians, d.changes, d.sigma, metric),
                 points,
-                changes: d.changes,
                 sigma: d.sigma,
                 threshold: d.threshold,
             }

@@ -66,6 +66,19 @@ pub fn parse_size(text: &str) -> Result<Bytes, UnitError> {
 }
 
 /// Parses "500ms", "10s", "2m", "1h30m" (anything `humantime` accepts).
+/// "2%" (or "0.02") as a fraction in [0, 1).
+pub fn parse_percent(s: &str) -> Result<f64, String> {
+    let v = match s.trim().strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map(|x| x / 100.0),
+        None => s.trim().parse::<f64>(),
+    }
+    .map_err(|_| format!("'{s}' is not a percentage such as 2%"))?;
+    if !(v.is_finite() && (0.0..1.0).contains(&v)) {
+        return Err(format!("'{s}' must be between 0% and 100%"));
+    }
+    Ok(v)
+}
+
 pub fn parse_duration(text: &str) -> Result<Duration, UnitError> {
     humantime::parse_duration(text.trim()).map_err(|_| UnitError::BadDuration(text.to_string()))
 }

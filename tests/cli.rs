@@ -1245,3 +1245,60 @@ fn a_service_that_never_gets_ready_names_itself_its_probe_and_log_and_writes_no_
     );
     assert!(!out.join("results.json").exists());
 }
+
+/// `--passes 3`: every group visited three times, each cell's six runs in
+/// three segments of two, the design recorded, the report's levels table.
+#[test]
+fn passes_take_each_cells_runs_in_three_visits() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(
+        dir.path(),
+        "passes.toml",
+        r#"
+        name = "passes"
+        [matrix]
+        n = [1, 2]
+        [operations.x]
+        output = "none"
+        [implementations.a]
+        run.x = "true"
+        [implementations.b]
+        run.x = "sh -c true"
+        "#,
+    );
+    let out = dir.path().join("out");
+    versus()
+        .args([
+            "run",
+            "-q",
+            "--no-history",
+            "--runs",
+            "6",
+            "--warmup",
+            "1",
+            "--passes",
+            "3",
+        ])
+        .arg(&suite)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(0);
+    let r = results(&out);
+    assert_eq!(r["design"]["passes"], 3);
+    for c in r["cells"].as_array().unwrap() {
+        assert_eq!(c["samples"]["wall_ns"].as_array().unwrap().len(), 6);
+        let passes: Vec<u64> = c["segments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["pass"].as_u64().unwrap())
+            .collect();
+        assert_eq!(passes, [0, 1, 2]);
+        assert_eq!(c["stats"]["levels"]["segments"], 3);
+    }
+    // Both implementations of a visit were measured together: paired.
+    assert!(r["comparisons"].as_array().unwrap().iter().all(|c| c["paired"] == true));
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("## Levels of repetition"), "{md}");
+}

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use serde_json::Value;
-use versus::report::{html, markdown, tables, terminal};
+use versus::report::{html, markdown, terminal};
 
 fn fixture(name: &str) -> Value {
     let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -37,7 +37,8 @@ fn use_results(text: &str) {
     let _ = markdown::render(&r);
     let _ = terminal::summary(&r);
     versus::analysis::analyze(&mut r, &[]);
-    let _ = tables::diff_table(&versus::diff::diff(&r, &r, versus::results::Metric::Wall));
+    let d = versus::diff::diff(&r, &r, versus::results::Metric::Wall, &Default::default());
+    let _ = versus::report::since::diff_table(&d, 0.01);
 }
 
 fn extreme_number() -> impl Strategy<Value = f64> {

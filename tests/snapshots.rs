@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use versus::report::{markdown, tables, terminal};
+use versus::report::{markdown, terminal};
 use versus::results::{self, Results};
 
 /// A committed results file as `versus report` renders it: analysed again
@@ -65,8 +65,9 @@ fn with_a_change_since(r: &mut results::Results) {
             ratio: Some(1.1),
             ci_low: Some(1.05),
             ci_high: Some(1.15),
-            verdict: None,
+            verdict: Some(results::Verdict::Slower),
             note: None,
+            noise: None,
         })
         .collect();
     r.since = Some(results::Since {
@@ -74,7 +75,9 @@ fn with_a_change_since(r: &mut results::Results) {
         label: "last run".into(),
         started_at: "2026-11-23T00:00:00Z".into(),
         warning: None,
+        noise: None,
         changes,
+        metrics: Default::default(),
     });
 }
 
@@ -103,8 +106,18 @@ fn diff_of_two_runs() {
     let mut new = fixture("aes-gcm-java-jdk25.json");
     versus::analysis::analyze(&mut old, &[]);
     versus::analysis::analyze(&mut new, &[]);
-    let d = versus::diff::diff(&old, &new, versus::results::Metric::Wall);
-    let table = tables::diff_table(&d);
+    let d = versus::diff::diff(&old, &new, versus::results::Metric::Wall, &Default::default());
+    let table = versus::report::since::diff_table(&d, new.analysis.noise);
     insta::assert_snapshot!("diff_terminal", terminal::render_table(&table));
     insta::assert_snapshot!("diff_markdown", markdown::render_diff(&table, &[]));
+}
+
+/// The suite at a glance as the HTML report shows it: each implementation
+/// against the baseline over every cell (geometric mean, verdict counts).
+#[test]
+fn overall_section_of_the_html_report() {
+    let html = versus::report::html::render(&fixture("age.json"), None).unwrap();
+    let start = html.find("<section id=\"overall\">").unwrap();
+    let end = start + html[start..].find("</section>").unwrap() + "</section>".len();
+    insta::assert_snapshot!(&html[start..end]);
 }

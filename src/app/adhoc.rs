@@ -38,9 +38,11 @@ pub fn suite(args: &ExecArgs) -> Result<Suite> {
         args.parameter_step_size.as_deref(),
     )?;
     let shell = shell(args.shell.as_deref())?;
+    let revisioned = !args.revisions.rev.is_empty();
     let text = Text {
         shell: shell.as_deref(),
         params: &matrix,
+        build_placeholders: revisioned,
     };
     for (flag, cmds) in [("--prepare", &args.prepare), ("--conclude", &args.conclude)] {
         if cmds.len() > 1 && cmds.len() != commands.len() {
@@ -74,6 +76,11 @@ pub fn suite(args: &ExecArgs) -> Result<Suite> {
             ..Default::default()
         };
         spec.run.insert("exec".to_string(), toml::Spanned::new(0..0, run));
+        // `--rev`: every command but the reference is built at each revision.
+        if revisioned && !(args.reference.is_some() && i == 0) {
+            spec.repo = Some(args.repo.as_deref().unwrap_or(Path::new(".")).display().to_string());
+            spec.build = args.build.as_deref().map(|b| text.command("--build", b)).transpose()?;
+        }
         implementations.insert(name, spec);
     }
     if let Some(b) = &args.baseline
@@ -166,6 +173,8 @@ fn shell(flag: Option<&str>) -> Result<Option<Vec<String>>> {
 struct Text<'a> {
     shell: Option<&'a [String]>,
     params: &'a IndexMap<String, Vec<ParamValue>>,
+    /// With `--rev`: `{checkout}` and `{rev}` are placeholders too.
+    build_placeholders: bool,
 }
 
 impl Text<'_> {
@@ -173,7 +182,7 @@ impl Text<'_> {
     /// shell if there is one (values are substituted into the shell's text
     /// unquoted, as hyperfine does), checked.
     fn command(&self, what: &str, text: &str) -> Result<String> {
-        let escaped = escape_braces(text, self.params);
+        let escaped = escape_braces(text, self.params, self.build_placeholders);
         let out = match self.shell {
             Some(shell) => {
                 let mut words = shell.to_vec();
@@ -200,15 +209,16 @@ add --shell=sh (or -S bash) to run it through one, or quote it to pass it as an 
     }
 }
 
-/// Every brace doubled (literal) except those of `{VAR}` for a parameter.
-fn escape_braces(text: &str, params: &IndexMap<String, Vec<ParamValue>>) -> String {
+/// Every brace doubled (literal) except those of `{VAR}` for a parameter
+/// (and, with `build`, of `{checkout}` and `{rev}`).
+fn escape_braces(text: &str, params: &IndexMap<String, Vec<ParamValue>>, build: bool) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
         let param = (c == '{')
             .then(|| rest[1..].find('}').map(|end| &rest[1..=end]))
             .flatten()
-            .filter(|name| params.contains_key(*name));
+            .filter(|name| params.contains_key(*name) || (build && suite::BUILD_PLACEHOLDERS.contains(name)));
         if let Some(name) = param {
             out.push_str(&format!("{{{name}}}"));
             rest = &rest[name.len() + 2..];
@@ -232,9 +242,10 @@ mod tests {
     fn only_parameter_braces_stay_placeholders() {
         let params = IndexMap::from([("n".to_string(), vec![ParamValue::Int(1)])]);
         assert_eq!(
-            escape_braces("awk '{print}' {n} {m}", &params),
-            "awk '{{print}}' {n} {{m}}"
+            escape_braces("awk '{print}' {n} {m} {checkout}", &params, false),
+            "awk '{{print}}' {n} {{m}} {{checkout}}"
         );
-        assert_eq!(escape_braces("x{", &params), "x{{");
+        assert_eq!(escape_braces("x{", &params, false), "x{{");
+        assert_eq!(escape_braces("{checkout}/p {rev}", &params, true), "{checkout}/p {rev}");
     }
 }

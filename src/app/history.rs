@@ -16,6 +16,7 @@ use crate::cli::{HistoryAction, HistoryArgs, Record, StoreArg, TrendArgs};
 use crate::exit;
 use crate::history::store::machine_of;
 use crate::history::{self, Filter, Location, Outside, RunMeta, Store, context};
+use crate::judge::noise::{self, Book};
 use crate::report::{files, terminal};
 use crate::results::{self, Results};
 use crate::stats::changepoint;
@@ -93,7 +94,7 @@ pub fn start(
 fn since(store: &mut Store, results: &Results, compare_to: Option<&str>) -> Result<Option<results::Since>> {
     let here = machine_of(&results.environment);
     let (id, label) = match compare_to {
-        None => match store.last_run(&results.suite.name, &here)? {
+        None => match store.last_run(&results.suite.name, &here, content_key(results))? {
             Some(id) => (id, "the last run".to_string()),
             None => return Ok(None),
         },
@@ -122,7 +123,53 @@ fn since(store: &mut Store, results: &Results, compare_to: Option<&str>) -> Resu
     if let Some(w) = &warning {
         eprintln!("WARNING: {w}");
     }
-    Ok(Some(crate::diff::since(&old, results, id, &label, warning)))
+    let noise = noise_book(store, results, &here);
+    Ok(Some(crate::diff::since(&old, results, &noise, id, &label, warning)))
+}
+
+/// What narrows a suite's history to runs of the same content: nothing for
+/// a suite file (its title names it, edits and all), the commands' hash for
+/// `versus exec` (every ad-hoc run shares one title).
+fn content_key(results: &Results) -> Option<&str> {
+    results
+        .suite
+        .file
+        .is_none()
+        .then_some(results.suite.hash.as_deref())
+        .flatten()
+}
+
+/// The run-to-run noise of the cells of `results`' suite on `machine`, from
+/// the store's recent runs; empty (changes judged by their intervals alone)
+/// when the store cannot say.
+pub fn noise_book(store: &mut Store, results: &Results, machine: &str) -> Book {
+    match store.recent_medians(&results.suite.name, machine, content_key(results), noise::WINDOW) {
+        Ok(by_cell) => Book::from_history(by_cell),
+        Err(e) => {
+            eprintln!(
+                "note: the history store could not give run-to-run noise ({e:#}); changes are judged by their runs alone"
+            );
+            Book::default()
+        }
+    }
+}
+
+/// The noise book for `versus diff`: from the store `--store` names, or the
+/// default one where it already exists (none is made for a diff).
+pub fn diff_noise(arg: &StoreArg, old: &Results, new: &Results) -> Book {
+    let location = Location::resolve(arg.store.as_deref(), Path::new("."), &Outside::user_data());
+    if matches!(&location, Location::Sqlite(p) if !p.is_file()) {
+        return Book::default();
+    }
+    let Ok(mut store) = history::open(&location) else {
+        return Book::default();
+    };
+    // Judged on the newer run's machine; a cross-machine diff has no shared noise.
+    let machine = machine_of(&new.environment);
+    if machine != machine_of(&old.environment) {
+        return Book::default();
+    }
+    noise_book(&mut store, new, &machine)
 }
 
 /// A run id, or a baseline name (of `suite` when given; this machine's when several).
@@ -154,8 +201,9 @@ fn parse(document: &str, what: &str) -> Result<Results> {
 
 /// Records the run whose results file holds `document`, once its results are
 /// written. A store error is returned now, after the results are safe.
-pub fn finish(recording: Option<Recording>, results: &Results, document: &str, status: u8) -> Result<()> {
-    let Some(mut rec) = recording else { return Ok(()) };
+/// Records the run; returns its id in the store (`None` with --no-history).
+pub fn finish(recording: Option<Recording>, results: &Results, document: &str, status: u8) -> Result<Option<i64>> {
+    let Some(mut rec) = recording else { return Ok(None) };
     let store = rec.store.as_mut().map_err(|e| anyhow::anyhow!("{e:#}"))?;
     rec.meta.exit_status = Some(status);
     let id = store.record(results, document, &rec.meta)?;
@@ -168,7 +216,7 @@ pub fn finish(recording: Option<Recording>, results: &Results, document: &str, s
     } else {
         eprintln!("History: run {id} recorded in {}", store.location);
     }
-    Ok(())
+    Ok(Some(id))
 }
 
 /// `versus diff`: a results file, or a run id / baseline name from the store.

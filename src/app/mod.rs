@@ -3,10 +3,12 @@
 //! this is glue.
 
 mod adhoc;
+pub mod bisect;
 pub mod history;
 pub mod import;
 mod params;
 mod report;
+mod revisions;
 mod shards;
 
 pub use report::report;
@@ -58,13 +60,18 @@ fn selection(common: &Common, only: Vec<String>) -> Result<Selection> {
         .map(|t| positive_duration("--timeout", t))
         .transpose()?;
     let max_time = positive_duration("--max-time", &common.max_time)?;
-    let sampling = match common.precision {
-        Some(precision) => Sampling::Precision {
+    let sampling = match (common.precision, common.resolve) {
+        (Some(precision), _) => Sampling::Precision {
             precision,
             max_runs: common.max_runs,
             max_time,
         },
-        None => Sampling::Fixed,
+        (None, Some(band)) => Sampling::Resolve {
+            band,
+            max_runs: common.max_runs,
+            max_time,
+        },
+        (None, None) => Sampling::Fixed,
     };
     Ok(Selection {
         only,
@@ -114,13 +121,22 @@ fn run_session(session: Session, quiet: bool) -> Result<(Results, End)> {
     out
 }
 
-pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
+/// The suite of `versus run`: loaded, its implementations at `--rev`'s
+/// revisions, `--baseline` applied, its programs checked.
+fn run_suite_file(args: &RunArgs) -> Result<(suite::Suite, Vec<results::RevisionInfo>)> {
     let mut suite = suite::load(&args.suite)?;
+    let revision_infos = revisions::expand(&mut suite, &args.revisions)?;
     if let Some(b) = &args.baseline {
-        preflight::check_baseline(&suite, b)?;
-        suite.baseline = Some(b.clone());
+        let b = crate::revisions::column_name(&suite, b);
+        preflight::check_baseline(&suite, &b)?;
+        suite.baseline = Some(b);
     }
     preflight::check_programs(&suite)?;
+    Ok((suite, revision_infos))
+}
+
+pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
+    let (mut suite, revision_infos) = run_suite_file(&args)?;
     let plan = plan::build(&suite, &selection(&args.common, args.only.clone())?)?;
     let (plan, shard) = match &args.shard {
         Some(spec) => {
@@ -131,6 +147,13 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     };
     let baseline_note = baseline_in_plan(&mut suite, &plan, args.baseline.is_some())?;
     let (out_dir, recovered) = output_folder(&args, &suite.name, shard.as_ref())?;
+    let revisions = revisions::build(
+        &mut suite,
+        &plan,
+        revision_infos,
+        &out_dir.join("builds"),
+        args.common.quiet,
+    );
     let mut warnings = journal_warnings(&recovered);
     let resumed = resume::split(recovered.cells);
     if let Some(message) = resume::notice(&resumed) {
@@ -155,8 +178,13 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         checkpoint: Some(Checkpoint {
             journal: Journal::open(&journal_path)?,
         }),
-        noise: args.common.noise,
+        noise: args
+            .common
+            .resolve
+            .or(suite.settings.resolve)
+            .unwrap_or(args.common.noise),
         shard,
+        revisions,
     };
     let (mut results, end) = run_session(session, args.common.quiet)?;
     let suite_hash = results
@@ -202,6 +230,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     }
     // The results are on disk: only now may the store fail the run.
     let status = exit::status_of_run(&results, &end);
+    let status = revisions::finish(&results, &args.revisions, status, end == End::Interrupted)?;
     let document =
         fs::read_to_string(&results_path).with_context(|| format!("cannot read {}", results_path.display()))?;
     history::finish(recording, &results, &document, status)?;
@@ -278,7 +307,8 @@ fn output_folder(args: &RunArgs, suite_name: &str, shard: Option<&results::Shard
 }
 
 pub fn exec(args: ExecArgs) -> Result<ExitCode> {
-    let suite = adhoc::suite(&args)?;
+    let mut suite = adhoc::suite(&args)?;
+    let revision_infos = revisions::expand(&mut suite, &args.revisions)?;
     let mut sel = selection(&args.common, vec![])?;
     if let Some(n) = args.min_runs {
         sel.runs = Some(n);
@@ -296,6 +326,8 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         });
     }
     let scratch = tempfile::Builder::new().prefix("versus-exec-").tempdir()?;
+    let quiet = args.common.quiet || matches!(args.style, Style::Basic | Style::Color | Style::None);
+    let revisions = revisions::build(&mut suite, &plan, revision_infos, scratch.path(), quiet);
     let session = Session {
         suite: &suite,
         plan: &plan,
@@ -303,18 +335,25 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         resume: IndexMap::new(),
         warnings: vec![],
         checkpoint: None,
-        noise: args.common.noise,
+        noise: args
+            .common
+            .resolve
+            .or(suite.settings.resolve)
+            .unwrap_or(args.common.noise),
         shard: None,
+        revisions,
     };
-    let quiet = args.common.quiet || matches!(args.style, Style::Basic | Style::Color | Style::None);
     let (mut results, end) = run_session(session, quiet)?;
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    // Ad-hoc runs share one title: their commands say which runs are the same.
+    let commands = crate::history::context::hash(args.commands.join("\0").as_bytes());
+    results.suite.hash = Some(commands.clone());
     let recording = history::start(
         &args.record,
         &cwd,
         &crate::history::Outside::user_data(),
         &mut results,
-        crate::history::context::hash(args.commands.join("\0").as_bytes()),
+        commands,
         "exec",
     );
     files::write(
@@ -362,6 +401,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         }
     }
     let status = exit::status_of_run(&results, &end);
+    let status = revisions::finish(&results, &args.revisions, status, end == End::Interrupted)?;
     history::finish(recording, &results, &document, status)?;
     Ok(ExitCode::from(status))
 }
@@ -460,7 +500,8 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
     // Recompute with this versus, so both sides are analysed the same way.
     analysis::analyze(&mut old, &[]);
     analysis::analyze(&mut new, &[]);
-    let d = crate::diff::diff(&old, &new, args.metric);
+    let noise = history::diff_noise(&args.store, &old, &new);
+    let d = crate::diff::diff(&old, &new, args.metric, &noise);
     if d.rows.is_empty() {
         bail!(
             "{} and {} have no cell in common (cells are matched by id: operation/implementation/parameters)",
@@ -468,7 +509,7 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
             args.new
         );
     }
-    let table = crate::report::tables::diff_table(&d);
+    let table = crate::report::since::diff_table(&d, new.analysis.for_metric(args.metric).noise);
     say(&terminal::render_table_with(
         &table,
         terminal::Layout::stdout(colour(args.color, Style::Auto)),

@@ -55,6 +55,16 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
     // Statistics, verdicts and findings as this versus computes them, also
     // for files written by an older one.
     crate::analysis::reanalyze(&mut results);
+    if let Some(p) = &args.pr_comment {
+        if results.revisions.is_none() {
+            bail!(
+                "--pr-comment: {} measured no revisions (`versus run --rev A --rev B`); there is nothing to compare",
+                args.results.display()
+            );
+        }
+        let text = crate::report::pr_comment::render(&results, args.report_url.as_deref());
+        fs::write(p, text).with_context(|| format!("--pr-comment: cannot write {}", p.display()))?;
+    }
     let mut outputs = Outputs {
         html: args.html.iter().cloned().collect(),
         markdown: args.markdown.iter().cloned().collect(),
@@ -69,6 +79,7 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
             outputs.html.push(dir.join("report.html"));
         }
         // A results file with nothing asked for: the terminal report, as `versus run` ends.
+        None if outputs.is_empty() && args.pr_comment.is_some() => return Ok(ExitCode::from(exit::OK)),
         None if outputs.is_empty() => {
             if args.notes.is_some() {
                 bail!("--notes goes into the HTML and Markdown reports: give --html or --markdown too");

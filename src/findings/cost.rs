@@ -9,6 +9,7 @@
 //! and the central percentiles of the refitted intercepts and slopes are
 //! the intervals. `RESAMPLES` is fixed, so a 100-cell report stays fast.
 //!
+//! Cells with unstable runs (`judge::stability`) are left out of the fit.
 //! The line is only stated as fact when it describes the medians: every
 //! median within `MAX_RESIDUAL` of it, the per-byte cost not confirmed
 //! negative, and the fixed cost not above the whole time at the smallest
@@ -45,7 +46,9 @@ pub fn fits<'r>(series: &Series<'r>, confidence: f64) -> Vec<Fitted<'r>> {
     series
         .by_implementation()
         .into_iter()
-        .filter_map(|(name, cells)| {
+        .filter_map(|(name, mut cells)| {
+            // An unstable cell's median is one draw of which mode won: no evidence for a line.
+            cells.retain(|c| !crate::findings::unstable::is_unstable(c));
             let (line, draws, fit) = fit(&cells, confidence)?;
             Some(Fitted {
                 implementation: name,

@@ -1,24 +1,28 @@
-//! Who wins where. At each payload size of a series the fastest
-//! implementation (lowest median) is called the winner when its median's
-//! interval lies wholly below the runner-up's, or when the runner-up compares
-//! slower by the rule every verdict of the report uses (`analysis::compare`:
-//! paired where their runs were interleaved, p-value, interval, noise floor),
-//! so a finding never reads "tied" where the ratio tables say "slower";
-//! otherwise the size is a tie. Where the winner changes between two decided
-//! sizes (ties in between are named), that is a crossover, with both
-//! implementations' medians and their ratio at both sizes as evidence; where
-//! both have cost lines that hold (`cost`), the lines' crossing, (fixed_B −
-//! fixed_A) / (per_byte_A − per_byte_B), estimates the size, with an
-//! interval from the bootstrap lines, if it lies between the two sizes. A
-//! series whose winner never changes gets one `winner` finding instead.
-
-use indexmap::IndexMap;
+//! Who wins where along a series of payload sizes. Each size is decided by
+//! `winner::decide`: a winner only where the verdicts confirm it, "the
+//! same" where the runner-up's verdict is `same`, "unknown" otherwise, and
+//! nothing concluded from unstable runs. Neighbouring sizes that say the
+//! same form a segment, and the series reads as its segments in size
+//! order: "sun is fastest from 100 KB to 1 MB (…); bc at 5 MB (…); sun from
+//! 10 MB to 100 MB (…)". A statement that a winner holds "up to" or "from" a
+//! size is never made: a segment names exactly the sizes it covers, so two
+//! segments cannot contradict each other or the table.
+//!
+//! Where the confirmed winner changes between two segments (sizes with no
+//! confirmed winner between them are named), that is a crossover, with
+//! both implementations' medians at both sizes as evidence and their
+//! ratios, both confirmed by construction; where both have cost lines that
+//! hold (`cost`), the lines' crossing, (fixed_B − fixed_A) / (per_byte_A −
+//! per_byte_B), estimates the size, with an interval from the bootstrap
+//! lines, if it lies between the two sizes. A series whose confirmed
+//! winner never changes gets a `winner` finding instead.
 
 use crate::findings::cost::Fitted;
 use crate::findings::series::Series;
 use crate::findings::text;
+use crate::findings::winner::{self, Decided, decide};
 use crate::results::{
-    AnalysisSettings, Cell, Crossover, Evidence, Finding, FindingKind, Metric, Ratio, SizeWinner, Verdict,
+    AnalysisSettings, Cell, Crossover, Evidence, Finding, FindingKind, Metric, SizeAnswer, SizeSegment,
 };
 use crate::stats::bootstrap;
 use crate::stats::linear::Line;
@@ -27,54 +31,7 @@ use crate::stats::linear::Line;
 /// the estimate to get an interval.
 const USABLE_CROSSINGS: f64 = 0.9;
 
-/// One size of the series: the winner (or tie) and its ok cells.
-pub(super) struct Decided<'r> {
-    pub bytes: u64,
-    pub winner: SizeWinner,
-    pub compared: [&'r Cell; 2],
-    pub cells: Vec<&'r Cell>,
-}
-
-/// `slow`'s time over `fast`'s, as the report's comparisons compute it.
-fn ratio(slow: &Cell, fast: &Cell, settings: &AnalysisSettings) -> Option<Ratio> {
-    let paired = slow.started_at.is_some() && slow.started_at == fast.started_at && slow.machine == fast.machine;
-    let c = crate::judge::compare::compare(slow, fast, paired, settings)?;
-    Some(Ratio {
-        ratio: c.ratio,
-        ci_low: c.ci_low,
-        ci_high: c.ci_high,
-        paired,
-        confirmed: c.verdict == Verdict::Slower,
-    })
-}
-
-pub(super) fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSettings) -> Option<Decided<'r>> {
-    let mut ok: Vec<&Cell> = cells.iter().copied().filter(|c| c.stats.is_some()).collect();
-    if ok.len() < 2 {
-        return None;
-    }
-    let median = |c: &Cell| c.stats.as_ref().map_or(f64::MAX, |s| s.median_ns);
-    ok.sort_by(|a, b| median(a).total_cmp(&median(b)));
-    let (first, second) = (ok[0], ok[1]);
-    let (s1, s2) = (first.stats.as_ref()?, second.stats.as_ref()?);
-    let apart = matches!((s1.ci_high_ns, s2.ci_low_ns), (Some(hi), Some(lo)) if hi < lo);
-    let r = ratio(second, first, settings);
-    let clear = apart || r.as_ref().is_some_and(|r| r.confirmed);
-    Some(Decided {
-        bytes,
-        winner: SizeWinner {
-            payload_bytes: bytes,
-            implementation: clear.then(|| first.implementation.clone()),
-            fastest: first.implementation.clone(),
-            runner_up: second.implementation.clone(),
-            ratio: r,
-        },
-        compared: [first, second],
-        cells: ok,
-    })
-}
-
-/// The winner or crossover findings of one series.
+/// The winner or crossover finding of one series (none below two decided sizes).
 pub fn findings(series: &Series, fits: &[Fitted], settings: &AnalysisSettings) -> Vec<Finding> {
     let sizes: Vec<Decided> = series
         .by_size()
@@ -84,84 +41,177 @@ pub fn findings(series: &Series, fits: &[Fitted], settings: &AnalysisSettings) -
     if sizes.len() < 2 {
         return vec![];
     }
-    let table: Vec<SizeWinner> = sizes.iter().map(|d| d.winner.clone()).collect();
-    let decided: Vec<&Decided> = sizes.iter().filter(|d| d.winner.implementation.is_some()).collect();
-    let changes: Vec<(&Decided, &Decided)> = decided
+    let segments = segments(&sizes);
+    let crossovers: Vec<Crossover> = segments
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.answer == SizeAnswer::Winner)
+        .collect::<Vec<_>>()
         .windows(2)
-        .filter(|w| w[0].winner.implementation != w[1].winner.implementation)
-        .map(|w| (w[0], w[1]))
+        .filter(|w| w[0].1.implementation != w[1].1.implementation)
+        .map(|w| crossover(&sizes, &segments[w[0].0..=w[1].0], fits, settings))
         .collect();
-    if changes.is_empty() {
-        return vec![winner(series, &sizes, table)];
-    }
-    changes
-        .into_iter()
-        .map(|(a, b)| {
-            let mut f = crossover(series, (a, b), &sizes, fits, settings);
-            f.winners = Some(table.clone());
-            f
-        })
-        .collect()
-}
-
-/// The series' one winner wherever a size decided, and which two tie for
-/// fastest where none did.
-fn winner(series: &Series, sizes: &[Decided], table: Vec<SizeWinner>) -> Finding {
-    let all: Vec<u64> = sizes.iter().map(|d| d.bytes).collect();
-    let whole = |at: &[u64]| {
-        if at.len() == all.len() && at.len() > 1 {
-            format!(
-                "every size, {} to {}",
-                text::payload(all[0]),
-                text::payload(all[all.len() - 1])
-            )
-        } else {
-            text::sizes(at, &all)
+    let mut parts: Vec<String> = segments
+        .iter()
+        .map(|s| phrase(s, &sizes, settings.noise, series.metric))
+        .collect();
+    for x in &crossovers {
+        if let (Some(at), lo, hi) = (x.estimated_bytes, x.estimated_ci_low_bytes, x.estimated_ci_high_bytes) {
+            parts.push(crossing_text(x, at, lo.zip(hi)));
         }
+    }
+    let kind = if crossovers.is_empty() {
+        FindingKind::Winner
+    } else {
+        FindingKind::Crossover
     };
-    let name = sizes.iter().find_map(|d| d.winner.implementation.clone());
-    let mut parts = Vec::new();
-    if let Some(n) = &name {
-        let won: Vec<u64> = sizes
-            .iter()
-            .filter(|d| d.winner.implementation.is_some())
-            .map(|d| d.bytes)
-            .collect();
-        parts.push(format!("{n} {} at {}", series.metric.is_fastest(), whole(&won)));
-    }
-    // Ties, by the pair that tied (either way round), named as first seen.
-    let mut ties: IndexMap<[&str; 2], ([&str; 2], Vec<u64>)> = IndexMap::new();
-    for d in sizes.iter().filter(|d| d.winner.implementation.is_none()) {
-        let pair = [d.winner.fastest.as_str(), d.winner.runner_up.as_str()];
-        let mut key = pair;
-        key.sort_unstable();
-        ties.entry(key).or_insert((pair, vec![])).1.push(d.bytes);
-    }
-    for ([a, b], at) in ties.into_values() {
-        parts.push(format!(
-            "{a} and {b} tie for {} at {}",
-            series.metric.fastest(),
-            whole(&at)
-        ));
-    }
     let cells = sizes
         .iter()
         .flat_map(|d| d.compared.iter().map(|c| c.id.clone()))
         .collect();
-    let mut f = Finding::new(
-        FindingKind::Winner,
-        series.operation,
-        series.params.clone(),
-        parts.join("; "),
-        cells,
-    );
-    f.implementation = name;
-    f.winners = Some(table);
-    f
+    let mut f = Finding::new(kind, series.operation, series.params.clone(), parts.join("; "), cells);
+    let winners: Vec<&String> = segments.iter().filter_map(|s| s.implementation.as_ref()).collect();
+    if winners.windows(2).all(|w| w[0] == w[1]) {
+        f.implementation = winners.first().map(|w| (*w).clone());
+    }
+    f.winners = Some(sizes.iter().map(|d| d.winner.clone()).collect());
+    f.crossover = crossovers.first().cloned();
+    f.crossovers = crossovers;
+    f.segments = segments;
+    vec![f]
 }
 
+/// Neighbouring sizes with the same answer and winner, in size order.
+fn segments(sizes: &[Decided]) -> Vec<SizeSegment> {
+    let mut out: Vec<SizeSegment> = Vec::new();
+    for d in sizes {
+        let w = &d.winner;
+        match out.last_mut() {
+            Some(s) if s.answer == w.answer && s.implementation == w.implementation => s.payload_bytes.push(d.bytes),
+            _ => out.push(SizeSegment {
+                answer: w.answer,
+                implementation: w.implementation.clone(),
+                payload_bytes: vec![d.bytes],
+            }),
+        }
+    }
+    out
+}
+
+/// "at 5 MB", "from 100 KB to 1 MB", "at every size, 1 KB to 100 MB".
+fn place(bytes: &[u64], all: &[u64]) -> String {
+    match bytes {
+        [one] => format!("at {}", text::payload(*one)),
+        [first, .., last] if bytes.len() == all.len() => {
+            format!("at every size, {} to {}", text::payload(*first), text::payload(*last))
+        }
+        [first, .., last] => format!("from {} to {}", text::payload(*first), text::payload(*last)),
+        [] => String::new(),
+    }
+}
+
+/// One segment in words.
+fn phrase(s: &SizeSegment, sizes: &[Decided], noise: f64, metric: Metric) -> String {
+    let all: Vec<u64> = sizes.iter().map(|d| d.bytes).collect();
+    let inside: Vec<&Decided> = sizes.iter().filter(|d| s.payload_bytes.contains(&d.bytes)).collect();
+    let where_ = place(&s.payload_bytes, &all);
+    if let [one] = inside.as_slice() {
+        return winner::sentence(one, &where_, noise, metric);
+    }
+    match (s.answer, &s.implementation) {
+        (SizeAnswer::Winner, Some(name)) => {
+            // The narrowest margin in the segment is the evidence that it holds throughout.
+            let closest = inside
+                .iter()
+                .min_by(|a, b| margin(a).total_cmp(&margin(b)))
+                .expect("a segment has sizes");
+            format!(
+                "{name} {} {where_} (closest at {}, ahead of {}: {})",
+                metric.is_fastest(),
+                text::payload(closest.bytes),
+                closest.winner.runner_up,
+                winner::evidence_text(closest, metric)
+            )
+        }
+        (SizeAnswer::Same, _) => pairs(&inside)
+            .iter()
+            .map(|((a, b), at)| {
+                format!(
+                    "{a} and {b} are the same within ±{} at {}",
+                    text::percent(noise),
+                    text::sizes(at, &all)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+        (SizeAnswer::Unstable, _) => {
+            let mut unique: Vec<String> = Vec::new();
+            for n in inside.iter().flat_map(|d| d.winner.unstable.iter()) {
+                if !unique.contains(n) {
+                    unique.push(n.clone());
+                }
+            }
+            format!(
+                "unknown which {} {where_}: the runs of {} are unstable",
+                metric.is_fastest(),
+                text::and_list(&unique)
+            )
+        }
+        _ => {
+            let said: Vec<String> = pairs(&inside)
+                .iter()
+                .map(|((a, b), at)| format!("{} ({a} or {b})", text::sizes(at, &all)))
+                .collect();
+            format!("unknown which {} at {}", metric.is_fastest(), said.join(", "))
+        }
+    }
+}
+
+/// The winner's lead at one size, on the log scale (the lower end of the
+/// interval where there is one).
+fn margin(d: &Decided) -> f64 {
+    d.winner
+        .ratio
+        .as_ref()
+        .map_or(f64::MAX, |r| r.ci_low.unwrap_or(r.ratio))
+}
+
+/// The pairs each size compared, first seen first, with their sizes.
+fn pairs(inside: &[&Decided]) -> Vec<((String, String), Vec<u64>)> {
+    let mut out: Vec<((String, String), Vec<u64>)> = Vec::new();
+    for d in inside {
+        let key = (d.winner.fastest.clone(), d.winner.runner_up.clone());
+        let flipped = (key.1.clone(), key.0.clone());
+        match out.iter_mut().find(|(k, _)| *k == key || *k == flipped) {
+            Some((_, at)) => at.push(d.bytes),
+            None => out.push((key, vec![d.bytes])),
+        }
+    }
+    out
+}
+
+/// "the cost lines of rage and age cross near 4.29 MB [3.67, 4.91 MB]".
+fn crossing_text(x: &Crossover, at: f64, interval: Option<(f64, f64)>) -> String {
+    let mut out = format!(
+        "the cost lines of {} and {} cross near {}",
+        x.before,
+        x.after,
+        text::size_f(at)
+    );
+    if let Some((lo, hi)) = interval {
+        let range = text::size_range(lo.round() as u64, hi.round() as u64).replacen('–', ", ", 1);
+        out.push_str(&format!(" [{range}]"));
+    }
+    out
+}
+
+/// A cell's median as evidence; none from an unstable cell (its median is
+/// one draw of which mode won), except at a size won in every run.
 fn evidence<'r>(d: &Decided<'r>, implementation: &str) -> Option<(Evidence, &'r Cell)> {
     let c = *d.cells.iter().find(|c| c.implementation == implementation)?;
+    if crate::findings::unstable::is_unstable(c) && !d.winner.every_run {
+        return None;
+    }
     let s = c.stats.as_ref()?;
     let e = Evidence {
         cell: c.id.clone(),
@@ -174,106 +224,51 @@ fn evidence<'r>(d: &Decided<'r>, implementation: &str) -> Option<(Evidence, &'r 
     Some((e, c))
 }
 
-/// "4.91 against 6.02 ms: 1.27x [1.15, 1.35]" (the faster first); the
-/// medians' intervals are in the finding's evidence.
-fn evidence_text(metric: Metric, fast: &Evidence, slow: &Evidence, r: Option<&Ratio>) -> String {
-    pair_text(metric, fast.median_ns, slow.median_ns, r)
-}
-
-/// Two medians and their ratio: "4.91 against 6.02 ms: 1.27x [1.15, 1.35]".
-pub(super) fn pair_text(metric: Metric, fast_ns: f64, slow_ns: f64, r: Option<&Ratio>) -> String {
-    let mut out = text::figure_pair(metric, fast_ns, slow_ns);
-    if let Some(r) = r {
-        out.push_str(&format!(": {}", text::ratio(r.ratio)));
-        if let (Some(lo), Some(hi)) = (r.ci_low, r.ci_high) {
-            let [_, lo, hi] = text::numbers([r.ratio, lo, hi]);
-            out.push_str(&format!(" [{lo}, {hi}]"));
-        }
-    }
-    out
-}
-
-fn crossover(
-    series: &Series,
-    (a, b): (&Decided, &Decided),
-    sizes: &[Decided],
-    fits: &[Fitted],
-    settings: &AnalysisSettings,
-) -> Finding {
-    let before = a.winner.implementation.clone().unwrap_or_default();
-    let after = b.winner.implementation.clone().unwrap_or_default();
+/// The crossover between the first and last of `between` (two winner
+/// segments, with the unsettled ones between them).
+fn crossover(sizes: &[Decided], between: &[SizeSegment], fits: &[Fitted], settings: &AnalysisSettings) -> Crossover {
+    let (first, last) = (&between[0], &between[between.len() - 1]);
+    let below = *first.payload_bytes.last().expect("a segment has sizes");
+    let above = last.payload_bytes[0];
+    let at = |bytes: u64| sizes.iter().find(|d| d.bytes == bytes).expect("a decided size");
+    let (a, b) = (at(below), at(above));
+    let before = first.implementation.clone().unwrap_or_default();
+    let after = last.implementation.clone().unwrap_or_default();
     let [before_1, after_1, before_2, after_2] =
         [(a, &before), (a, &after), (b, &before), (b, &after)].map(|(d, n)| evidence(d, n));
-    let below_ratio = before_1
-        .as_ref()
-        .zip(after_1.as_ref())
-        .and_then(|(f, s)| ratio(s.1, f.1, settings));
-    let above_ratio = after_2
-        .as_ref()
-        .zip(before_2.as_ref())
-        .and_then(|(f, s)| ratio(s.1, f.1, settings));
-    let tied: Vec<u64> = sizes
-        .iter()
-        .filter(|d| d.bytes > a.bytes && d.bytes < b.bytes)
-        .map(|d| d.bytes)
-        .collect();
+    let ratio_of = |slow: &Option<(Evidence, &Cell)>, fast: &Option<(Evidence, &Cell)>| {
+        slow.as_ref()
+            .zip(fast.as_ref())
+            .and_then(|(s, f)| winner::ratio(s.1, f.1, settings))
+    };
     let fit_of = |n: &str| fits.iter().find(|f| f.implementation == n && f.fit.holds);
     let estimate = match (fit_of(&before), fit_of(&after)) {
         (Some(fa), Some(fb)) => {
-            crossing(fa, fb, settings.confidence).filter(|e| e.0 > a.bytes as f64 && e.0 < b.bytes as f64)
+            crossing(fa, fb, settings.confidence).filter(|e| e.0 > below as f64 && e.0 < above as f64)
         }
         _ => None,
     };
-    let side =
-        |fast: &Option<(Evidence, &Cell)>, slow: &Option<(Evidence, &Cell)>, r: Option<&Ratio>| match (fast, slow) {
-            (Some(f), Some(s)) => format!(" ({})", evidence_text(series.metric, &f.0, &s.0, r)),
-            _ => String::new(),
-        };
-    let mut sentence = format!(
-        "{before} {} up to {}{}, {after} from {}{}",
-        series.metric.is_faster(),
-        text::payload(a.bytes),
-        side(&before_1, &after_1, below_ratio.as_ref()),
-        text::payload(b.bytes),
-        side(&after_2, &before_2, above_ratio.as_ref()),
-    );
-    if !tied.is_empty() {
-        let names: Vec<String> = tied.iter().map(|t| text::payload(*t)).collect();
-        sentence.push_str(&format!("; tied at {}", text::and_list(&names)));
-    }
-    if let Some((at, lo, hi)) = estimate {
-        sentence.push_str(&format!("; their cost lines cross near {}", text::size_f(at)));
-        if let (Some(lo), Some(hi)) = (lo, hi) {
-            let range = text::size_range(lo.round() as u64, hi.round() as u64).replacen('–', ", ", 1);
-            sentence.push_str(&format!(" [{range}]"));
-        }
-    }
-    let evidence: Vec<Evidence> = [before_1, after_1, before_2, after_2]
-        .into_iter()
-        .flatten()
-        .map(|(e, _)| e)
+    let unsettled = between[1..between.len() - 1]
+        .iter()
+        .flat_map(|s| s.payload_bytes.iter().copied())
         .collect();
-    let mut f = Finding::new(
-        FindingKind::Crossover,
-        series.operation,
-        series.params.clone(),
-        sentence,
-        evidence.iter().map(|e| e.cell.clone()).collect(),
-    );
-    f.crossover = Some(Crossover {
+    Crossover {
+        below_ratio: ratio_of(&after_1, &before_1),
+        above_ratio: ratio_of(&before_2, &after_2),
         before,
         after,
-        below_bytes: a.bytes,
-        above_bytes: b.bytes,
-        tied_bytes: tied,
-        evidence,
-        below_ratio,
-        above_ratio,
+        below_bytes: below,
+        above_bytes: above,
+        unsettled_bytes: unsettled,
+        evidence: [before_1, after_1, before_2, after_2]
+            .into_iter()
+            .flatten()
+            .map(|(e, _)| e)
+            .collect(),
         estimated_bytes: estimate.map(|e| e.0),
         estimated_ci_low_bytes: estimate.and_then(|e| e.1),
         estimated_ci_high_bytes: estimate.and_then(|e| e.2),
-    });
-    f
+    }
 }
 
 /// Where `a`'s line meets `b`'s: the size and its bootstrap interval (the

@@ -27,6 +27,10 @@ fn identical_work(results: &Results) -> Vec<(Params, Vec<&Cell>)> {
         let (Some(used), Some(_)) = (&c.work_params, &c.stats) else {
             continue;
         };
+        // Two modes already say the cell moved; its interval is no evidence of drift.
+        if crate::findings::unstable::is_unstable(c) {
+            continue;
+        }
         let shared: Params = c
             .params
             .iter()

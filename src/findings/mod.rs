@@ -9,13 +9,20 @@
 //! - `crossover`: the fastest implementation at each size, and where it changes;
 //! - `memory`: peak memory about constant, or growing k bytes per payload byte.
 //!
-//! Groups outside every series (no payload size, or one) get `fastest`:
-//! who is fastest there, or which two tie.
+//! Groups outside every series (no payload size, or one) get `fastest`.
+//! Both decide a group by `winner`: a winner only where the judge's
+//! verdicts confirm it, "the same" only where the verdict is `same`,
+//! "unknown" otherwise, nothing from unstable runs.
 //!
-//! Whole-run findings: `warmup` (first run against the steady median),
-//! `drift` (identical work whose intervals do not overlap, also a warning)
-//! and `failures` (cells that did not end ok).
+//! Whole-run findings: `unstable` (cells whose runs do not describe one
+//! level, left out of every other finding), `warmup` (first run against
+//! the steady median), `drift` (identical work whose intervals do not
+//! overlap, also a warning) and `failures` (cells that did not end ok).
+//!
+//! `check` reads a document's findings against its verdicts and names any
+//! finding a verdict contradicts: CI runs it over every committed report.
 
+pub mod check;
 pub mod cost;
 pub mod crossover;
 pub mod drift;
@@ -24,10 +31,14 @@ pub mod fastest;
 pub mod memory;
 pub mod series;
 pub mod text;
+pub mod unstable;
 pub mod warmup;
+pub mod winner;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
+#[cfg(test)]
+mod verdict_tests;
 
 use crate::plan::params_key;
 use crate::results::{Finding, FindingKind, Results, Warning};
@@ -42,7 +53,8 @@ fn rank(kind: FindingKind) -> usize {
         FindingKind::FirstRun => 3,
         FindingKind::Drift => 4,
         FindingKind::NotOk => 5,
-        FindingKind::Other => 6,
+        FindingKind::Unstable => 6,
+        FindingKind::Other => 7,
     }
 }
 
@@ -62,6 +74,7 @@ pub fn compute(results: &Results) -> (Vec<Finding>, Option<Warning>) {
     let in_series: std::collections::HashSet<&str> =
         all.iter().flat_map(|s| s.cells.iter().map(|c| c.id.as_str())).collect();
     found.extend(fastest::findings(results, &in_series, settings));
+    found.extend(unstable::findings(results));
     found.extend(warmup::findings(results));
     let (drifted, warning) = drift::check(results);
     found.extend(drifted);

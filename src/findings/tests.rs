@@ -12,7 +12,7 @@ use crate::analysis::analyze;
 use crate::outcome::Outcome;
 use crate::plan::{Params, cell_id};
 use crate::results::{
-    Cell, Environment, Finding, FindingKind, FitProblem, Growth, Results, RunStatus, Samples, SuiteInfo,
+    Cell, Environment, Finding, FindingKind, FitProblem, Growth, Results, RunStatus, Samples, SizeAnswer, SuiteInfo,
 };
 use crate::suite::ParamValue;
 
@@ -21,7 +21,13 @@ const MIB: u64 = 1024 * 1024;
 
 /// A process cell of `implementation` at `size` (the `size` parameter,
 /// also its payload) with the given runs; `extra` adds parameters.
-fn cell(implementation: &str, operation: &str, size: u64, extra: &[(&str, ParamValue)], wall: Vec<u64>) -> Cell {
+pub(crate) fn cell(
+    implementation: &str,
+    operation: &str,
+    size: u64,
+    extra: &[(&str, ParamValue)],
+    wall: Vec<u64>,
+) -> Cell {
     let mut params = Params::new();
     params.insert("size".into(), ParamValue::Int(size as i64));
     for (k, v) in extra {
@@ -57,12 +63,12 @@ fn cell(implementation: &str, operation: &str, size: u64, extra: &[(&str, ParamV
 }
 
 /// `runs` times around `median_ns` with multiplicative noise of `sigma`.
-fn runs(rng: &mut ChaCha8Rng, median_ns: f64, sigma: f64, runs: usize) -> Vec<u64> {
+pub(crate) fn runs(rng: &mut ChaCha8Rng, median_ns: f64, sigma: f64, runs: usize) -> Vec<u64> {
     let noise = LogNormal::new(0.0, sigma).unwrap();
     (0..runs).map(|_| (median_ns * noise.sample(rng)) as u64).collect()
 }
 
-fn document(cells: Vec<Cell>) -> Results {
+pub(crate) fn document(cells: Vec<Cell>) -> Results {
     let mut operations: Vec<String> = Vec::new();
     for c in &cells {
         if !operations.contains(&c.operation) {
@@ -84,11 +90,13 @@ fn document(cells: Vec<Cell>) -> Results {
         comparisons: vec![],
         warnings: vec![],
         findings: vec![],
+        overall: None,
         since: None,
         shard: None,
         merge: None,
         metrics: Default::default(),
         view: Default::default(),
+        revisions: None,
     };
     analyze(&mut r, &[]);
     r
@@ -97,7 +105,7 @@ fn document(cells: Vec<Cell>) -> Results {
 /// Sizes from 256 B to 100 MiB, as suites use them.
 const SIZES: [u64; 7] = [256, 4 * KIB, 64 * KIB, MIB, 10 * MIB, 50 * MIB, 100 * MIB];
 
-fn find<'r>(r: &'r Results, kind: FindingKind, implementation: Option<&str>) -> Vec<&'r Finding> {
+pub(crate) fn find<'r>(r: &'r Results, kind: FindingKind, implementation: Option<&str>) -> Vec<&'r Finding> {
     r.findings
         .iter()
         .filter(|f| f.kind == kind && (implementation.is_none() || f.implementation.as_deref() == implementation))
@@ -181,14 +189,22 @@ fn a_known_crossover_is_found_between_the_right_sizes() {
     assert!((at - 1.5e6).abs() < 0.1 * 1.5e6, "estimated {at}");
     let (lo, hi) = (x.estimated_ci_low_bytes.unwrap(), x.estimated_ci_high_bytes.unwrap());
     assert!(lo <= at && at <= hi && lo > 1e6 && hi < 1e7, "[{lo}, {hi}]");
-    // The evidence: both implementations at both sizes, and the cells cited.
+    // The evidence: both implementations at both sizes; the finding cites
+    // the two cells compared at each of the six sizes.
     assert_eq!(x.evidence.len(), 4);
-    assert_eq!(found[0].cells.len(), 4);
+    assert_eq!(found[0].cells.len(), 12);
     assert!(x.below_ratio.as_ref().unwrap().confirmed && x.above_ratio.as_ref().unwrap().confirmed);
     assert!(
-        found[0].text.starts_with("A is faster up to 1 MB") && found[0].text.contains("B from 10 MB"),
+        found[0].text.starts_with("A is fastest from 1 KB to 1 MB")
+            && found[0].text.contains("; B is fastest from 10 MB to 100 MB"),
         "{}",
         found[0].text
+    );
+    assert_eq!(found[0].crossovers.len(), 1);
+    assert!(
+        super::check::contradictions(&r).is_empty(),
+        "{:?}",
+        super::check::contradictions(&r)
     );
     // Every size has a winner, and no winner finding repeats the crossover.
     let winners = found[0].winners.as_ref().unwrap();
@@ -208,7 +224,7 @@ fn parameters_that_do_not_set_the_size_split_the_series() {
 }
 
 #[test]
-fn overlapping_implementations_are_tied_not_ranked() {
+fn overlapping_implementations_are_unknown_not_ranked() {
     let mut rng = ChaCha8Rng::seed_from_u64(6);
     // The same cost, noisy: no size may name a winner.
     let cells = [1_000u64, 1_000_000, 100_000_000]
@@ -225,8 +241,15 @@ fn overlapping_implementations_are_tied_not_ranked() {
     let found = find(&r, FindingKind::Winner, None);
     assert_eq!(found.len(), 1, "{:#?}", r.findings);
     assert_eq!(found[0].implementation, None);
+    let winners = found[0].winners.as_ref().unwrap();
+    assert!(winners.iter().all(|w| w.answer == SizeAnswer::Unknown), "{winners:?}");
     assert!(
-        found[0].text.contains("tie for fastest at every size"),
+        found[0]
+            .text
+            .starts_with("unknown which is fastest at 1 KB to 100 MB (A or B)")
+            || found[0]
+                .text
+                .starts_with("unknown which is fastest at 1 KB to 100 MB (B or A)"),
         "{}",
         found[0].text
     );
@@ -470,5 +493,10 @@ fn groups_without_sizes_name_the_fastest_or_a_tie() {
     assert!(clear.text.starts_with("a is fastest, ahead of b"), "{}", clear.text);
     let close = winners.iter().find(|f| f.operation == "close").unwrap();
     assert_eq!(close.implementation, None);
-    assert!(close.text.contains("tie for fastest"), "{}", close.text);
+    let said = match close.winners.as_ref().unwrap()[0].answer {
+        SizeAnswer::Same => "are the same within ±1%",
+        _ => "unknown which of",
+    };
+    assert!(close.text.contains(said), "{}", close.text);
+    assert!(super::check::contradictions(&r).is_empty());
 }

@@ -119,7 +119,12 @@ pub fn figure_pair(metric: Metric, a: f64, b: f64) -> String {
 
 /// Two times as a range, the unit once when they share it: "156–188 ms".
 pub fn time_range(low: f64, high: f64) -> String {
-    let (a, b) = (time(low), time(high));
+    figure_range(Metric::Wall, low, high)
+}
+
+/// A range of figures of `metric`, the unit once when they share it.
+pub fn figure_range(metric: Metric, low: f64, high: f64) -> String {
+    let (a, b) = (figure(metric, low), figure(metric, high));
     match (a.split_once(' '), b.split_once(' ')) {
         (Some((na, ua)), Some((_, ub))) if ua == ub => format!("{na}–{b}"),
         _ => format!("{a}–{b}"),

@@ -201,11 +201,17 @@ impl Store {
 
     /// The newest complete run of `suite` on `machine`, if any: an
     /// interrupted run stays in the store but is no baseline for "change since".
-    pub fn last_run(&mut self, suite: &str, machine: &str) -> Result<Option<i64>> {
-        let rows = self.db.query(
-            "SELECT max(id) FROM runs WHERE suite_name = ?1 AND machine_id = ?2 AND status = 'complete'",
-            &[suite.into(), machine.into()],
-        )?;
+    /// `hash`, when given, narrows to runs of that suite content (an ad-hoc
+    /// `versus exec` is named by its commands, not by a suite's title).
+    pub fn last_run(&mut self, suite: &str, machine: &str, hash: Option<&str>) -> Result<Option<i64>> {
+        let mut sql =
+            "SELECT max(id) FROM runs WHERE suite_name = ?1 AND machine_id = ?2 AND status = 'complete'".to_string();
+        let mut params: Vec<Param> = vec![suite.into(), machine.into()];
+        if let Some(h) = hash {
+            sql.push_str(" AND suite_hash = ?3");
+            params.push(h.into());
+        }
+        let rows = self.db.query(&sql, &params)?;
         Ok(rows.first().and_then(|r| r[0].int()))
     }
 
@@ -280,6 +286,40 @@ impl Store {
             &[machine.into()],
         )?;
         Ok(rows.iter().filter_map(|r| r[0].text()).collect())
+    }
+
+    /// Each ok cell's median over the last `runs` runs of `suite` on
+    /// `machine` (of that content, with `hash`), oldest first: what run-to-run
+    /// noise is learned from.
+    pub fn recent_medians(
+        &mut self,
+        suite: &str,
+        machine: &str,
+        hash: Option<&str>,
+        runs: usize,
+    ) -> Result<Vec<(String, Vec<f64>)>> {
+        // The hash narrows only when given: a NULL parameter has no type
+        // PostgreSQL can infer, so the condition is left out instead.
+        let narrow = if hash.is_some() { " AND suite_hash = ?4" } else { "" };
+        let sql = format!(
+            "SELECT c.cell_id, c.median_ns FROM cells c \
+             WHERE c.outcome = 'ok' AND c.median_ns IS NOT NULL AND c.run_id IN \
+             (SELECT id FROM runs WHERE suite_name = ?1 AND machine_id = ?2{narrow} \
+             ORDER BY id DESC LIMIT ?3) \
+             ORDER BY c.run_id"
+        );
+        let mut params: Vec<Param> = vec![suite.into(), machine.into(), (runs as i64).into()];
+        if let Some(h) = hash {
+            params.push(h.into());
+        }
+        let rows = self.db.query(&sql, &params)?;
+        let mut by_cell: indexmap::IndexMap<String, Vec<f64>> = indexmap::IndexMap::new();
+        for r in &rows {
+            if let (Some(id), Some(m)) = (r[0].text(), r[1].real()) {
+                by_cell.entry(id).or_default().push(m);
+            }
+        }
+        Ok(by_cell.into_iter().collect())
     }
 
     /// Every cell of every run of `suite` on `machine`, oldest run first,

@@ -76,13 +76,13 @@ fn records_and_reads_back(fresh: &Fresh) {
     assert_eq!(runs[0].cells, r.cells.len() as i64);
     assert_eq!(runs[0].git.branch.as_deref(), Some("main"));
     let machine = store::machine_of(&r.environment);
-    assert_eq!(s.last_run(&r.suite.name, &machine).unwrap(), Some(b));
-    assert_eq!(s.last_run(&r.suite.name, "elsewhere").unwrap(), None);
+    assert_eq!(s.last_run(&r.suite.name, &machine, None).unwrap(), Some(b));
+    assert_eq!(s.last_run(&r.suite.name, "elsewhere", None).unwrap(), None);
     // An interrupted run is kept but is not what "change since" compares with.
     let mut cut = r.clone();
     cut.status = crate::results::RunStatus::Interrupted;
     let c = s.record(&cut, &text, &meta()).unwrap();
-    assert_eq!(s.last_run(&r.suite.name, &machine).unwrap(), Some(b));
+    assert_eq!(s.last_run(&r.suite.name, &machine, None).unwrap(), Some(b));
     s.prune(&[c]).unwrap();
     let filtered = Filter {
         branch: Some("other".into()),

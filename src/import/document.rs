@@ -66,6 +66,8 @@ pub fn build(files: &[(Source, Imported)], options: &Options) -> Result<Results>
             baseline: options.baseline.clone(),
             command: options.command.clone(),
             hash: None,
+            git: None,
+            implementations: vec![],
             labels: Default::default(),
         },
         started_at: now.clone(),
@@ -80,11 +82,13 @@ pub fn build(files: &[(Source, Imported)], options: &Options) -> Result<Results>
         comparisons: vec![],
         warnings: vec![],
         findings: vec![],
+        overall: None,
         since: None,
         shard: None,
         merge: None,
         metrics: Default::default(),
         view: Default::default(),
+        revisions: None,
     };
     crate::analysis::analyze(&mut results, &doc.warnings);
     results::validate::check(&results).map_err(|e| anyhow::anyhow!("the imported figures: {e}"))?;
@@ -281,5 +285,6 @@ fn summary_stats(s: &Summary) -> results::Stats {
         gc_per_call: None,
         instructions: None,
         repeatability: None,
+        unstable: None,
     }
 }

@@ -175,6 +175,64 @@ pub fn estimate(values: &[f64], lengths: &[usize], level: f64) -> Option<LogEsti
     Some(est)
 }
 
+/// Segments that settled at two different levels: a JIT that took its slow
+/// path in some worker processes and not in others, a pass that ran while
+/// the machine was busy. Averaging them would describe neither.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Modes {
+    /// Indices (in sample order) of the segments at the slower level.
+    pub slow: Vec<usize>,
+    /// Segments in all.
+    pub of: usize,
+    /// Median of the slow segments' medians over that of the fast ones.
+    pub ratio: f64,
+}
+
+/// The smallest gap between two levels of segment medians called modes
+/// (log units, 25%): below it the variation between segments is widening
+/// enough, and a report would only repeat the interval.
+const MODE_GAP: f64 = 0.223;
+
+/// Whether the segments' medians (log scale) split into two levels: the
+/// widest gap between neighbouring medians is at least 25% and six times a
+/// segment median's own error, with every segment on one side or the other.
+/// Needs three segments of at least three runs.
+pub fn modes(values: &[f64], lengths: &[usize]) -> Option<Modes> {
+    let parts = split(values, lengths);
+    if parts.len() < 3 || parts.iter().any(|p| p.len() < 3) {
+        return None;
+    }
+    let medians: Vec<f64> = parts.iter().map(|p| median_of_sorted(&sorted(p))).collect();
+    let mut order: Vec<usize> = (0..medians.len()).collect();
+    order.sort_by(|a, b| medians[*a].total_cmp(&medians[*b]));
+    let (cut, gap) = (1..order.len())
+        .map(|i| (i, medians[order[i]] - medians[order[i - 1]]))
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let deviations: Vec<f64> = parts
+        .iter()
+        .zip(&medians)
+        .flat_map(|(p, m)| p.iter().map(move |x| (x - m).abs()))
+        .collect();
+    let sigma = 1.4826 * median_of_sorted(&sorted(&deviations));
+    let shortest = parts.iter().map(|p| p.len()).min().unwrap_or(1) as f64;
+    let segment_error = 1.2533 * sigma / shortest.sqrt();
+    if gap < MODE_GAP || gap < 6.0 * segment_error {
+        return None;
+    }
+    let level = |ids: &[usize]| {
+        let m: Vec<f64> = ids.iter().map(|i| medians[*i]).collect();
+        median_of_sorted(&sorted(&m))
+    };
+    let (fast, slow) = order.split_at(cut);
+    let mut slow = slow.to_vec();
+    slow.sort_unstable();
+    Some(Modes {
+        ratio: (level(&slow) - level(fast)).exp(),
+        slow,
+        of: medians.len(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,6 +248,21 @@ mod tests {
         let (lo, hi) = e.interval.unwrap();
         assert!(lo < e.center && e.center < hi);
         assert!(estimate(&xs[..5], &[5], 0.95).unwrap().interval.is_none());
+    }
+
+    #[test]
+    fn two_levels_of_forks_are_modes_and_one_level_is_not() {
+        let fork = |level: f64| (0..8).map(move |i| level + f64::from(i % 4) * 0.01);
+        let mut xs: Vec<f64> = Vec::new();
+        for level in [0.0, 1.1, 0.02, 1.08, 0.01] {
+            xs.extend(fork(level));
+        }
+        let m = modes(&xs, &[8; 5]).unwrap();
+        assert_eq!((m.slow.clone(), m.of), (vec![1, 3], 5));
+        assert!((m.ratio - 1.08f64.exp()).abs() < 0.1, "{m:?}");
+        let level: Vec<f64> = [0.0, 0.02, 0.01, 0.03, 0.0].iter().flat_map(|l| fork(*l)).collect();
+        assert_eq!(modes(&level, &[8; 5]), None);
+        assert_eq!(modes(&xs[..16], &[8, 8]), None, "two segments cannot tell");
     }
 
     #[test]

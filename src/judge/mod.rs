@@ -11,8 +11,22 @@
 //! - `compare`: two cells of one run (paired) or of two runs (unpaired).
 //! - `counts`: the same in a metric other than wall time (instructions),
 //!   with that metric's noise band.
+//! - `noise`: how much a cell moves between runs on one machine, learned
+//!   from its history.
+//! - `change`: a cell between two runs, judged against that noise.
+//! - `stability`: whether a cell's runs describe one level at all (two
+//!   modes, a spread as wide as the level, passes in different modes).
+//! - `overall`: one implementation against the reference over a whole
+//!   suite: the geometric mean of its ratios, with an interval.
 
+pub mod change;
 pub mod compare;
 pub mod counts;
 pub mod levels;
+pub mod noise;
+pub mod overall;
+pub mod stability;
 pub mod verdict;
+
+#[cfg(test)]
+mod simulation;

@@ -83,6 +83,15 @@ pub fn visit_group(g: &Group, segment: u32, segments: u32) -> Group {
             max_runs: max_runs.div_ceil(segments).max(v.runs),
             max_time: max_time.div_f64(s),
         },
+        Sampling::Resolve {
+            band,
+            max_runs,
+            max_time,
+        } => Sampling::Resolve {
+            band,
+            max_runs: max_runs.div_ceil(segments).max(v.runs),
+            max_time: max_time.div_f64(s),
+        },
         Sampling::MinTime { min_time, max_runs } => Sampling::MinTime {
             min_time: min_time.div_f64(s).max(Duration::from_millis(1)),
             max_runs: max_runs.div_ceil(segments).max(v.runs),

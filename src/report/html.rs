@@ -127,10 +127,10 @@ fn sanitize(s: &str) -> String {
         .collect()
 }
 
-/// The page; `notes` is the author's Markdown (`versus report --notes`).
-pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinja::Error> {
+/// One section per operation: each subset's tables and charts, in time and
+/// in each other metric (`views`).
+fn sections(results: &Results, views: &[(crate::results::Metric, Results)]) -> Vec<SectionView> {
     let row = tables::row_param(results);
-    let views = crate::report::metric_views(results);
     let view_subsets: Vec<_> = views.iter().map(|(_, v)| (v, tables::subsets(v))).collect();
     let mut sections: Vec<SectionView> = Vec::new();
     for (i, s) in tables::subsets(results).into_iter().enumerate() {
@@ -181,6 +181,13 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
                 .collect(),
         });
     }
+    sections
+}
+
+/// The page; `notes` is the author's Markdown (`versus report --notes`).
+pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinja::Error> {
+    let views = crate::report::metric_views(results);
+    let sections = sections(results, &views);
     let grid_view = |g: tables::SummaryGrid| GridView {
         labels: g.labels,
         title: g.title,
@@ -216,7 +223,7 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
     env.add_template("report.html", TEMPLATE)?;
     env.get_template("report.html")?.render(context! {
-        title => results.suite.name.clone(),
+        title => crate::report::record::title(results),
         description => results.suite.description.as_deref().map(str::trim),
         versus_version => results.environment.versus_version.clone(),
         started_at => results.started_at.clone(),
@@ -229,15 +236,18 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
         summary => ser(&summary),
         since => ser(crate::report::since::table(results).map(TableView::from)),
         since_warning => results.since.as_ref().and_then(|s| s.warning.clone()),
+        revisions => ser(crate::report::revisions::tables(results).into_iter().map(TableView::from).collect::<Vec<_>>()),
         verdict_note => tables::verdict_note(results),
         notes => notes.map(|n| safe(crate::report::notes::to_html(n))),
         problems => ser(&problems),
         sections => ser(&sections),
         versions => ser({
             let t = tables::versions_table(results);
-            (t.header, t.rows)
+            (t.header, t.rows, t.notes)
         }),
+        overall => ser(crate::report::overall::table(results).map(TableView::from)),
         labels => ser(tables::labels_table(results).map(TableView::from)),
+        levels => ser(crate::report::levels::levels_table(results).map(TableView::from)),
         services => ser(crate::report::services::services_table(results).map(|t| (t.header, t.rows))),
         environment => ser(tables::environment_table(results).rows),
         pieces => ser(crate::report::pieces::pieces_table(results).map(|t| (t.header, t.rows))),

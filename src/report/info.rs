@@ -1,5 +1,6 @@
-//! The report's reference tables: the machine it ran on and each
-//! implementation's version, note and artifact.
+//! The report's reference tables: the machine it ran on with the record of
+//! the run (`record`), and each implementation that ran with its version,
+//! note and artifact.
 
 use super::tables::{Table, TableKind};
 use crate::results::Results;
@@ -23,7 +24,10 @@ pub fn environment_table(results: &Results) -> Table {
         ),
         ("Memory limits enforced by", e.memory_limit_mechanism.clone()),
         ("versus", e.versus_version.clone()),
-    ];
+    ]
+    .into_iter()
+    .chain(super::record::rows(results))
+    .collect::<Vec<_>>();
     Table {
         notes: vec![],
         runs: vec![],
@@ -35,10 +39,18 @@ pub fn environment_table(results: &Results) -> Table {
     }
 }
 
-/// One row per implementation: its version, note and, where the suite names
-/// one, its artifact's size (e.g. a WASM module, in bytes and SI units).
+/// One row per implementation that ran: its version, note and, where the
+/// suite names one, its artifact's size (e.g. a WASM module, in bytes and
+/// SI units); the suite's others are named under it as not run.
 pub fn versions_table(results: &Results) -> Table {
-    let impls = &results.environment.implementations;
+    let ran = super::record::ran(results);
+    let impls: indexmap::IndexMap<&String, &crate::results::ImplementationInfo> = results
+        .environment
+        .implementations
+        .iter()
+        .filter(|(name, _)| ran.is_empty() || ran.contains(name))
+        .collect();
+    let missing = super::record::not_run(results);
     let artifacts = impls.values().any(|i| i.artifact.is_some());
     let mut header = vec!["implementation".to_string(), "version".into()];
     if artifacts {
@@ -46,7 +58,14 @@ pub fn versions_table(results: &Results) -> Table {
     }
     header.push("note".into());
     Table {
-        notes: vec![],
+        notes: if missing.is_empty() || ran.is_empty() {
+            vec![]
+        } else {
+            vec![format!(
+                "Not run (the suite defines them; this run left them out): {}.",
+                crate::findings::text::and_list(&missing)
+            )]
+        },
         runs: vec![],
         kind: TableKind::Info,
         title: "Implementations".into(),
@@ -55,7 +74,7 @@ pub fn versions_table(results: &Results) -> Table {
             .iter()
             .map(|(name, info)| {
                 let mut row = vec![
-                    name.clone(),
+                    (*name).clone(),
                     info.version.clone().unwrap_or_else(|| "(not given)".into()),
                 ];
                 if artifacts {

@@ -115,7 +115,35 @@ pub fn render(results: &Results) -> String {
 /// which the caller writes beside it as `<stem>.svg`.
 pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes: Option<&str>) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "# {}\n", escape(&results.suite.name));
+    header(&mut out, results);
+    let views = crate::report::metric_views(results);
+    summary(&mut out, results, &views);
+    if let Some(n) = notes {
+        let _ = writeln!(out, "## Notes\n\n{}\n", escape_prose(n.trim()));
+    }
+    let problems = tables::outcome_rows(results);
+    if !problems.is_empty() {
+        let _ = writeln!(
+            out,
+            "**{} cell(s) did not finish ok**: see [below](#cells-that-did-not-finish-ok).\n",
+            problems.len()
+        );
+    }
+    operations(&mut out, results, &views, charts);
+    if !problems.is_empty() {
+        let _ = writeln!(out, "## Cells that did not finish ok\n");
+        for p in problems {
+            let _ = writeln!(out, "- {}", escape(&p));
+        }
+        out.push('\n');
+    }
+    appendix(&mut out, results);
+    out
+}
+
+/// The title, description, status, command and how it was measured.
+fn header(out: &mut String, results: &Results) {
+    let _ = writeln!(out, "# {}\n", escape(&crate::report::record::title(results)));
     if let Some(d) = &results.suite.description {
         let _ = writeln!(out, "{}\n", escape_prose(d.trim()));
     }
@@ -136,18 +164,26 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
     if let Some(m) = tables::counting_sentence(results) {
         let _ = writeln!(out, "{}\n", escape(&m));
     }
-    let views = crate::report::metric_views(results);
-    findings(&mut out, results);
-    for (_, view) in &views {
-        findings(&mut out, view);
+}
+
+/// Findings, the overall table, the summary grids, the changes since an
+/// earlier run and the revisions: in time, then in each other metric.
+fn summary(out: &mut String, results: &Results, views: &[(Metric, Results)]) {
+    findings(out, results);
+    for (_, view) in views {
+        findings(out, view);
+    }
+    if let Some(t) = crate::report::overall::table(results) {
+        let _ = writeln!(out, "## Overall\n");
+        table(out, &t, "###");
     }
     if let Some(grid) = tables::summary_grid(results) {
         let _ = writeln!(out, "## Summary\n");
-        table(&mut out, &grid.table(), "###");
+        table(out, &grid.table(), "###");
         let _ = writeln!(out, "{}\n", escape(&tables::verdict_note(results)));
-        for (_, view) in &views {
+        for (_, view) in views {
             if let Some(grid) = tables::summary_grid(view) {
-                table(&mut out, &grid.table(), "###");
+                table(out, &grid.table(), "###");
                 let _ = writeln!(out, "{}\n", escape(&tables::verdict_note(view)));
             }
         }
@@ -158,20 +194,21 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
             if let Some(w) = doc.since.as_ref().and_then(|s| s.warning.as_ref()) {
                 let _ = writeln!(out, "**WARNING: {}**\n", escape(w));
             }
-            table(&mut out, &t, "###");
+            table(out, &t, "###");
         }
     }
-    if let Some(n) = notes {
-        let _ = writeln!(out, "## Notes\n\n{}\n", escape_prose(n.trim()));
+    let revisions = crate::report::revisions::tables(results);
+    if !revisions.is_empty() {
+        let _ = writeln!(out, "## Revisions\n");
+        for t in &revisions {
+            table(out, t, "###");
+        }
     }
-    let problems = tables::outcome_rows(results);
-    if !problems.is_empty() {
-        let _ = writeln!(
-            out,
-            "**{} cell(s) did not finish ok**: see [below](#cells-that-did-not-finish-ok).\n",
-            problems.len()
-        );
-    }
+}
+
+/// One section per operation: its charts, then each subset's tables in
+/// time and in each other metric.
+fn operations(out: &mut String, results: &Results, views: &[(Metric, Results)], charts: &[(String, String)]) {
     let mut last_op = None;
     for (i, subset) in tables::subsets(results).iter().enumerate() {
         if last_op != Some(&subset.operation) {
@@ -185,33 +222,33 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
             let _ = writeln!(out, "![{}]({stem}.svg)\n", escape(&stem.replace(['-', '_'], " ")));
         }
         for t in &tables::subset_tables(results, subset) {
-            table(&mut out, t, "###");
+            table(out, t, "###");
         }
-        for (_, view) in &views {
+        for (_, view) in views {
             if let Some(vs) = tables::subsets(view).get(i) {
                 for t in &tables::subset_tables(view, vs) {
-                    table(&mut out, t, "###");
+                    table(out, t, "###");
                 }
             }
         }
     }
-    if !problems.is_empty() {
-        let _ = writeln!(out, "## Cells that did not finish ok\n");
-        for p in problems {
-            let _ = writeln!(out, "- {}", escape(&p));
-        }
-        out.push('\n');
+}
+
+/// Levels, versions, labels, services, environment, pieces and warnings.
+fn appendix(out: &mut String, results: &Results) {
+    if let Some(t) = crate::report::levels::levels_table(results) {
+        table(out, &t, "##");
     }
-    table(&mut out, &tables::versions_table(results), "##");
+    table(out, &tables::versions_table(results), "##");
     if let Some(t) = tables::labels_table(results) {
-        table(&mut out, &t, "##");
+        table(out, &t, "##");
     }
     if let Some(t) = crate::report::services::services_table(results) {
-        table(&mut out, &t, "##");
+        table(out, &t, "##");
     }
-    table(&mut out, &tables::environment_table(results), "##");
+    table(out, &tables::environment_table(results), "##");
     if let Some(t) = crate::report::pieces::pieces_table(results) {
-        table(&mut out, &t, "##");
+        table(out, &t, "##");
         let _ = writeln!(
             out,
             "Each row of the tables above was measured on one machine; ratios compare cells of one machine only.\n"
@@ -224,7 +261,6 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
     for w in &results.warnings {
         let _ = writeln!(out, "- **{}**: {}", escape(&w.kind), escape(&w.message));
     }
-    out
 }
 
 #[cfg(test)]

@@ -26,6 +26,8 @@ pub enum TableKind {
     Memory,
     /// One row per implementation (suites without parameters).
     Summary,
+    /// Each implementation against the reference over the whole suite.
+    Overall,
     Info,
 }
 
@@ -132,10 +134,7 @@ pub fn verdict_parts(c: &Comparison) -> (String, String) {
         (Some(lo), Some(hi)) => format!("[{lo:.digits$}, {hi:.digits$}]"),
         _ => String::new(),
     };
-    let (slower, faster) = match c.metric {
-        Metric::Wall => ("slower", "faster"),
-        Metric::Instructions => ("more", "fewer"),
-    };
+    let (slower, faster) = c.metric.verdict_words();
     match c.verdict {
         Verdict::Baseline => ("baseline".into(), String::new()),
         Verdict::Slower => (format!("{:.digits$}x {slower}", c.ratio), interval(c.ci_low, c.ci_high)),
@@ -656,53 +655,6 @@ pub fn method_sentence(results: &Results) -> Option<String> {
     Some(format!(
         "Each cell: {span} measured runs after up to {warm} warm-up run(s), interleaved across implementations; every run's exit status and output checks verified. {kind}"
     ))
-}
-
-/// `versus diff`: one row per cell in both files.
-pub fn diff_table(d: &crate::diff::Diff) -> Table {
-    let fmt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |x| d.metric.format(x));
-    let mut rows: Vec<Vec<String>> = d
-        .rows
-        .iter()
-        .map(|r| {
-            let (change, verdict) = match &r.change {
-                Some(c) => {
-                    let pct = |x: f64| format!("{:+.1}%", (x - 1.0) * 100.0);
-                    let interval = match (c.ci_low, c.ci_high) {
-                        (Some(lo), Some(hi)) => format!(" [{}, {}]", pct(lo), pct(hi)),
-                        _ => String::new(),
-                    };
-                    (format!("{}{interval}", pct(c.ratio)), verdict_text(c))
-                }
-                None => ("—".into(), r.note.clone().unwrap_or_default()),
-            };
-            vec![r.id.clone(), fmt(r.old), fmt(r.new), change, verdict]
-        })
-        .collect();
-    if let Some(g) = d.geomean {
-        rows.push(vec![
-            "geomean".into(),
-            String::new(),
-            String::new(),
-            format!("{:+.1}%", (g - 1.0) * 100.0),
-            String::new(),
-        ]);
-    }
-    Table {
-        notes: vec![],
-        runs: vec![],
-        kind: TableKind::Summary,
-        title: format!(
-            "Median {} per cell, old → new (change with its 95% interval; unpaired)",
-            d.metric.noun()
-        ),
-        labels: 1,
-        header: ["cell", "old", "new", "change", "verdict"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
-        rows,
-    }
 }
 
 /// Cells that are not ok, with why.

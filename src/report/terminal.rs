@@ -234,7 +234,7 @@ const NOT_OK: [Outcome; 4] = [
 /// A line of a table cell coloured by the cell's verdict: slower red,
 /// faster green, not-ok in bold red.
 fn paint_cell(text: &str, line: &str, kind: TableKind, layout: Layout) -> String {
-    if !layout.colour || !matches!(kind, TableKind::Ratio | TableKind::Summary) {
+    if !layout.colour || !matches!(kind, TableKind::Ratio | TableKind::Summary | TableKind::Overall) {
         return line.to_string();
     }
     let word = |w: &str| text.split(' ').any(|t| t == w);
@@ -300,6 +300,10 @@ pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String 
     for (_, view) in &views {
         out.push_str(&findings(view, layout));
     }
+    if let Some(t) = crate::report::overall::table(results) {
+        out.push_str(&render_table_with(&t, layout));
+        out.push('\n');
+    }
     let mut sections = tables::result_tables(results);
     for (_, view) in &views {
         for (op, ts) in tables::result_tables(view) {
@@ -330,6 +334,10 @@ pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String 
             out.push('\n');
         }
     }
+    for t in crate::report::revisions::tables(results) {
+        out.push_str(&render_table_with(&t, layout));
+        out.push('\n');
+    }
     let problems = tables::outcome_rows(results);
     if !problems.is_empty() {
         out.push_str(&layout.paint("Not ok:", &console::Style::new().red().bold()));
@@ -337,6 +345,11 @@ pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String 
         for p in problems {
             out.push_str(&hanging(&p, "  ", "    ", columns));
         }
+    }
+    out.push_str(&layout.paint("== Run ==", &heading));
+    out.push('\n');
+    for line in crate::report::record::terminal_lines(results) {
+        out.push_str(&hanging(&line, "  ", "    ", columns));
     }
     let warning = layout.paint("warning:", &console::Style::new().yellow());
     for w in &results.warnings {

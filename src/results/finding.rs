@@ -31,8 +31,18 @@ pub struct Finding {
     pub cost: Option<CostFit>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub winners: Option<Vec<SizeWinner>>,
+    /// The first of `crossovers`, for readers of earlier files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crossover: Option<Crossover>,
+    /// Every change of winner along a series, in size order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crossovers: Vec<Crossover>,
+    /// A series' sizes as consecutive stretches that say the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub segments: Vec<SizeSegment>,
+    /// `unstable`: the cells whose runs are unstable, with why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unstable: Vec<UnstableCell>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<MemoryGrowth>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -52,10 +62,14 @@ pub enum FindingKind {
     Cost,
     /// A fixed-plus-per-byte line does not describe the time (`cost` holds the attempt).
     NotLinear,
-    /// One implementation is fastest wherever the sizes decide, or none is (`winners`).
+    /// One implementation is the confirmed fastest wherever a size settles
+    /// it, or none is (`winners`, `segments`).
     Winner,
-    /// The fastest implementation changes between two sizes (`crossover`, `winners`).
+    /// The confirmed fastest changes along the sizes (`crossovers`, `winners`, `segments`).
     Crossover,
+    /// Cells whose runs do not describe one level, left out of every
+    /// other finding (`unstable`).
+    Unstable,
     /// Peak memory against payload size (`memory`).
     Memory,
     /// The first run against the steady level (`first_runs`).
@@ -118,19 +132,54 @@ pub enum FitProblem {
     Other,
 }
 
-/// The fastest implementation at one payload size: the lowest median, called
-/// the winner when its interval lies below the runner-up's or the runner-up
-/// compares slower by the report's own verdict rule (`comparisons[]`).
+/// The fastest implementation at one payload size (or in one group
+/// without sizes), and what the verdicts let a finding say about it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct SizeWinner {
     pub payload_bytes: u64,
-    /// Null when neither test separates the fastest from the runner-up (a tie).
+    /// The fastest, named only when `answer` is `winner`: the verdict of
+    /// every other ok cell against it (`judge::compare`) is `slower`.
     pub implementation: Option<String>,
-    /// The fastest and the runner-up by median.
+    /// The fastest by median.
     pub fastest: String,
+    /// What the answer rests on: the runner-up by median, or a slower cell
+    /// the fastest is not confirmed ahead of.
     pub runner_up: String,
-    /// The runner-up's time over the fastest's.
+    /// `runner_up`'s time over `fastest`'s, with the judge's verdict.
     pub ratio: Option<Ratio>,
+    /// `winner`, `same`, `unknown` or `unstable`; absent (read `unknown`)
+    /// in files written before versus said.
+    #[serde(default)]
+    pub answer: SizeAnswer,
+    /// Which of the two cells' runs are unstable (answer `unstable`, or a
+    /// `winner` that is `every_run`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unstable: Vec<String>,
+    /// A winner despite unstable runs among the two: every run of the
+    /// winner was faster than every run of every other cell, so no median
+    /// of an unstable cell is needed to tell.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub every_run: bool,
+}
+
+/// What one size says about who is fastest.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SizeAnswer {
+    /// The fastest is confirmed faster than every other ok cell.
+    Winner,
+    /// The fastest and the runner-up are the same within the noise band
+    /// (the verdict is `same`).
+    Same,
+    /// No verdict settles it: an interval that reaches past the band, or
+    /// too few runs for one (below 6).
+    #[default]
+    Unknown,
+    /// The fastest or the runner-up has unstable runs (`stats.unstable`),
+    /// and their runs overlap: nothing is concluded from them.
+    Unstable,
+    #[serde(other)]
+    Other,
 }
 
 /// One cell's time over another's, as `comparisons[]` computes it: paired
@@ -141,22 +190,40 @@ pub struct Ratio {
     pub ci_low: Option<f64>,
     pub ci_high: Option<f64>,
     pub paired: bool,
-    /// Whether the verdict rule (p-value, interval and noise floor) confirms it above 1.
+    /// Whether the verdict is `slower` (the first is confirmed slower).
     pub confirmed: bool,
+    /// The judge's verdict of the slower cell against the faster one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<crate::results::Verdict>,
+    /// Values behind the estimate (pairs of runs when paired).
+    #[serde(default)]
+    pub n: usize,
 }
 
-/// The fastest implementation changes between two adjacent decided sizes.
+/// Consecutive sizes of a series that say the same: one winner, or the
+/// same kind of unsettled answer.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SizeSegment {
+    pub answer: SizeAnswer,
+    /// The winner with `winner`; null otherwise.
+    pub implementation: Option<String>,
+    /// Its sizes, in order (neighbours in the series).
+    pub payload_bytes: Vec<u64>,
+}
+
+/// The winner changes between two sizes, each with a confirmed winner,
+/// with no confirmed winner between them.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Crossover {
-    /// Fastest up to `below_bytes`.
+    /// The confirmed winner at `below_bytes` (and the sizes of its segment).
     pub before: String,
-    /// Fastest from `above_bytes`.
+    /// The confirmed winner at `above_bytes`.
     pub after: String,
     pub below_bytes: u64,
     pub above_bytes: u64,
-    /// Sizes between the two where neither was clear of the other.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tied_bytes: Vec<u64>,
+    /// Sizes between the two where no winner is confirmed.
+    #[serde(default, alias = "tied_bytes", skip_serializing_if = "Vec::is_empty")]
+    pub unsettled_bytes: Vec<u64>,
     /// Both implementations' medians and intervals at both sizes.
     pub evidence: Vec<Evidence>,
     /// `after`'s time over `before`'s at `below_bytes`, and `before`'s over
@@ -184,6 +251,16 @@ pub struct Evidence {
     pub median_ns: f64,
     pub ci_low_ns: Option<f64>,
     pub ci_high_ns: Option<f64>,
+}
+
+/// A cell whose runs are unstable (`stats.unstable`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct UnstableCell {
+    pub cell: String,
+    pub implementation: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payload_bytes: Option<u64>,
+    pub instability: crate::results::Instability,
 }
 
 /// How peak memory grows with the payload.
@@ -264,6 +341,9 @@ impl Finding {
             cost: None,
             winners: None,
             crossover: None,
+            crossovers: vec![],
+            segments: vec![],
+            unstable: vec![],
             memory: None,
             first_runs: vec![],
             drift: None,

@@ -74,6 +74,15 @@ impl Metric {
         }
     }
 
+    /// A slower and a faster verdict in this metric's words: "slower",
+    /// "faster"; "more", "fewer" (instructions).
+    pub fn verdict_words(self) -> (&'static str, &'static str) {
+        match self {
+            Metric::Wall => ("slower", "faster"),
+            Metric::Instructions => ("more", "fewer"),
+        }
+    }
+
     /// "is fastest", in this metric's words.
     pub fn is_fastest(self) -> &'static str {
         match self {
@@ -211,6 +220,9 @@ fn as_time_stats(m: &MetricStats) -> Stats {
         gc_per_call: None,
         instructions: None,
         repeatability: Some(m.repeatability),
+        // Counts settle at one level or two for what the program did, not
+        // for the machine: the time's stability says whether the runs hold.
+        unstable: None,
     }
 }
 
@@ -293,6 +305,9 @@ pub fn view(results: &Results, metric: Metric) -> Results {
         merge: results.merge.clone(),
         metrics: IndexMap::new(),
         view: metric,
+        // The suite-wide mean and the revision columns are judged in time.
+        overall: None,
+        revisions: None,
     }
 }
 

@@ -18,16 +18,21 @@ mod column;
 pub mod finding;
 mod journal;
 pub mod metric;
+pub mod overall;
+mod revisions;
 mod samples;
 mod segments;
 pub mod validate;
+pub use crate::judge::stability::{Instability, InstabilityKind};
 pub use column::Column;
 pub use finding::{
     CostFit, Crossover, Drift, Evidence, Finding, FindingKind, FirstRun, FitProblem, Growth, MemoryGrowth,
-    OutcomeCount, Ratio, SizeWinner,
+    OutcomeCount, Ratio, SizeAnswer, SizeSegment, SizeWinner, UnstableCell,
 };
 pub use journal::{Journal, Recovered};
 pub use metric::{Metric, MetricResults, MetricStats};
+pub use overall::{Overall, OverallRow};
+pub use revisions::{BuildRecord, BuildStatus, RevisionColumn, RevisionInfo, Revisions};
 pub use samples::{Samples, per_call, per_call_batches};
 pub use segments::{Design, Levels, Segment, gather};
 
@@ -91,6 +96,11 @@ pub struct Stats {
     /// comparison with this cell (`judge::counts`).
     #[serde(skip)]
     pub repeatability: Option<f64>,
+    /// Set when the runs do not describe one level (`judge::stability`):
+    /// two modes, a spread as wide as the level, or passes in different
+    /// modes. Findings never rest on such a cell. Absent when stable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unstable: Option<Instability>,
 }
 
 /// Whether a cell's series (warm-up, then measured) reached a steady level.
@@ -214,9 +224,11 @@ pub enum StopRule {
     Fixed,
     /// `--precision`: the median's interval became narrow enough.
     Precision,
-    /// `--precision` was not met within `--max-runs`.
+    /// `--resolve`: every comparison of the group was settled.
+    Resolved,
+    /// `--precision` or `--resolve` was not met within `--max-runs`.
     MaxRuns,
-    /// `--precision` was not met within `--max-time`.
+    /// `--precision` or `--resolve` was not met within `--max-time`.
     MaxTime,
     /// The cell ended early with an outcome other than ok.
     Failed,
@@ -384,6 +396,17 @@ pub struct Environment {
     /// The suite's background services, in suite order.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub services: IndexMap<String, ServiceInfo>,
+    /// The commit versus was built from, when built from a git checkout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versus_commit: Option<crate::environment::git::GitState>,
+    /// The CPU beyond `cpu_model`: family, model, stepping, microcode,
+    /// notable flags, topology, frequency (`environment::cpu`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<crate::environment::cpu::CpuDetails>,
+    /// The machine's load sampled through the run, and other processes'
+    /// share of its CPU time (`environment::load`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<crate::environment::load::RunLoad>,
 }
 
 /// A background service as the run started it.
@@ -430,6 +453,14 @@ pub struct SuiteInfo {
     /// pieces with the same hash. Null for `versus exec`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash: Option<String>,
+    /// The commit of the repository holding the suite file when the run
+    /// started; absent outside a repository, without git, and for `exec`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git: Option<crate::environment::git::GitState>,
+    /// Every implementation the suite defines, in suite order: the report
+    /// says which of them ran (`--only`). Absent in older files and for `exec`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub implementations: Vec<String>,
     /// Labelled matrix parameters: parameter → label → the value commands got.
     /// Cells, ids and reports show the labels.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
@@ -505,6 +536,12 @@ pub struct Results {
     /// computed them; `versus report` computes them afresh.
     #[serde(default)]
     pub findings: Vec<Finding>,
+    /// Each implementation against one reference over the whole suite:
+    /// the geometric mean of its ratios and its verdict counts (`overall`).
+    /// Absent in files written before versus computed it, and when fewer
+    /// than two implementations ran; `versus report` computes it afresh.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overall: Option<Overall>,
     /// Each cell against an earlier run of the same suite from the history
     /// store ("change since"); absent when there was none or history was off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -523,6 +560,9 @@ pub struct Results {
     /// time, except in a view made by `metric::view` (never written).
     #[serde(skip)]
     pub view: Metric,
+    /// Set when implementations were measured at several git revisions (`--rev`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revisions: Option<Revisions>,
 }
 
 /// The run a results document is compared with, and each cell's change since it.
@@ -537,6 +577,10 @@ pub struct Since {
     /// Set when the earlier run was measured on another machine: its ratios mislead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
+    /// What the run-to-run noise the changes were judged against rests on;
+    /// absent when no history knew it (only the two runs' own intervals).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise: Option<String>,
     /// One per cell present in both runs, in this run's cell order.
     pub changes: Vec<Change>,
     /// The same in each other metric both runs measured (`instructions`:
@@ -572,9 +616,12 @@ pub struct Change {
     pub ci_low: Option<f64>,
     pub ci_high: Option<f64>,
     pub verdict: Option<Verdict>,
-    /// Why there is no ratio.
+    /// Why there is no ratio, or why its verdict is unknown ("within run-to-run noise ±3.1% …").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The cell's run-to-run noise the change was judged against, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise: Option<crate::judge::noise::RunNoise>,
 }
 
 /// The key of a cell's group, `operation/k=v,...`: what shards split and merge covers.

@@ -1,6 +1,7 @@
 //! Setup and teardown: the suite's commands, then each implementation's,
 //! run once around the measured groups. A failed suite setup stops the run;
-//! a failed implementation setup fails that implementation's cells only;
+//! a failed implementation setup fails that implementation's cells only, as
+//! does a failed build (`Implementation::broken`, its setup then not run);
 //! teardown problems are reported and change no result.
 
 use std::collections::HashSet;
@@ -35,6 +36,10 @@ impl Runner<'_> {
             .collect();
         for (i, imp) in self.suite.implementations.iter().enumerate() {
             if !used.contains(&i) {
+                continue;
+            }
+            if let Some(why) = &imp.broken {
+                self.setup_failed.insert(i, why.clone());
                 continue;
             }
             for cmd in &imp.setup {

@@ -46,9 +46,59 @@ pub fn precise(per_call: &[f64], precision: f64) -> bool {
     median > 0.0 && (hi - lo) / 2.0 / median <= precision
 }
 
+/// `--resolve`: whether every comparison against the baseline is settled —
+/// faster, slower, or the same within `band` (`judge::verdict`), from the
+/// pairs taken so far. `cells` holds each ok cell's samples per call, taken
+/// in the same rounds; `baseline` indexes it. A comparison with a non-positive
+/// time cannot be judged and counts as settled (nothing more would help).
+pub fn settled(cells: &[Vec<f64>], baseline: usize, band: f64) -> bool {
+    let base = &cells[baseline];
+    cells.iter().enumerate().filter(|(i, _)| *i != baseline).all(|(_, c)| {
+        let n = c.len().min(base.len());
+        if c[..n].iter().chain(&base[..n]).any(|x| *x <= 0.0) {
+            return true;
+        }
+        let logs: Vec<f64> = c[..n].iter().zip(&base[..n]).map(|(a, b)| a.ln() - b.ln()).collect();
+        crate::judge::levels::estimate(&logs, &[n], 0.95)
+            .is_some_and(|e| crate::judge::verdict::decide(&e, (1.0 + band).ln()) != crate::results::Verdict::Unknown)
+    })
+}
+
+/// The baseline of a group while it is measured: the named one among `names`
+/// when it is still going, else the cell with the smallest median so far.
+pub fn running_baseline(names: &[&str], cells: &[Vec<f64>], named: Option<&str>) -> Option<usize> {
+    if let Some(i) = named.and_then(|n| names.iter().position(|x| *x == n)) {
+        return Some(i);
+    }
+    let medians: Vec<f64> = cells.iter().map(|c| crate::stats::median(c)).collect();
+    crate::stats::argmin(&medians)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_group_is_settled_once_every_comparison_has_an_answer() {
+        let base: Vec<f64> = (0..10).map(|i| 100.0 + f64::from(i % 3)).collect();
+        let slow: Vec<f64> = base.iter().map(|x| x * 1.2).collect();
+        let wobbly: Vec<f64> = base
+            .iter()
+            .enumerate()
+            .map(|(i, x)| if i % 2 == 0 { x * 1.1 } else { x * 0.93 })
+            .collect();
+        assert!(settled(&[base.clone(), slow.clone()], 0, 0.02));
+        assert!(!settled(&[base.clone(), slow, wobbly], 0, 0.02));
+        assert!(
+            !settled(&[base[..4].to_vec(), base[..4].to_vec()], 0, 0.02),
+            "too few pairs"
+        );
+        assert_eq!(running_baseline(&["a", "b"], &[vec![2.0], vec![1.0]], None), Some(1));
+        assert_eq!(
+            running_baseline(&["a", "b"], &[vec![2.0], vec![1.0]], Some("a")),
+            Some(0)
+        );
+    }
 
     #[test]
     fn warm_up_ends_when_the_recent_samples_are_level() {

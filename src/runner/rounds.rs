@@ -155,27 +155,31 @@ impl Runner<'_> {
             }
             at.round += 1;
             measured += 1;
-            let (precision, max_runs, max_time) = match group.sampling {
+            let (max_runs, max_time) = match group.sampling {
                 Sampling::Fixed if measured >= group.runs => return false,
                 Sampling::Fixed => continue,
                 Sampling::MinTime { min_time, max_runs } => {
                     min_time_targets(states, measured, group.runs, min_time, max_runs);
                     continue;
                 }
-                Sampling::Precision {
-                    precision,
-                    max_runs,
-                    max_time,
-                } => (precision, max_runs, max_time),
+                Sampling::Precision { max_runs, max_time, .. } | Sampling::Resolve { max_runs, max_time, .. } => {
+                    (max_runs, max_time)
+                }
             };
             if measured < group.runs {
                 continue;
             }
-            for st in states.iter_mut().filter(|s| s.outcome.is_none() && !s.done) {
-                if policy::precise(&st.samples.per_call_ns(), precision) {
-                    st.done = true;
-                    st.stop_rule = StopRule::Precision;
+            match group.sampling {
+                Sampling::Precision { precision, .. } => {
+                    for st in states.iter_mut().filter(|s| s.outcome.is_none() && !s.done) {
+                        if policy::precise(&st.samples.per_call_ns(), precision) {
+                            st.done = true;
+                            st.stop_rule = StopRule::Precision;
+                        }
+                    }
                 }
+                Sampling::Resolve { band, .. } => self.resolve(states, band),
+                _ => {}
             }
             let elapsed = self.clock.now().saturating_sub(started);
             if let Some(rule) = sampling_limit(measured, elapsed, max_runs, max_time) {
@@ -183,6 +187,32 @@ impl Runner<'_> {
                     st.stop_rule = rule;
                 }
                 return false;
+            }
+        }
+    }
+
+    /// `--resolve`: ends every cell still going once each comparison of the
+    /// group against its baseline is settled. The cells go on together (a
+    /// comparison needs both sides' runs), so none stops before all do.
+    fn resolve(&self, states: &mut [CellState], band: f64) {
+        let going: Vec<usize> = (0..states.len()).filter(|&i| states[i].outcome.is_none()).collect();
+        if going.len() < 2 {
+            for st in states.iter_mut().filter(|s| s.outcome.is_none()) {
+                (st.done, st.stop_rule) = (true, StopRule::Resolved);
+            }
+            return;
+        }
+        let names: Vec<&str> = going
+            .iter()
+            .map(|&i| self.suite.implementations[states[i].imp].name.as_str())
+            .collect();
+        let cells: Vec<Vec<f64>> = going.iter().map(|&i| states[i].samples.per_call_ns()).collect();
+        let Some(baseline) = policy::running_baseline(&names, &cells, self.suite.baseline.as_deref()) else {
+            return;
+        };
+        if policy::settled(&cells, baseline, band) {
+            for &i in &going {
+                (states[i].done, states[i].stop_rule) = (true, StopRule::Resolved);
             }
         }
     }

@@ -512,3 +512,42 @@ fn resumed_passes_are_not_measured_again() {
     assert_eq!(fake.calls("a"), 3, "only the second pass: one warm-up and two runs");
     assert!(more.iter().all(|c| c.segments[0].pass == 1));
 }
+
+#[test]
+fn resolve_samples_until_every_comparison_is_settled() {
+    let sel = |max_runs| Selection {
+        runs: Some(6),
+        warmup: Some(Warmup::Runs(0)),
+        sampling: crate::plan::Sampling::Resolve {
+            band: 0.02,
+            max_runs,
+            max_time: std::time::Duration::from_secs(3600),
+        },
+        ..Default::default()
+    };
+    // A clear 2x difference is settled at the minimum runs.
+    let s = suite(
+        "[implementations.a]\nrun.x = \"copy {in}\"\n[implementations.b]\nrun.x = \"garble {in}\"",
+        "[operations.x]\noutput = \"none\"",
+    );
+    let (cells, _) = run_with(&s, &sel(50));
+    assert!(
+        cells
+            .iter()
+            .all(|c| c.stop_rule == StopRule::Resolved && c.samples.len() == 6)
+    );
+    // A steady 2 µs against a cell that alternates 1 and 3 µs: the ratio
+    // swings ±50% round by round and never settles; both go on to the limit.
+    let s = suite(
+        "[implementations.a]\nrun.x = \"garble {in}\"\n[implementations.b]\nrun.x = \"jitter\"",
+        "[operations.x]\noutput = \"none\"",
+    );
+    let (cells, _) = run_with(&s, &sel(30));
+    assert!(
+        cells
+            .iter()
+            .all(|c| c.stop_rule == StopRule::MaxRuns && c.samples.len() == 30),
+        "{:?}",
+        cells.iter().map(|c| (c.stop_rule, c.samples.len())).collect::<Vec<_>>()
+    );
+}

@@ -28,6 +28,15 @@ pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
             hash: Some(&suite.path)
                 .filter(|p| !p.as_os_str().is_empty())
                 .and_then(|p| environment::file_sha256(p)),
+            // `exec` has no suite file, and no repository of its own.
+            git: Some(&suite.path)
+                .filter(|p| !p.as_os_str().is_empty())
+                .and_then(|_| environment::git::of_folder(&suite.dir)),
+            implementations: if suite.path.as_os_str().is_empty() {
+                vec![]
+            } else {
+                suite.implementations.iter().map(|i| i.name.clone()).collect()
+            },
             labels: suite.labels.clone(),
         },
         started_at: results::now_rfc3339(),
@@ -45,11 +54,13 @@ pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
         comparisons: vec![],
         warnings: vec![],
         findings: vec![],
+        overall: None,
         since: None,
         shard: None,
         merge: None,
         metrics: Default::default(),
         view: Default::default(),
+        revisions: None,
     }
 }
 

@@ -22,7 +22,7 @@ use crate::environment;
 use crate::exec::Executor;
 use crate::exec::service::Services;
 use crate::plan::Plan;
-use crate::results::{self, Cell, Results, RunStatus, ShardInfo, Warning};
+use crate::results::{self, Cell, Results, Revisions, RunStatus, ShardInfo, Warning};
 use crate::runner::{End, Events, Runner};
 use crate::suite::Suite;
 pub use checkpoint::Checkpoint;
@@ -43,6 +43,8 @@ pub struct Session<'a> {
     pub noise: f64,
     /// Which piece of a sharded run this is (`--shard`), recorded in the document.
     pub shard: Option<ShardInfo>,
+    /// The git revisions measured (`--rev`), recorded in the document.
+    pub revisions: Option<Revisions>,
 }
 
 impl Session<'_> {
@@ -57,9 +59,12 @@ impl Session<'_> {
             "none needed (no memory_limit in the suite)"
         };
         let mut env = environment::collect(mechanism);
+        // Read through the run; its last reading waits until every child has been reaped.
+        let sampler = environment::load::Sampler::start(environment::load::ProcProbe, environment::load::EVERY);
         env.implementations = document::implementations(suite, self.plan, &tmp);
         let mut results = document::start(suite, env, self.noise);
         results.shard = self.shard.clone();
+        results.revisions = self.revisions.clone();
 
         let _ = fs::remove_dir_all(&work);
         fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
@@ -112,6 +117,7 @@ impl Session<'_> {
         }));
         drop(runner);
         drop(services);
+        results.environment.load = sampler.finish();
         // Scratch space (chain outputs, keys) is not a result: the journal is what resumes.
         let _ = fs::remove_dir_all(&work);
         let _ = fs::remove_dir_all(&tmp);

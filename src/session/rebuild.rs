@@ -122,10 +122,12 @@ fn bare_header(cells: &IndexMap<String, Cell>) -> Results {
         comparisons: vec![],
         warnings: vec![],
         findings: vec![],
+        overall: None,
         since: None,
         shard: None,
         merge: None,
         metrics: Default::default(),
         view: Default::default(),
+        revisions: None,
     }
 }

@@ -46,6 +46,7 @@ fn session_run(dir: &Path, checkpoint: bool) -> (Results, End) {
         checkpoint,
         noise: 0.01,
         shard: None,
+        revisions: None,
     };
     session.run(&mut Fake::new(), &mut NoEvents).unwrap()
 }

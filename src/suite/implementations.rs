@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::model::{ImplementationSpec, SuiteFile};
 use super::validate::{Names, Validator};
-use super::{Implementation, Input, Operation, RUN_PLACEHOLDERS, SuiteError};
+use super::{BUILD_PLACEHOLDERS, Build, Implementation, Input, Operation, RUN_PLACEHOLDERS, SuiteError};
 use crate::placeholder::CommandTemplate;
 use crate::units::parse_size;
 
@@ -135,6 +135,7 @@ impl Validator<'_> {
             }
             None => None,
         };
+        let build = self.build(iname, spec, dir, shell, &is_own)?;
         let own_only = |n: &str| n == "impl" || is_own(n);
         let artifact = match &spec.artifact {
             Some(a) => Some(self.template(&format!("{what}.artifact"), a, &own_only)?),
@@ -163,7 +164,39 @@ impl Validator<'_> {
                 .enumerate()
                 .filter_map(|(i, op)| spec.unsupported.get(&op.name).map(|why| (i, why.clone())))
                 .collect(),
+            build,
+            revision: None,
+            broken: None,
         })
+    }
+
+    /// `repo` and `build`: where the implementation is built from, and how.
+    /// Its build command knows `{checkout}`, `{rev}` and its own vars only:
+    /// one build serves every column of that commit.
+    fn build(
+        &self,
+        iname: &str,
+        spec: &ImplementationSpec,
+        dir: &Path,
+        shell: bool,
+        is_own: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Build>, SuiteError> {
+        if spec.repo.is_none() && spec.build.is_none() {
+            return Ok(None);
+        }
+        let command = match &spec.build {
+            Some(b) => Some(self.command(&format!("implementations.{iname}.build"), b, None, shell, is_own)?),
+            None => None,
+        };
+        if spec.repo.as_deref().is_some_and(|r| r.trim().is_empty()) {
+            return Err(self.err(format!(
+                "implementations.{iname}.repo is empty: name the repository's folder, relative to the suite (\".\" for the suite's own)"
+            )));
+        }
+        Ok(Some(Build {
+            repo: dir.join(spec.repo.as_deref().unwrap_or(".")),
+            command,
+        }))
     }
 
     /// The implementation's own variable names (its vars and every variant's),
@@ -184,6 +217,14 @@ impl Validator<'_> {
                     "implementations.{iname}.variants.{vname}: no value for '{missing}' (give it in every variant, or a default in vars)"
                 )));
             }
+        }
+        if spec.repo.is_some() || spec.build.is_some() {
+            if let Some(clash) = BUILD_PLACEHOLDERS.iter().find(|p| own_vars.iter().any(|v| v == *p)) {
+                return Err(self.err(format!(
+                    "implementations.{iname}: `{{{clash}}}` is set by versus for an implementation built from a repository (repo, build); give the var another name"
+                )));
+            }
+            own_vars.extend(BUILD_PLACEHOLDERS.iter().map(|p| p.to_string()));
         }
         if let Some(clash) = own_vars
             .iter()

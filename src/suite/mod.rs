@@ -41,6 +41,8 @@ pub struct Settings {
     pub passes: u32,
     /// Worker processes per in-process cell over the run, spread over the passes.
     pub forks: u32,
+    /// Sample until settled within this band (`Sampling::Resolve`), unless the command line says otherwise.
+    pub resolve: Option<f64>,
     pub warmup: Warmup,
     pub timeout: Duration,
     /// Minimum duration of one in-process sample (a batch of calls).
@@ -140,7 +142,45 @@ pub struct Implementation {
     pub unsupported: Vec<(usize, String)>,
     /// This implementation's own placeholders (its variant's values included).
     pub vars: Vec<(String, String)>,
+    /// How it is built from a git repository (`repo`, `build`); `None` for a
+    /// program taken as it is.
+    pub build: Option<Build>,
+    /// The revision this column measures, when `--rev` made it from `build`.
+    pub revision: Option<RevisionTag>,
+    /// Why this implementation cannot run (its build failed): each of its
+    /// cells ends `failed` with this message instead of running.
+    pub broken: Option<String>,
 }
+
+impl Implementation {
+    /// Its name before a revision was appended (`gzip` for `gzip@main`).
+    pub fn unrevised(&self) -> &str {
+        self.revision.as_ref().map_or(&self.name, |r| &r.of)
+    }
+}
+
+/// An implementation built from a git repository.
+#[derive(Debug, Clone)]
+pub struct Build {
+    /// The repository: a folder in its work tree, absolute once loaded.
+    pub repo: PathBuf,
+    /// Run in the checkout; `None`: the checkout is used as it is.
+    pub command: Option<CommandTemplate>,
+}
+
+/// The git revision an implementation's column was built at.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RevisionTag {
+    /// The implementation's own name (before `@`).
+    pub of: String,
+    /// The revision's label: what follows `@` in the column's name.
+    pub label: String,
+    /// The full commit hash.
+    pub commit: String,
+}
+
+/// Placeholders an implementation built from a repository may use.
+pub const BUILD_PLACEHOLDERS: &[&str] = &["checkout", "rev"];
 
 #[derive(Debug, Clone)]
 pub struct Override {
@@ -227,6 +267,9 @@ pub fn load(path: &Path) -> Result<Suite, SuiteError> {
         for imp in &mut suite.implementations {
             if let Some(cwd) = &imp.cwd {
                 imp.cwd = Some(dir.join(cwd.strip_prefix(&suite.dir).unwrap_or(cwd)));
+            }
+            if let Some(b) = &mut imp.build {
+                b.repo = dir.join(b.repo.strip_prefix(&suite.dir).unwrap_or(&b.repo));
             }
         }
         for svc in &mut suite.services {

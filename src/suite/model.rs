@@ -64,6 +64,10 @@ pub struct Settings {
     /// In-process cells: fresh worker processes per cell over the run, spread over the
     /// passes, so a runtime's JIT and GC state is sampled, not fixed (default: one per pass).
     pub forks: Option<u32>,
+    /// Sample each group until every comparison is settled: faster, slower, or the
+    /// same within this band, e.g. "2%" (also the run's noise floor), within the
+    /// default limits of `--max-runs` and `--max-time`.
+    pub resolve: Option<String>,
     /// Unmeasured warm-up runs per cell before the measured ones (default 1), or
     /// "auto": until the cell's last 10 samples are level (at most 100).
     pub warmup: Option<WarmupSpec>,
@@ -244,6 +248,17 @@ pub struct ImplementationSpec {
     /// Placeholders of this implementation's own, e.g. `{ java = "/usr/bin/java" }`.
     #[serde(default)]
     pub vars: IndexMap<String, String>,
+    /// A git repository (relative to the suite file) whose revisions this implementation is
+    /// built from: with `--rev REV`, each revision is checked out in a worktree of it,
+    /// built once with `build` (cached by commit), and measured as a column `<name>@<rev>`;
+    /// without `--rev`, the work tree as it is. Placeholders `{checkout}` (the checkout's
+    /// folder) and `{rev}` (its full commit hash) then work in this implementation's commands.
+    /// Default: the repository holding the suite, when `build` is given.
+    pub repo: Option<String>,
+    /// The command that builds the implementation in `{checkout}` (it runs there), e.g.
+    /// `cargo build --release`; its output goes to a log named when it fails. A revision
+    /// that fails to build makes its cells `failed`, naming the log.
+    pub build: Option<String>,
     /// Runs the same implementation several ways, each a column of its own named
     /// `<name>-<variant>`: variant name → values of this implementation's vars, e.g.
     /// `{ jdk17 = { java = "..." }, jdk25 = { java = "..." } }`.

@@ -531,6 +531,14 @@ program as an argument; set `shell = true` in [settings] to run commands through
             runs: file.settings.runs.unwrap_or(DEFAULT_RUNS),
             passes,
             forks: file.settings.forks.unwrap_or(passes),
+            resolve: file
+                .settings
+                .resolve
+                .as_deref()
+                .map(|r| {
+                    crate::units::parse_percent(r).map_err(|e| self.err(format!("settings.resolve = \"{r}\": {e}")))
+                })
+                .transpose()?,
             warmup: self
                 .warmup("settings.warmup", &file.settings.warmup)?
                 .unwrap_or(Warmup::Runs(DEFAULT_WARMUP)),

@@ -1,4 +1,10 @@
-//! What machine the numbers come from, read once at the start of a run.
+//! What machine and code the numbers come from: read once at the start of
+//! a run (`collect`), with the CPU's details (`cpu`), the commits of versus
+//! and the suite (`git`), and the load sampled through the run (`load`).
+
+pub mod cpu;
+pub mod git;
+pub mod load;
 
 use std::fs;
 use std::path::Path;
@@ -76,6 +82,9 @@ fn describe(memory_limit_mechanism: &str) -> Environment {
         implementations: Default::default(),
         machine: None,
         services: Default::default(),
+        versus_commit: git::of_versus(),
+        cpu: cpu::read(),
+        load: None,
     }
 }
 

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""The pull-request loop of versus's GitHub Action (action.yml).
+
+Reads the pull_request event GitHub hands the job, measures the pull
+request's head against its base in one run of the suite (`versus run
+--rev base=... --rev head=...`: both built, measured taking turns, judged
+pair by pair), and posts the summary versus writes for a comment, or
+updates the comment it posted before (found by its hidden marker), so a
+pull request carries one versus comment however often it is pushed to.
+
+Only the standard library: it runs on any runner with Python 3. Settings
+come from the environment (action.yml maps the action's inputs to them):
+
+  VERSUS_PR_SUITE       the suite file, relative to the workspace (required)
+  VERSUS_PR_BASE        base revision [default: the event's pull_request.base.sha]
+  VERSUS_PR_HEAD        head revision [default: the event's pull_request.head.sha]
+  VERSUS_PR_FAIL_ABOVE  e.g. 5%: versus exits 4 when a cell got slower by more
+  VERSUS_PR_ARGS        more arguments for `versus run`, split as a shell would
+  VERSUS_PR_COMMENT     "false": write the summary, post nothing
+  VERSUS_PR_HISTORY     "true": record the run in versus's history store
+  VERSUS                the versus binary [default: versus on PATH]
+  GITHUB_TOKEN          a token allowed to write the pull request's comments
+
+and GitHub's own: GITHUB_EVENT_PATH, GITHUB_API_URL, GITHUB_REPOSITORY,
+GITHUB_SERVER_URL, GITHUB_RUN_ID, GITHUB_WORKSPACE, RUNNER_TEMP,
+GITHUB_OUTPUT and GITHUB_STEP_SUMMARY. The script exits with versus's
+status: 0 all ok, 3 some cell failed (a build that broke), 4 a regression
+beyond VERSUS_PR_FAIL_ABOVE; 1 when it could not run at all. A comment
+that cannot be posted (a fork's read-only token) is a warning, not a failure.
+"""
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+MARKER = "<!-- versus:pr-comment -->"
+# GitHub refuses comments longer than this.
+MAX_COMMENT = 65536
+# A job's step summary may hold 1 MiB.
+MAX_STEP_SUMMARY = 1024 * 1024
+
+
+def env(name, default=None):
+    value = os.environ.get(name, "")
+    return value if value != "" else default
+
+
+def warn(text):
+    print(f"::warning::{text}", flush=True)
+
+
+def pull_request(event_path):
+    """The base and head commits and the number of the event's pull request."""
+    event = json.loads(Path(event_path).read_text())
+    pr = event.get("pull_request")
+    if not pr:
+        sys.exit(f"versus_pr: {event_path} is not a pull_request event (it has no pull_request)")
+    return {
+        "number": pr["number"],
+        "base": pr["base"]["sha"],
+        "head": pr["head"]["sha"],
+        "repository": event.get("repository", {}).get("full_name") or env("GITHUB_REPOSITORY"),
+    }
+
+
+def ensure_commit(sha, cwd):
+    """Fetches a commit the checkout lacks (a shallow clone, or the base of a fork's pull request)."""
+    have = subprocess.run(["git", "cat-file", "-e", f"{sha}^{{commit}}"], cwd=cwd, capture_output=True)
+    if have.returncode != 0:
+        subprocess.run(["git", "fetch", "--no-tags", "origin", sha], cwd=cwd, check=False)
+
+
+def run_versus(pr, out_dir, comment_path, report_url, cwd):
+    versus = env("VERSUS", "versus")
+    cmd = [
+        versus, "run", env("VERSUS_PR_SUITE"),
+        "--rev", f"base={env('VERSUS_PR_BASE', pr['base'])}",
+        "--rev", f"head={env('VERSUS_PR_HEAD', pr['head'])}",
+        "--out", str(out_dir),
+        "--pr-comment", str(comment_path),
+        "--report-url", report_url,
+        "--quiet", "--color", "never",
+    ]
+    if env("VERSUS_PR_FAIL_ABOVE"):
+        cmd += ["--fail-above", env("VERSUS_PR_FAIL_ABOVE")]
+    if env("VERSUS_PR_HISTORY", "false") != "true":
+        cmd.append("--no-history")
+    cmd += shlex.split(env("VERSUS_PR_ARGS", ""))
+    print("+ " + shlex.join(cmd), flush=True)
+    done = subprocess.run(cmd, cwd=cwd, stderr=subprocess.PIPE, text=True)
+    sys.stderr.write(done.stderr)
+    return done.returncode, done.stderr
+
+
+class Comments:
+    """The issue-comments API of one pull request."""
+
+    def __init__(self, api, repository, number, token):
+        self.base = f"{api.rstrip('/')}/repos/{repository}"
+        self.number = number
+        self.token = token
+
+    def request(self, method, url, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(url, data=data, method=method)
+        req.add_header("Accept", "application/vnd.github+json")
+        req.add_header("X-GitHub-Api-Version", "2022-11-28")
+        req.add_header("User-Agent", "versus-pr-action")
+        if self.token:
+            req.add_header("Authorization", f"Bearer {self.token}")
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            text = resp.read().decode()
+            return json.loads(text) if text else None
+
+    def ours(self):
+        """The comment versus posted before, if any."""
+        page = 1
+        while True:
+            url = f"{self.base}/issues/{self.number}/comments?per_page=100&page={page}"
+            batch = self.request("GET", url) or []
+            for c in batch:
+                if MARKER in (c.get("body") or ""):
+                    return c
+            if len(batch) < 100:
+                return None
+            page += 1
+
+    def post_or_update(self, body):
+        old = self.ours()
+        if old:
+            self.request("PATCH", f"{self.base}/issues/comments/{old['id']}", {"body": body})
+            return "updated", old["id"]
+        new = self.request("POST", f"{self.base}/issues/{self.number}/comments", {"body": body})
+        return "posted", (new or {}).get("id")
+
+
+def failure_comment(status, stderr):
+    tail = "\n".join(stderr.strip().splitlines()[-20:])
+    return (
+        f"{MARKER}\n## versus: could not measure this pull request\n\n"
+        f"`versus run` exited with status {status}:\n\n```\n{tail}\n```\n"
+    )
+
+
+def output(name, value):
+    path = env("GITHUB_OUTPUT")
+    if path:
+        with open(path, "a") as f:
+            f.write(f"{name}={value}\n")
+
+
+def step_summary(comment, report):
+    path = env("GITHUB_STEP_SUMMARY")
+    if not path:
+        return
+    text = comment
+    if report.is_file():
+        text += "\n\n" + report.read_text()
+    with open(path, "a") as f:
+        f.write(text[:MAX_STEP_SUMMARY])
+
+
+def main():
+    if not env("VERSUS_PR_SUITE"):
+        sys.exit("versus_pr: VERSUS_PR_SUITE (the action's `suite` input) is required")
+    pr = pull_request(env("GITHUB_EVENT_PATH", ""))
+    cwd = env("GITHUB_WORKSPACE", os.getcwd())
+    for sha in (env("VERSUS_PR_BASE", pr["base"]), env("VERSUS_PR_HEAD", pr["head"])):
+        ensure_commit(sha, cwd)
+    out_dir = Path(env("RUNNER_TEMP", "/tmp")) / "versus-pr"
+    comment_path = out_dir / "comment.md"
+    run_url = f"{env('GITHUB_SERVER_URL', 'https://github.com')}/{pr['repository']}/actions/runs/{env('GITHUB_RUN_ID', '0')}"
+    status, stderr = run_versus(pr, out_dir, comment_path, run_url, cwd)
+    if comment_path.is_file() and status in (0, 3, 4):
+        body = comment_path.read_text()
+    else:
+        body = failure_comment(status, stderr)
+    if len(body) > MAX_COMMENT:
+        body = body[: MAX_COMMENT - 200] + f"\n\n… cut short: the whole summary is in the [workflow run]({run_url}).\n"
+    step_summary(body, out_dir / "report.md")
+    output("comment-file", comment_path)
+    output("results", out_dir / "results.json")
+    output("status", status)
+    if env("VERSUS_PR_COMMENT", "true") != "false":
+        comments = Comments(env("GITHUB_API_URL", "https://api.github.com"), pr["repository"], pr["number"], env("GITHUB_TOKEN"))
+        try:
+            what, ident = comments.post_or_update(body)
+            print(f"versus_pr: {what} comment {ident} on pull request #{pr['number']}", flush=True)
+        except (urllib.error.URLError, OSError) as e:
+            warn(f"versus could not post its comment ({e}); the summary is in {comment_path} and the job's summary")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+//! Which code made the numbers: the commit of versus itself (embedded by
+//! `build.rs` when it was built from a git checkout) and of the suite's
+//! repository (asked of git in the suite's folder when the run starts),
+//! each with whether the working tree differed from it. A report whose
+//! code cannot be found again cannot be checked again.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde::{Deserialize, Serialize};
+
+/// A git commit and whether the working tree had changes beside it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct GitState {
+    /// The full commit hash of `HEAD`.
+    pub commit: String,
+    /// Tracked files differed from the commit (untracked files do not count:
+    /// results written into the repository would make every run dirty).
+    pub dirty: bool,
+}
+
+impl GitState {
+    /// "3f2a9c1d0b7e" or "3f2a9c1d0b7e, with uncommitted changes".
+    pub fn describe(&self) -> String {
+        let short: String = self.commit.chars().take(12).collect();
+        if self.dirty {
+            format!("{short}, with uncommitted changes")
+        } else {
+            short
+        }
+    }
+}
+
+/// The state from git's answers: `rev-parse HEAD` and `status --porcelain`.
+pub fn from_answers(head: &str, status: &str) -> Option<GitState> {
+    let commit = head.trim();
+    let hex = commit.len() >= 40 && commit.chars().all(|c| c.is_ascii_hexdigit());
+    hex.then(|| GitState {
+        commit: commit.to_string(),
+        dirty: !status.trim().is_empty(),
+    })
+}
+
+fn git(dir: &Path, args: &[&str]) -> Option<String> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The state of the repository `dir` is in; `None` outside one, or without git.
+pub fn of_folder(dir: &Path) -> Option<GitState> {
+    let head = git(dir, &["rev-parse", "HEAD"])?;
+    let status = git(dir, &["status", "--porcelain", "--untracked-files=no"])?;
+    from_answers(&head, &status)
+}
+
+/// The commit versus was built from; `None` when it was not built from a
+/// git checkout of itself (a crate from a registry).
+pub fn of_versus() -> Option<GitState> {
+    let dirty = option_env!("VERSUS_GIT_DIRTY") == Some("1");
+    option_env!("VERSUS_GIT_COMMIT").and_then(|c| from_answers(c, if dirty { "M" } else { "" }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_become_a_state() {
+        let head = "0123456789abcdef0123456789abcdef01234567\n";
+        let clean = from_answers(head, "").unwrap();
+        assert_eq!(clean.describe(), "0123456789ab");
+        let dirty = from_answers(head, " M src/main.rs\n").unwrap();
+        assert_eq!(dirty.describe(), "0123456789ab, with uncommitted changes");
+        assert_eq!(from_answers("fatal: not a git repository", ""), None);
+    }
+}

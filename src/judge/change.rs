@@ -1,0 +1,146 @@
+//! A cell's change between two runs: the one rule `versus diff`, the
+//! change-since table of every report, `--fail-above` and `versus trend`
+//! share.
+//!
+//! Two runs are never side by side, so the change is the ratio of the two
+//! medians, with an interval from both cells' own intervals
+//! (`compare::unpaired`). That interval covers the variation inside each run
+//! only; the run-to-run noise of the cell (`noise`), when known, widens it
+//! to at least what two runs of an unchanged cell differ by: ±t·√2·σ, t
+//! Student's quantile for the runs the noise was learned from. The verdict is
+//! then read off the widened interval as every other verdict is
+//! (`verdict::decide`): `slower` or `faster` only when the change exceeds
+//! both its interval and the noise; `unknown` — "within run-to-run noise" —
+//! when it does not; `same` only when even the noise is inside the band.
+
+use crate::judge::compare::{from_estimate, log_estimate, unpaired};
+use crate::judge::levels::{LogEstimate, t_quantile};
+use crate::judge::noise::{RunNoise, Source};
+use crate::results::{AnalysisSettings, Cell, Comparison, Verdict};
+
+/// The half-width (log units) run-to-run noise alone gives a change at `level`.
+pub fn noise_half_width(noise: &RunNoise, level: f64) -> f64 {
+    let df = noise.runs.saturating_sub(1).max(1) as f64;
+    t_quantile(level, df) * std::f64::consts::SQRT_2 * noise.sigma
+}
+
+/// `est` with its interval widened to at least ±`half` around its center.
+pub fn widen(mut est: LogEstimate, half: f64) -> LogEstimate {
+    if let Some((lo, hi)) = est.interval {
+        est.interval = Some((lo.min(est.center - half), hi.max(est.center + half)));
+    }
+    est
+}
+
+/// How a noise figure reads in a report: "±3.1% (12 runs of this cell)".
+pub fn describe(noise: &RunNoise, level: f64) -> String {
+    let pct = (noise_half_width(noise, level).exp() - 1.0) * 100.0;
+    let whose = match noise.source {
+        Source::Cell => "of this cell",
+        Source::Machine => "of this machine's cells",
+    };
+    format!("±{pct:.1}% ({} runs {whose})", noise.runs)
+}
+
+/// `new` against `old` (the same cell in two runs, both analysed), with
+/// the cell's run-to-run noise when it is known.
+pub fn change(new: &Cell, old: &Cell, noise: Option<&RunNoise>, settings: &AnalysisSettings) -> Option<Comparison> {
+    let (sn, so) = (new.stats.as_ref()?, old.stats.as_ref()?);
+    let est = unpaired(&log_estimate(sn)?, &log_estimate(so)?);
+    let within = est.interval;
+    let est = match noise {
+        Some(n) => widen(est, noise_half_width(n, settings.confidence)),
+        None => est,
+    };
+    let mut c = from_estimate(new, old, &est, false, settings);
+    // Say when it was the noise, not the runs themselves, that kept it unknown.
+    if let (Some(n), Some((lo, hi)), Verdict::Unknown) = (noise, within, c.verdict) {
+        let without = LogEstimate {
+            interval: Some((lo, hi)),
+            ..est.clone()
+        };
+        if crate::judge::verdict::decide(&without, (1.0 + settings.noise).ln()) != Verdict::Unknown {
+            c.note = Some(format!("within run-to-run noise {}", describe(n, settings.confidence)));
+        }
+    }
+    Some(c)
+}
+
+/// A step in a cell's history (`versus trend`): the log medians of the
+/// runs before it and after it, against the cell's run-to-run noise `sigma`
+/// (log units, learned from `runs` runs). The step's interval is Student's
+/// t over the two levels' means, and the verdict is read off it as every
+/// verdict is: a change only when the interval excludes none and the step
+/// passes the noise floor.
+pub fn step(before: &[f64], after: &[f64], sigma: f64, runs: usize, settings: &AnalysisSettings) -> Verdict {
+    if before.is_empty() || after.is_empty() {
+        return Verdict::Unknown;
+    }
+    let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
+    let center = mean(after) - mean(before);
+    let se = sigma * (1.0 / before.len() as f64 + 1.0 / after.len() as f64).sqrt();
+    let half = t_quantile(settings.confidence, runs.saturating_sub(2).max(1) as f64) * se;
+    let est = LogEstimate {
+        center,
+        interval: Some((center - half, center + half)),
+        n: before.len() + after.len(),
+        segments: 1,
+        between_share: None,
+        widened: false,
+    };
+    crate::judge::verdict::decide(&est, (1.0 + settings.noise).ln())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::{Results, Samples};
+
+    fn cell(id: &str, wall: &[u64]) -> Cell {
+        let mut r: Results = serde_json::from_str(include_str!("../../tests/fixtures/hostile-results.json")).unwrap();
+        let mut c = r.cells.remove(0);
+        c.id = id.into();
+        c.samples = Samples {
+            wall_ns: wall.to_vec().into(),
+            ..Default::default()
+        };
+        c.segments.clear();
+        c.stats = crate::analysis::cell_stats(&c, &AnalysisSettings::default());
+        c
+    }
+
+    fn around(center: u64, n: u64) -> Vec<u64> {
+        (0..n).map(|i| center - 2 + (i * 7) % 5).collect()
+    }
+
+    #[test]
+    fn a_change_must_exceed_the_noise_as_well_as_its_interval() {
+        let s = AnalysisSettings::default();
+        let old = cell("a", &around(1000, 20));
+        let new = cell("a", &around(1040, 20));
+        // Tight runs, no history: +4% is called.
+        assert_eq!(change(&new, &old, None, &s).unwrap().verdict, Verdict::Slower);
+        // With ±3% run-to-run noise learned from 10 runs, +4% is within it.
+        let noise = RunNoise {
+            sigma: 0.03,
+            runs: 10,
+            source: Source::Cell,
+        };
+        let c = change(&new, &old, Some(&noise), &s).unwrap();
+        assert_eq!(c.verdict, Verdict::Unknown);
+        assert!(c.note.unwrap().starts_with("within run-to-run noise ±"));
+        // A +30% change clears it.
+        let big = cell("a", &around(1300, 20));
+        assert_eq!(change(&big, &old, Some(&noise), &s).unwrap().verdict, Verdict::Slower);
+    }
+
+    #[test]
+    fn a_step_in_a_history_is_judged_by_the_same_rule() {
+        let s = AnalysisSettings::default();
+        let level = |l: f64| vec![l, l + 0.01, l - 0.01, l + 0.005, l - 0.005];
+        assert_eq!(step(&level(0.0), &level(0.2), 0.01, 10, &s), Verdict::Slower);
+        assert_eq!(step(&level(0.0), &level(-0.2), 0.01, 10, &s), Verdict::Faster);
+        // A 1.5% step against 5% noise over two short levels: not a change.
+        assert_eq!(step(&level(0.0), &level(0.015), 0.05, 10, &s), Verdict::Unknown);
+    }
+}

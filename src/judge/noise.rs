@@ -1,0 +1,147 @@
+//! Run-to-run noise: how much a cell's median moves between runs on one
+//! machine when nothing changed. Inside one run the runs of a cell share an
+//! afternoon, a kernel's page cache and a host's neighbours; the next run
+//! does not, and on a shared machine that difference is larger than any
+//! interval computed inside one run. Comparing two runs against their
+//! within-run intervals alone called a third of unchanged cells changed.
+//!
+//! The noise is learned as rustc-perf and Bencher learn their thresholds:
+//! from the cell's own history on the machine. Each recorded run gives one
+//! log median; the spread of successive differences (robust to a real step
+//! somewhere in the history, which is one large difference among many) over
+//! √2 is the standard deviation of one run's median. A cell with fewer than
+//! `MIN_RUNS` recorded runs borrows the machine's figure: the median of the
+//! noise of the suite's cells that have enough. With neither, only the
+//! intervals of the two runs themselves are known, and the report says so.
+
+use std::collections::HashMap;
+
+use crate::stats::changepoint::noise_sigma;
+
+/// Recorded runs a cell needs before its own run-to-run noise is used.
+pub const MIN_RUNS: usize = 5;
+/// Most recent runs a noise figure is learned from: the machine of a year
+/// ago is not today's.
+pub const WINDOW: usize = 30;
+
+/// Where a noise figure came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// The cell's own history.
+    Cell,
+    /// The median over the suite's cells on this machine (the cell has too little history).
+    Machine,
+}
+
+/// The standard deviation of one run's log median between runs, and what it rests on.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RunNoise {
+    /// Log units (≈ relative): 0.02 is about ±2% for one run.
+    pub sigma: f64,
+    /// Recorded runs it was learned from (for the machine figure: the
+    /// fewest any contributing cell had).
+    pub runs: usize,
+    pub source: Source,
+}
+
+/// A cell's noise from its recorded medians (oldest first, nanoseconds, at
+/// most the last `WINDOW` used); `None` with fewer than `MIN_RUNS`.
+pub fn of_cell(medians_ns: &[f64]) -> Option<RunNoise> {
+    let recent = &medians_ns[medians_ns.len().saturating_sub(WINDOW)..];
+    let logs: Vec<f64> = recent.iter().filter(|m| **m > 0.0).map(|m| m.ln()).collect();
+    if logs.len() < MIN_RUNS {
+        return None;
+    }
+    Some(RunNoise {
+        sigma: noise_sigma(&logs),
+        runs: logs.len(),
+        source: Source::Cell,
+    })
+}
+
+/// The machine's figure: the median of the cells' own figures; `None` when
+/// no cell has one.
+pub fn of_machine(cells: &[RunNoise]) -> Option<RunNoise> {
+    let mut own: Vec<&RunNoise> = cells.iter().filter(|n| n.source == Source::Cell).collect();
+    if own.is_empty() {
+        return None;
+    }
+    own.sort_by(|a, b| a.sigma.total_cmp(&b.sigma));
+    Some(RunNoise {
+        sigma: own[own.len() / 2].sigma,
+        runs: own.iter().map(|n| n.runs).min().unwrap_or(0),
+        source: Source::Machine,
+    })
+}
+
+/// The noise of every cell of a suite on one machine, as far as its history tells.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Book {
+    cells: HashMap<String, RunNoise>,
+    machine: Option<RunNoise>,
+}
+
+impl Book {
+    /// From each cell's recorded medians (oldest first).
+    pub fn from_history(by_cell: impl IntoIterator<Item = (String, Vec<f64>)>) -> Book {
+        let cells: HashMap<String, RunNoise> = by_cell
+            .into_iter()
+            .filter_map(|(id, medians)| Some((id, of_cell(&medians)?)))
+            .collect();
+        let machine = of_machine(&cells.values().copied().collect::<Vec<_>>());
+        Book { cells, machine }
+    }
+
+    /// The cell's own noise, else the machine's; `None` when history knows neither.
+    pub fn for_cell(&self, id: &str) -> Option<RunNoise> {
+        self.cells.get(id).copied().or(self.machine)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.machine.is_none()
+    }
+
+    /// What the noise rests on, for the report: how many cells have their
+    /// own figure and what the machine's is; `None` when there is none.
+    pub fn summary(&self, level: f64) -> Option<String> {
+        let machine = self.machine?;
+        Some(format!(
+            "Run-to-run noise learned from this machine's history: {} cell(s) from their own last runs (at most {WINDOW}), the others from the machine's median {}",
+            self.cells.len(),
+            crate::judge::change::describe(&machine, level)
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cell_needs_a_few_runs_and_a_step_barely_moves_its_noise() {
+        assert!(of_cell(&[100.0, 101.0, 99.0, 100.0]).is_none());
+        let flat = [100.0, 102.0, 98.0, 101.0, 99.0, 100.0, 102.0, 98.0];
+        let n = of_cell(&flat).unwrap();
+        assert!(n.sigma > 0.005 && n.sigma < 0.03, "{n:?}");
+        // The same wobble with a 30% step in the middle: one large difference among many.
+        let mut stepped = flat.to_vec();
+        for m in &mut stepped[4..] {
+            *m *= 1.3;
+        }
+        let s = of_cell(&stepped).unwrap();
+        assert!(s.sigma < 3.0 * n.sigma, "{s:?} against {n:?}");
+    }
+
+    #[test]
+    fn the_machine_figure_is_the_median_of_the_cells() {
+        let cell = |sigma, runs| RunNoise {
+            sigma,
+            runs,
+            source: Source::Cell,
+        };
+        let m = of_machine(&[cell(0.01, 8), cell(0.03, 6), cell(0.02, 12)]).unwrap();
+        assert_eq!((m.sigma, m.runs, m.source), (0.02, 6, Source::Machine));
+        assert!(of_machine(&[]).is_none());
+    }
+}

@@ -1,0 +1,206 @@
+//! Whether a cell's runs describe one level of performance at all.
+//!
+//! A median summarises runs that scatter around one level. When the runs
+//! fall into two groups far apart (a JIT that sometimes compiles the fast
+//! path, a collector that sometimes runs), when they spread over a range as
+//! wide as the level itself, or when the passes and forks that took them
+//! settled in different modes, the median is one draw of which mode won
+//! this time: the next run of the suite may land on the other. Such a cell
+//! is *unstable*: reports name it, and findings never rest on it (a winner,
+//! a crossover, a cost line, the suite's overall ratio). Its verdicts in the
+//! tables stay what its interval gives.
+//!
+//! Three tests, each on the time per call, each with a threshold chosen so
+//! that the noise of a healthy cell (a few percent, an outlier or two) never
+//! trips it:
+//!
+//! - **two modes**: the sorted runs split into a low and a high group, each
+//!   holding at least `MINOR_SHARE` of them (and two runs), with an empty
+//!   band between them of at least `GAP` (the high group's fastest over the
+//!   low group's slowest) and twice as wide as any gap between neighbouring
+//!   runs inside either group, and medians at least `MODE_RATIO` apart;
+//! - **spread**: the robust coefficient of variation (1.4826 · MAD / median,
+//!   which a normal spread equates to the CV and a lone outlier cannot
+//!   inflate) above `SPREAD`, i.e. a CV above 50%;
+//! - **segments in different modes**: passes or forks that settled at two
+//!   levels, by the rule of the `segment_modes` warning (`levels::modes`:
+//!   three segments or more, a gap of 25% and six times a segment's error).
+
+use serde::{Deserialize, Serialize};
+
+use crate::judge::levels;
+use crate::stats::robust::median_and_mad;
+use crate::stats::summary::median_of_sorted;
+
+/// Two groups of runs whose medians are at least this far apart are two modes.
+pub const MODE_RATIO: f64 = 1.5;
+/// The empty band between two modes: the high group's fastest run over the
+/// low group's slowest.
+pub const GAP: f64 = 1.25;
+/// Each mode holds at least this share of the runs.
+pub const MINOR_SHARE: f64 = 0.25;
+/// Robust coefficient of variation above which the runs spread too widely.
+pub const SPREAD: f64 = 0.5;
+/// Fewest runs the tests look at.
+pub const MIN_RUNS: usize = 4;
+
+/// Why a cell's runs do not describe one level.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum InstabilityKind {
+    /// The runs fall into two groups far apart.
+    TwoModes,
+    /// The runs spread over a range as wide as their level.
+    Spread,
+    /// Passes or forks settled at different levels.
+    Segments,
+    /// A kind a later versus wrote.
+    #[serde(other)]
+    Other,
+}
+
+/// What makes a cell unstable, with the figures a reader checks it by.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Instability {
+    pub kind: InstabilityKind,
+    /// The two levels (ns per call): the modes' or segments' medians, or
+    /// for `spread` the first and third quartiles.
+    pub low_ns: f64,
+    pub high_ns: f64,
+    /// Robust coefficient of variation of the runs (1.4826 · MAD / median).
+    pub spread: f64,
+}
+
+fn sorted(xs: &[f64]) -> Vec<f64> {
+    let mut s = xs.to_vec();
+    s.sort_unstable_by(f64::total_cmp);
+    s
+}
+
+/// The split of `sorted` into two modes, if there is one: (low median, high median).
+fn two_modes(sorted: &[f64]) -> Option<(f64, f64)> {
+    let n = sorted.len();
+    let least = ((MINOR_SHARE * n as f64).ceil() as usize).max(2);
+    if n < 2 * least {
+        return None;
+    }
+    // The widest gap among the splits that leave each side its share.
+    let k = (least..=n - least).max_by(|&a, &b| {
+        let gap = |k: usize| sorted[k] / sorted[k - 1];
+        gap(a).total_cmp(&gap(b))
+    })?;
+    let (low, high) = (median_of_sorted(&sorted[..k]), median_of_sorted(&sorted[k..]));
+    // A smear of runs evenly far apart has wide gaps everywhere: the band
+    // between modes must be wider than any gap inside either.
+    let gap = |i: usize| (sorted[i] / sorted[i - 1]).ln();
+    let inside = (1..n).filter(|&i| i != k).map(gap).fold(0.0, f64::max);
+    let clear = gap(k) >= GAP.ln() && gap(k) >= 2.0 * inside;
+    (clear && high >= MODE_RATIO * low).then_some((low, high))
+}
+
+/// Segments settled at two levels (`levels::modes`, the rule of the
+/// `segment_modes` warning): (the fast segments' median, the slow ones').
+fn segment_modes(per_call: &[f64], lengths: &[usize]) -> Option<(f64, f64)> {
+    if lengths.iter().sum::<usize>() != per_call.len() {
+        return None;
+    }
+    let logs: Vec<f64> = per_call.iter().map(|x| x.ln()).collect();
+    let modes = levels::modes(&logs, lengths)?;
+    let (mut fast, mut slow) = (Vec::new(), Vec::new());
+    let mut at = 0;
+    for (i, len) in lengths.iter().enumerate() {
+        let part = &per_call[at..at + len];
+        at += len;
+        if modes.slow.contains(&i) { &mut slow } else { &mut fast }.extend_from_slice(part);
+    }
+    Some((median_of_sorted(&sorted(&fast)), median_of_sorted(&sorted(&slow))))
+}
+
+/// Whether the runs `per_call` (ns per call, in sample order, taken in
+/// segments of `lengths`; one segment when they do not add up) are
+/// unstable, and why. `None` for stable runs, and below `MIN_RUNS`.
+pub fn assess(per_call: &[f64], lengths: &[usize]) -> Option<Instability> {
+    if per_call.len() < MIN_RUNS || per_call.iter().any(|x| !x.is_finite() || *x <= 0.0) {
+        return None;
+    }
+    let s = sorted(per_call);
+    let (median, mad) = median_and_mad(&s)?;
+    let spread = 1.4826 * mad / median;
+    let unstable = |kind, (low_ns, high_ns)| Instability {
+        kind,
+        low_ns,
+        high_ns,
+        spread,
+    };
+    if let Some(levels) = segment_modes(per_call, lengths) {
+        return Some(unstable(InstabilityKind::Segments, levels));
+    }
+    if let Some(modes) = two_modes(&s) {
+        return Some(unstable(InstabilityKind::TwoModes, modes));
+    }
+    let quartile = |q: f64| s[((s.len() - 1) as f64 * q).round() as usize];
+    (spread > SPREAD).then(|| unstable(InstabilityKind::Spread, (quartile(0.25), quartile(0.75))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn around(level: f64, n: usize) -> Vec<f64> {
+        (0..n).map(|i| level * (1.0 + 0.01 * (i % 5) as f64)).collect()
+    }
+
+    #[test]
+    fn steady_runs_and_a_lone_outlier_are_stable() {
+        assert_eq!(assess(&around(1e6, 20), &[20]), None);
+        let mut one_off = around(1e6, 19);
+        one_off.push(10e6);
+        assert_eq!(assess(&one_off, &[20]), None);
+        // Two slow runs in ten are not a quarter: outliers, not a mode.
+        let mut two = around(1e6, 8);
+        two.extend([2e6, 2.1e6]);
+        assert_eq!(assess(&two, &[10]), None);
+    }
+
+    #[test]
+    fn two_modes_are_found() {
+        let mut xs = around(2e6, 5);
+        xs.extend(around(45e6, 5));
+        let i = assess(&xs, &[10]).unwrap();
+        assert_eq!(i.kind, InstabilityKind::TwoModes);
+        assert!(
+            (i.low_ns / 2.02e6 - 1.0).abs() < 0.02 && (i.high_ns / 45.9e6 - 1.0).abs() < 0.02,
+            "{i:?}"
+        );
+        // Levels 20% apart are not modes.
+        let mut near = around(10e6, 5);
+        near.extend(around(12e6, 5));
+        assert_eq!(assess(&near, &[10]), None);
+    }
+
+    #[test]
+    fn a_smear_over_a_wide_range_is_spread() {
+        let xs: Vec<f64> = (0..12).map(|i| 1e6 * 1.35f64.powi(i)).collect();
+        let i = assess(&xs, &[12]).unwrap();
+        assert_eq!(i.kind, InstabilityKind::Spread);
+        assert!(i.spread > SPREAD && i.low_ns < i.high_ns, "{i:?}");
+    }
+
+    #[test]
+    fn passes_in_different_modes_are_found_as_the_segment_modes_warning_finds_them() {
+        let mut xs = around(1e6, 6);
+        xs.extend(around(1.8e6, 6));
+        xs.extend(around(1e6, 6));
+        let i = assess(&xs, &[6, 6, 6]).unwrap();
+        assert_eq!(i.kind, InstabilityKind::Segments);
+        assert!(
+            (i.low_ns / 1.02e6 - 1.0).abs() < 0.02 && (i.high_ns / 1.836e6 - 1.0).abs() < 0.02,
+            "{i:?}"
+        );
+        // The same runs as one segment: a third in a second mode.
+        assert_eq!(assess(&xs, &[18]).unwrap().kind, InstabilityKind::TwoModes);
+        let agree = around(1e6, 18);
+        assert_eq!(assess(&agree, &[6, 6, 6]), None);
+        assert_eq!(assess(&xs[..3], &[3]), None);
+    }
+}
