@@ -16,9 +16,12 @@
 //! (`personality(ADDR_NO_RANDOMIZE)`, as `setarch -R` does) and with the
 //! seeds that would otherwise differ run to run fixed where a runtime reads
 //! them from the environment: `PYTHONHASHSEED=0` (CodSpeed's runner sets the
-//! same), and `GODEBUG=asyncpreemptoff=1`, without which Go's preemption
-//! signals crash Callgrind and make counts depend on timing. A suite's own
-//! setting of either wins.
+//! same), `GODEBUG=asyncpreemptoff=1`, without which Go's preemption
+//! signals crash Callgrind and make counts depend on timing, and
+//! `GOMAXPROCS=1`: valgrind runs one thread at a time anyway, and Go's idle
+//! processors spin looking for work for as long as a batch takes, adding
+//! instructions that depend on time (docs/results/instructions.md). A
+//! suite's own setting of any wins.
 //!
 //! What valgrind counts is not always what production runs: its CPU offers
 //! no AVX-512 or SHA extensions, so libraries that pick a code path by CPU
@@ -228,7 +231,11 @@ pub fn log_tail(scratch: &Path) -> String {
 /// own environment sets them.
 pub fn fixed_env(env: &[(String, String)]) -> Vec<(String, String)> {
     let mut out = env.to_vec();
-    for (k, v) in [("PYTHONHASHSEED", "0"), ("GODEBUG", "asyncpreemptoff=1")] {
+    for (k, v) in [
+        ("PYTHONHASHSEED", "0"),
+        ("GODEBUG", "asyncpreemptoff=1"),
+        ("GOMAXPROCS", "1"),
+    ] {
         if !env.iter().any(|(e, _)| e == k) && std::env::var_os(k).is_none() {
             out.push((k.into(), v.into()));
         }
@@ -348,6 +355,9 @@ mod tests {
         let env = fixed_env(&[("PYTHONHASHSEED".into(), "7".into())]);
         assert!(env.contains(&("PYTHONHASHSEED".into(), "7".into())));
         assert_eq!(env.iter().filter(|(k, _)| k == "PYTHONHASHSEED").count(), 1);
+        if std::env::var_os("GOMAXPROCS").is_none() {
+            assert!(env.contains(&("GOMAXPROCS".into(), "1".into())));
+        }
     }
 
     #[test]

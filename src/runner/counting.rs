@@ -12,9 +12,10 @@
 //! then the core reads the worker's counters through vgdb before each
 //! batch's request and after its result. That window holds the worker's
 //! handling of the request as well as the calls, so the worker's cost of an
-//! empty batch is estimated first (batches of 1 and of 2 calls, three each:
-//! empty = 2 × one − two) and every batch's figure per call is its count
-//! less that cost, divided by its calls.
+//! empty batch is estimated first (batches of 1 and of 2 calls, five each:
+//! empty = 2 × one − two, from the fewest of each, since a runtime's
+//! background threads only ever add instructions to a batch) and every
+//! batch's figure per call is its count less that cost, divided by its calls.
 //!
 //! A counted run that fails does not change the cell's outcome (its time
 //! was measured): the cell's counting stops, and `instructions_error` says why.
@@ -80,18 +81,17 @@ impl CountingWorker {
     }
 
     /// Estimates the empty-batch cost, 2 × (one call) − (two calls) from
-    /// their medians; returns the instructions of one call.
+    /// the fewest of each (background threads only add: a median would carry
+    /// their noise, doubled, into every batch of the cell); returns the
+    /// instructions of one call.
     fn estimate_empty(&mut self) -> Result<u64, String> {
         let (mut one, mut two) = (Vec::new(), Vec::new());
         for _ in 0..EMPTY_PROBES {
             one.push(self.batch(1)?);
             two.push(self.batch(2)?);
         }
-        let median = |v: &mut Vec<u64>| {
-            v.sort_unstable();
-            v[v.len() / 2]
-        };
-        let (one, two) = (median(&mut one), median(&mut two));
+        let fewest = |v: &[u64]| v.iter().copied().min().unwrap_or(0);
+        let (one, two) = (fewest(&one), fewest(&two));
         self.empty = (2 * one).saturating_sub(two).min(one);
         Ok(one - self.empty)
     }
