@@ -9,7 +9,9 @@
 #      `dd` of zeros (buffered, and with oflag=direct) and `head -c` of
 #      /dev/urandom of the same size, in rotated rounds;
 #   3. peak resident memory of 100,000 runs of `true`: versus exec -N
-#      against hyperfine -N, in the same session.
+#      against hyperfine -N, in the same session; versus both with
+#      --no-history and on the default path (history on: recorded in a new
+#      store, then again with the change since that first run).
 #
 #   bash bench/scaling.sh                 # builds versus (release) first
 #   VERSUS=target/release/versus ROUNDS=5 bash bench/scaling.sh
@@ -113,22 +115,29 @@ out
 # --- 3. memory -------------------------------------------------------------------
 rss() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1; }
 declare -A mem
+mkdir -p "$WORK/history"
 for n in 1 "$RUNS_100K"; do
   mem[versus-$n]=$(rss "$VERSUS" exec -N --runs "$n" --warmup 0 -q --no-history true)
   mem[hyperfine-$n]=$(rss hyperfine -N --runs "$n" --warmup 0 --style none true)
+  # The default path: recorded in .versus/history.db of the current folder,
+  # first into a new store, then with the change since that first run.
+  rm -rf "$WORK/history/.versus"
+  mem[history-$n]=$(cd "$WORK/history" && rss "$VERSUS" exec -N --runs "$n" --warmup 0 -q true)
+  mem[since-$n]=$(cd "$WORK/history" && rss "$VERSUS" exec -N --runs "$n" --warmup 0 -q true)
 done
 out "## 3. Peak memory at $RUNS_100K runs"
 out
-out "Peak resident memory (GNU time's %M, KiB) of \`versus exec -N --runs N --warmup 0 -q --no-history true\` and \`hyperfine -N --runs N --warmup 0 --style none true\`, one after the other, at N = 1 and N = $RUNS_100K; what the runs cost is the difference. Resident memory counts the pages of each tool's own executable that are mapped in (file pages shared with the page cache), so a larger binary starts higher."
+out "Peak resident memory (GNU time's %M, KiB) of \`versus exec -N --runs N --warmup 0 -q --no-history true\` and \`hyperfine -N --runs N --warmup 0 --style none true\`, one after the other, at N = 1 and N = $RUNS_100K; what the runs cost is the difference. Resident memory counts the pages of each tool's own executable that are mapped in (file pages shared with the page cache), so a larger binary starts higher. *versus, history on* is the default path (no \`--no-history\`): the run recorded in a new \`.versus/history.db\`; *versus, history + since* the same command again, which also compares with that first run."
 out
 out "| tool | peak RSS, 1 run | peak RSS, $RUNS_100K runs | cost of the runs | bytes per run |"
 out "|---|---:|---:|---:|---:|"
-for t in versus hyperfine; do
+declare -A label=([versus]="versus --no-history" [history]="versus, history on" [since]="versus, history + since" [hyperfine]="hyperfine")
+for t in versus history since hyperfine; do
   a=${mem[$t-1]} b=${mem[$t-$RUNS_100K]}
-  out "| $t | $a | $b | $(( b - a )) | $(awk -v d=$(( b - a )) -v n="$RUNS_100K" 'BEGIN { printf "%.1f", d * 1024 / n }') |"
+  out "| ${label[$t]} | $a | $b | $(( b - a )) | $(awk -v d=$(( b - a )) -v n="$RUNS_100K" 'BEGIN { printf "%.1f", d * 1024 / n }') |"
 done
 vm=${mem[versus-$RUNS_100K]} hm=${mem[hyperfine-$RUNS_100K]}
 vc=$(( vm - mem[versus-1] )) hc=$(( hm - mem[hyperfine-1] ))
 out
-out "versus / hyperfine at $RUNS_100K runs: **$(awk -v a="$vm" -v b="$hm" 'BEGIN { printf "%.2f", a / b }')×** in peak RSS (target: at most 1×), **$(awk -v a="$vc" -v b="$hc" 'BEGIN { printf "%.2f", a / b }')×** in what the runs cost."
+out "versus / hyperfine at $RUNS_100K runs: **$(awk -v a="$vm" -v b="$hm" 'BEGIN { printf "%.2f", a / b }')×** in peak RSS (target: at most 1×), **$(awk -v a="$vc" -v b="$hc" 'BEGIN { printf "%.2f", a / b }')×** in what the runs cost; on the default path (history on) **$(awk -v a="${mem[history-$RUNS_100K]}" -v b="$hm" 'BEGIN { printf "%.2f", a / b }')×**, and **$(awk -v a="${mem[since-$RUNS_100K]}" -v b="$hm" 'BEGIN { printf "%.2f", a / b }')×** with the change since an earlier run."
 cat "$REPORT"

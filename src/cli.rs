@@ -268,7 +268,7 @@ pub struct StoreArg {
     /// [default: .versus/history.db at the root of the git work tree holding the suite (or the current
     /// folder); outside git, beside the suite, or for `exec`, `import` and the history commands in the user's
     /// data folder, $XDG_DATA_HOME/versus/history.db or ~/.local/share/versus/history.db].
-    #[arg(long, value_name = "PATH|URL", env = "VERSUS_STORE")]
+    #[arg(long, value_name = "PATH|URL", env = "VERSUS_STORE", global = true)]
     pub store: Option<String>,
 }
 
@@ -341,6 +341,8 @@ pub enum HistoryAction {
         #[arg(long, value_name = "NAME")]
         suite: Option<String>,
     },
+    /// The store's size on disk, and what each run adds to it.
+    Stats,
 }
 
 /// Notes at the end of `versus bisect --help`.
@@ -411,6 +413,15 @@ pub struct TrendArgs {
     /// instructions per call, of runs that counted them).
     #[arg(long, value_name = "METRIC", default_value = "wall", value_parser = parse_metric)]
     pub metric: crate::results::Metric,
+    /// Only cells whose id matches (`*` matches any text, e.g. `encrypt/go/*`); repeat for more.
+    #[arg(long, value_name = "ID|PATTERN")]
+    pub cell: Vec<String>,
+    /// Only the newest N runs.
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub last: Option<u32>,
+    /// Only runs started at or after this time (RFC 3339, or a date such as 2026-05-01).
+    #[arg(long, value_name = "TIME")]
+    pub since: Option<String>,
     #[command(flatten)]
     pub store: StoreArg,
 }

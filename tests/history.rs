@@ -339,3 +339,61 @@ fn exec_outside_git_keeps_its_history_in_the_user_data_folder() {
         .success()
         .stdout(contains("versus exec").and(contains(store.display().to_string())));
 }
+
+#[test]
+fn trend_reads_a_cell_the_last_runs_or_the_runs_since_a_date() {
+    let dir = tempfile::tempdir().unwrap();
+    for _ in 0..4 {
+        versus(dir.path())
+            .args(["exec", "-q", "--runs", "2", "-n", "alpha", "true", "-n", "beta", "true"])
+            .assert()
+            .success();
+    }
+    let trend = |args: &[&str]| {
+        let mut cmd = versus(dir.path());
+        cmd.args(["trend", "--markdown", "t.md"]).args(args);
+        let out = cmd.output().unwrap();
+        let md = fs::read_to_string(dir.path().join("t.md")).unwrap_or_default();
+        (out, md)
+    };
+    let (out, md) = trend(&[]);
+    assert!(out.status.success());
+    assert!(
+        md.contains("exec/alpha/") && md.contains("exec/beta/") && md.contains("4 run(s)"),
+        "{md}"
+    );
+    let (out, md) = trend(&["--cell", "*/alpha/*"]);
+    assert!(out.status.success());
+    assert!(md.contains("exec/alpha/") && !md.contains("exec/beta/"), "{md}");
+    assert!(md.contains("cells matching */alpha/*"), "{md}");
+    let (out, md) = trend(&["--last", "2"]);
+    assert!(out.status.success());
+    assert!(
+        md.contains("2 run(s): 3, 4") && md.contains("the last 2 run(s)"),
+        "{md}"
+    );
+    let (out, md) = trend(&["--since", "2000-01-01"]);
+    assert!(out.status.success());
+    assert!(md.contains("4 run(s)"), "{md}");
+    versus(dir.path())
+        .args(["trend", "--since", "2999-01-01"])
+        .assert()
+        .code(1)
+        .stderr(contains("no runs"));
+    versus(dir.path())
+        .args(["trend", "--since", "yesterday"])
+        .assert()
+        .code(1)
+        .stderr(contains("--since yesterday"));
+    versus(dir.path())
+        .args(["trend", "--cell", "nope/*"])
+        .assert()
+        .code(1)
+        .stderr(contains("--cell nope/*"));
+    // --store may follow the subcommand.
+    versus(dir.path())
+        .args(["history", "stats", "--store", ".versus/history.db"])
+        .assert()
+        .success()
+        .stdout(contains("4 run(s)"));
+}

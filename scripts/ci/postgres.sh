@@ -5,6 +5,9 @@
 #                                         # starts a server on a free 127.0.0.1 port,
 #                                         # exports VERSUS_TEST_POSTGRES_URL
 #   scripts/ci/postgres.sh stop           # stops it and deletes its data
+#   scripts/ci/postgres.sh halt           # stops it, keeping its data and port
+#   scripts/ci/postgres.sh resume         # starts a halted one again
+#   (halt and resume are for tests of a server restarted mid-run)
 #
 # The cluster lives in a temporary folder owned by the `postgres` user, listens
 # on 127.0.0.1 only, and trusts local connections (nothing else can reach it).
@@ -49,8 +52,24 @@ stop() {
   rm -rf "$state"
 }
 
+as_postgres() {
+  if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$1"; else sh -c "$1"; fi
+}
+
+halt() {
+  as_postgres "'$(pg_bin)/pg_ctl' -D '$state/data' -m fast -w stop >/dev/null"
+}
+
+resume() {
+  local port
+  port=$(cat "$state/port")
+  as_postgres "'$(pg_bin)/pg_ctl' -D '$state/data' -l '$state/log' -w -o \"-c listen_addresses=127.0.0.1 -p $port -k '$state'\" start >/dev/null"
+}
+
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
-  *) echo "usage: source scripts/ci/postgres.sh start | scripts/ci/postgres.sh stop" >&2; return 2 2>/dev/null || exit 2 ;;
+  halt) halt ;;
+  resume) resume ;;
+  *) echo "usage: source scripts/ci/postgres.sh start | scripts/ci/postgres.sh stop|halt|resume" >&2; return 2 2>/dev/null || exit 2 ;;
 esac

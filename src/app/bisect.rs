@@ -18,6 +18,7 @@ use crate::bisect::search::{self, Ending, Measure, Measured, Probe, Settings};
 use crate::bisect::step::{Attempt, Evidence};
 use crate::cli::{BisectArgs, Record};
 use crate::exit;
+use crate::history::Document;
 use crate::plan::{self, params_key};
 use crate::report::files::{self, Outputs};
 use crate::results::Results;
@@ -245,9 +246,11 @@ impl Real<'_> {
             ..Default::default()
         };
         files::write(&results, &outputs, None)?;
-        let document = fs::read_to_string(&results_path)?;
         let status = exit::status_of_run(&results, &end);
-        let id = super::history::finish(recording, &results, &document, status)?;
+        let id = match recording {
+            Some(_) => super::history::finish(recording, &results, &Document::from_file(&results_path)?, status)?,
+            None => None,
+        };
         Ok((results, id))
     }
 }

@@ -2,44 +2,58 @@
 //! written, the store is opened and the "change since" an earlier run is
 //! attached; after they are written, the run is recorded. A store that
 //! cannot be opened or written never costs the run its results folder: its
-//! error is returned only once the results are on disk. Also the
-//! `history`, `trend` and `diff RUN|NAME` subcommands.
+//! error is returned only once the results are on disk. A server that went
+//! away (restarted mid-run) is asked again for a while; if it still cannot
+//! take the run, the run is left in `.versus/unrecorded/` with what the
+//! store would have kept, for `versus history import`: nothing is lost.
+//! Also `diff RUN|NAME`'s reading of recorded runs.
 
 use std::fs;
-use std::path::Path;
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use crate::analysis;
-use crate::cli::{HistoryAction, HistoryArgs, Record, StoreArg, TrendArgs};
-use crate::exit;
+use crate::cli::{Record, StoreArg};
 use crate::history::store::machine_of;
-use crate::history::{self, Filter, Location, Outside, RunMeta, Store, context};
+use crate::history::{self, Document, Location, Outside, RunMeta, Store, context};
 use crate::judge::noise::{self, Book};
-use crate::report::{files, terminal};
 use crate::results::{self, Results};
-use crate::stats::changepoint;
-use crate::trend;
+
+/// How long a run keeps trying a server that cannot take it, in seconds
+/// (the environment variable overrides the default).
+pub const RETRY_ENV: &str = "VERSUS_STORE_RETRY_SECONDS";
+const RETRY_DEFAULT_S: u64 = 30;
 
 /// A run's link to the store, from before its results are written to after.
 pub struct Recording {
+    location: Location,
     store: Result<Store>,
     meta: RunMeta,
     save_baseline: Option<String>,
+    /// Where a run the store cannot take is left: `.versus/unrecorded/` of the project.
+    unrecorded: PathBuf,
 }
 
 /// This machine's identity, as runs record it.
-fn this_machine() -> String {
+pub(super) fn this_machine() -> String {
     machine_of(&crate::environment::collect(""))
 }
 
 /// The store `--store` names (or the default for `dir`). A default store
 /// made now is said once, with where it is and why there.
-fn open(arg: &StoreArg, dir: &Path, outside: &Outside) -> Result<Store> {
-    let location = Location::resolve(arg.store.as_deref(), dir, outside);
-    let new = matches!(&location, Location::Sqlite(p) if !p.exists()) && arg.store.is_none();
-    let store = history::open(&location)?;
+pub(super) fn open(arg: &StoreArg, dir: &Path, outside: &Outside) -> Result<Store> {
+    open_at(
+        &Location::resolve(arg.store.as_deref(), dir, outside),
+        arg.store.is_none(),
+        outside,
+    )
+}
+
+/// Opens the store at `location`; `default` when no --store chose it.
+fn open_at(location: &Location, default: bool, outside: &Outside) -> Result<Store> {
+    let new = default && matches!(location, Location::Sqlite(p) if !p.exists());
+    let store = history::open(location)?;
     if new {
         let why = if location.is_user_data(outside) {
             "this folder is in no git repository, so its runs are kept in your data folder"
@@ -75,7 +89,8 @@ pub fn start(
         source: source.to_string(),
         machine_id: None,
     };
-    let mut store = open(&record.store, dir, outside);
+    let location = Location::resolve(record.store.store.as_deref(), dir, outside);
+    let mut store = open_at(&location, record.store.store.is_none(), outside);
     if let Ok(s) = &mut store {
         match since(s, results, record.compare_to.as_deref()) {
             Ok(Some(since)) => results.since = Some(since),
@@ -84,9 +99,11 @@ pub fn start(
         }
     }
     Some(Recording {
+        location,
         store,
         meta,
         save_baseline: record.save_baseline.clone(),
+        unrecorded: history::project_root(dir).join(".versus").join("unrecorded"),
     })
 }
 
@@ -107,8 +124,12 @@ fn since(store: &mut Store, results: &Results, compare_to: Option<&str>) -> Resu
             },
         ),
     };
-    let mut old = parse(&store.document(id)?, &format!("run {id}"))?;
-    analysis::analyze(&mut old, &[]);
+    // The earlier run as it was recorded, statistics included: parsed as it
+    // is decompressed, and not analysed again.
+    let old = store
+        .document(id)?
+        .results_streamed()
+        .with_context(|| format!("history store {}: run {id}", store.location))?;
     let warning = (machine_of(&old.environment) != here).then(|| {
         format!(
             "run {id} was measured on another machine ({}, {} cores, host {}); ratios across machines mislead",
@@ -173,7 +194,7 @@ pub fn diff_noise(arg: &StoreArg, old: &Results, new: &Results) -> Book {
 }
 
 /// A run id, or a baseline name (of `suite` when given; this machine's when several).
-fn resolve(store: &mut Store, reference: &str, suite: Option<&str>) -> Result<i64> {
+pub(super) fn resolve(store: &mut Store, reference: &str, suite: Option<&str>) -> Result<i64> {
     if let Ok(id) = reference.parse::<i64>() {
         store.run(id)?;
         return Ok(id);
@@ -195,19 +216,44 @@ fn resolve(store: &mut Store, reference: &str, suite: Option<&str>) -> Result<i6
     }
 }
 
-fn parse(document: &str, what: &str) -> Result<Results> {
-    serde_json::from_str(document).with_context(|| format!("{what}: the recorded document is not a results file"))
+/// Records the run whose results file is `document`, once its results are
+/// written. A server that cannot take it is asked again (see `RETRY_ENV`);
+/// a run still not recorded is left in `.versus/unrecorded/` and the store's
+/// error returned, after the results are safe.
+pub fn finish(recording: Option<Recording>, results: &Results, document: &Document, status: u8) -> Result<Option<i64>> {
+    let Some(mut rec) = recording else { return Ok(None) };
+    rec.meta.exit_status = Some(status);
+    let mut outcome = match rec.store.as_mut() {
+        Ok(store) => record(store, results, document, &rec.meta, rec.save_baseline.as_deref()),
+        Err(e) => Err(anyhow::anyhow!("{e:#}")),
+    };
+    if outcome.is_err() && matches!(rec.location, Location::Postgres(_)) {
+        outcome = retry(&rec, results, document, outcome);
+    }
+    let e = match outcome {
+        Ok(id) => return Ok(Some(id)),
+        Err(e) => e,
+    };
+    match leave_unrecorded(&rec, results, document) {
+        Ok(path) => Err(e.context(format!(
+            "the run was not recorded; it is kept in {}: record it with `versus history import {} --store {}`",
+            path.display(),
+            path.display(),
+            rec.location.shown()
+        ))),
+        Err(keep) => Err(e.context(format!("the run was not recorded, nor kept to import later: {keep:#}"))),
+    }
 }
 
-/// Records the run whose results file holds `document`, once its results are
-/// written. A store error is returned now, after the results are safe.
-/// Records the run; returns its id in the store (`None` with --no-history).
-pub fn finish(recording: Option<Recording>, results: &Results, document: &str, status: u8) -> Result<Option<i64>> {
-    let Some(mut rec) = recording else { return Ok(None) };
-    let store = rec.store.as_mut().map_err(|e| anyhow::anyhow!("{e:#}"))?;
-    rec.meta.exit_status = Some(status);
-    let id = store.record(results, document, &rec.meta)?;
-    if let Some(name) = &rec.save_baseline {
+fn record(
+    store: &mut Store,
+    results: &Results,
+    document: &Document,
+    meta: &RunMeta,
+    baseline: Option<&str>,
+) -> Result<i64> {
+    let id = store.record(results, document, meta)?;
+    if let Some(name) = baseline {
         store.save_baseline(name, id)?;
         eprintln!(
             "History: run {id} recorded in {}, saved as baseline {name}",
@@ -216,7 +262,66 @@ pub fn finish(recording: Option<Recording>, results: &Results, document: &str, s
     } else {
         eprintln!("History: run {id} recorded in {}", store.location);
     }
-    Ok(Some(id))
+    Ok(id)
+}
+
+/// Asks the server again, at growing intervals, until the time allowed is up.
+fn retry(rec: &Recording, results: &Results, document: &Document, first: Result<i64>) -> Result<i64> {
+    let allowed = std::env::var(RETRY_ENV)
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(RETRY_DEFAULT_S);
+    let deadline = Instant::now() + Duration::from_secs(allowed);
+    let mut wait = Duration::from_millis(500);
+    let mut outcome = first;
+    while let Err(e) = &outcome {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        eprintln!(
+            "history store {}: cannot record the run ({}); trying again for {} s",
+            rec.location.shown(),
+            e.root_cause(),
+            left.as_secs()
+        );
+        std::thread::sleep(wait.min(left));
+        wait = (wait * 2).min(Duration::from_secs(8));
+        outcome = history::open(&rec.location)
+            .and_then(|mut s| record(&mut s, results, document, &rec.meta, rec.save_baseline.as_deref()));
+    }
+    outcome
+}
+
+/// Writes the run's document and what the store would have kept beside it
+/// (`NAME.json`, `NAME.meta.json`), for `versus history import`.
+fn leave_unrecorded(rec: &Recording, results: &Results, document: &Document) -> Result<PathBuf> {
+    fs::create_dir_all(&rec.unrecorded).with_context(|| format!("cannot create {}", rec.unrecorded.display()))?;
+    let stamp: String = results
+        .started_at
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let name = format!(
+        "{}-{stamp}-{}",
+        super::folder_name(&results.suite.name),
+        std::process::id()
+    );
+    let path = rec.unrecorded.join(format!("{name}.json"));
+    document.write_text(&path)?;
+    let mut meta = rec.meta.clone();
+    meta.machine_id = Some(machine_of(&results.environment));
+    fs::write(meta_path(&path), results::to_json_text(&meta)?)
+        .with_context(|| format!("cannot write {}", meta_path(&path).display()))?;
+    Ok(path)
+}
+
+/// The file beside a document left to import that holds its `RunMeta`.
+pub(super) fn meta_path(document: &Path) -> PathBuf {
+    let stem = document
+        .file_stem()
+        .map_or_else(Default::default, |s| s.to_string_lossy().into_owned());
+    document.with_file_name(format!("{stem}.meta.json"))
 }
 
 /// `versus diff`: a results file, or a run id / baseline name from the store.
@@ -228,272 +333,8 @@ pub fn load(reference: &str, arg: &StoreArg) -> Result<Results> {
     let mut store =
         open(arg, Path::new("."), &Outside::user_data()).with_context(|| format!("{reference} is not a file"))?;
     let id = resolve(&mut store, reference, None)?;
-    parse(&store.document(id)?, &format!("run {id}"))
-}
-
-pub fn history(args: HistoryArgs) -> Result<ExitCode> {
-    let mut store = open(&args.store, Path::new("."), &Outside::user_data())?;
-    // `versus history` alone lists, as `versus history list` does.
-    let action = args.action.unwrap_or(HistoryAction::List {
-        suite: None,
-        machine: None,
-        branch: None,
-        since: None,
-        limit: crate::cli::HISTORY_LIST_LIMIT,
-    });
-    match action {
-        HistoryAction::List {
-            suite,
-            machine,
-            branch,
-            since,
-            limit,
-        } => list(
-            &mut store,
-            &Filter {
-                suite,
-                machine,
-                branch,
-                since,
-            },
-            limit,
-        ),
-        HistoryAction::Show { run } => show(&mut store, run),
-        HistoryAction::Export { run, out } => {
-            files::write_document(&out, &store.document(run)?)?;
-            println!("run {run} written to {}", out.display());
-            Ok(ExitCode::from(exit::OK))
-        }
-        HistoryAction::Import { files, as_this_machine } => import(&mut store, &files, as_this_machine),
-        HistoryAction::Prune {
-            keep,
-            before,
-            run,
-            suite,
-        } => prune(&mut store, keep, before, run, suite),
-    }
-}
-
-fn short(commit: &Option<String>) -> String {
-    commit.as_deref().map_or("—".into(), |c| c.chars().take(10).collect())
-}
-
-fn list(store: &mut Store, filter: &Filter, limit: usize) -> Result<ExitCode> {
-    let runs = store.list(filter, limit)?;
-    let mut table = crate::report::tables::Table {
-        notes: vec![],
-        kind: crate::report::tables::TableKind::Info,
-        title: format!("Runs in {}, newest first", store.location),
-        header: [
-            "run", "started", "suite", "machine", "branch", "commit", "status", "exit", "cells",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect(),
-        rows: vec![],
-        labels: 3,
-        runs: vec![],
-    };
-    for r in &runs {
-        let dirty = if r.git.dirty == Some(true) { "+dirty" } else { "" };
-        table.rows.push(vec![
-            r.id.to_string(),
-            r.started_at.clone(),
-            r.suite_name.clone(),
-            format!("{} ({})", r.hostname.as_deref().unwrap_or("?"), r.machine_id),
-            r.git.branch.clone().unwrap_or_else(|| "—".into()),
-            format!("{}{dirty}", short(&r.git.commit)),
-            r.status.clone(),
-            r.exit_status.map_or("—".into(), |e| e.to_string()),
-            r.cells.to_string(),
-        ]);
-    }
-    print!(
-        "{}",
-        terminal::render_table_with(&table, terminal::Layout::stdout(false))
-    );
-    if runs.is_empty() {
-        println!("(no runs)");
-    }
-    Ok(ExitCode::from(exit::OK))
-}
-
-fn show(store: &mut Store, id: i64) -> Result<ExitCode> {
-    let r = store.run(id)?;
-    let results = parse(&store.document(id)?, &format!("run {id}"))?;
-    println!("run {}: {} ({}), {}", r.id, r.suite_name, r.status, r.started_at);
-    println!(
-        "machine: {} ({}), {}",
-        r.hostname.as_deref().unwrap_or("?"),
-        r.machine_id,
-        r.cpu_model
-    );
-    println!(
-        "git: {} {}{}",
-        r.git.branch.as_deref().unwrap_or("—"),
-        short(&r.git.commit),
-        if r.git.dirty == Some(true) {
-            " (uncommitted changes)"
-        } else {
-            ""
-        }
-    );
-    println!("command: {}\nrecorded by: {}\n", results.suite.command, r.source);
-    print!(
-        "{}",
-        terminal::summary_with(&results, false, terminal::Layout::stdout(false))
-    );
-    Ok(ExitCode::from(exit::OK))
-}
-
-fn import(store: &mut Store, paths: &[std::path::PathBuf], as_this_machine: bool) -> Result<ExitCode> {
-    let here = as_this_machine.then(this_machine);
-    for p in paths {
-        let results = results::read(p)?;
-        let text = fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
-        let end = match results.status {
-            results::RunStatus::Interrupted => crate::runner::End::Interrupted,
-            _ => crate::runner::End::Complete,
-        };
-        let meta = RunMeta {
-            suite_hash: context::hash(
-                results
-                    .suite
-                    .file
-                    .as_deref()
-                    .and_then(|f| fs::read(f).ok())
-                    .unwrap_or_default()
-                    .as_slice(),
-            ),
-            exit_status: Some(exit::status_of_run(&results, &end)),
-            git: Default::default(),
-            source: "import".into(),
-            machine_id: here.clone(),
-        };
-        let id = store.record(&results, &text, &meta)?;
-        println!("{}: run {id} ({})", p.display(), results.suite.name);
-    }
-    Ok(ExitCode::from(exit::OK))
-}
-
-fn prune(
-    store: &mut Store,
-    keep: Option<usize>,
-    before: Option<String>,
-    mut ids: Vec<i64>,
-    suite: Option<String>,
-) -> Result<ExitCode> {
-    if keep.is_none() && before.is_none() && ids.is_empty() {
-        bail!("versus history prune: say what to delete with --keep N, --before TIME or --run ID");
-    }
-    let all = store.list(
-        &Filter {
-            suite,
-            ..Default::default()
-        },
-        usize::MAX >> 1,
-    )?;
-    let mut seen: std::collections::HashMap<(String, String), usize> = Default::default();
-    for r in &all {
-        let n = seen.entry((r.suite_name.clone(), r.machine_id.clone())).or_default();
-        *n += 1;
-        let old = keep.is_some_and(|k| *n > k) || before.as_deref().is_some_and(|b| r.started_at.as_str() < b);
-        if old {
-            ids.push(r.id);
-        }
-    }
-    ids.sort_unstable();
-    ids.dedup();
-    let (deleted, kept) = store.prune(&ids)?;
-    println!("deleted {deleted} run(s) from {}", store.location);
-    if !kept.is_empty() {
-        println!(
-            "kept run(s) {} because a baseline names them",
-            kept.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", ")
-        );
-    }
-    Ok(ExitCode::from(exit::OK))
-}
-
-pub fn trend(args: TrendArgs) -> Result<ExitCode> {
-    let mut store = open(&args.store, Path::new("."), &Outside::user_data())?;
-    let machine = match &args.machine {
-        None => this_machine(),
-        Some(m) => match store
-            .list(
-                &Filter {
-                    machine: Some(m.clone()),
-                    ..Default::default()
-                },
-                1,
-            )?
-            .first()
-        {
-            Some(r) => r.machine_id.clone(),
-            None => bail!(
-                "--machine {m}: no runs of that machine in the history store {}",
-                store.location
-            ),
-        },
-    };
-    let suites = store.suites(&machine)?;
-    let suite = match &args.suite {
-        Some(s) if suites.contains(s) => s.clone(),
-        Some(s) => bail!(
-            "--suite {s}: no runs of it on machine {machine} in {} (suites there: {})",
-            store.location,
-            suites.join(", ")
-        ),
-        None => match suites.first() {
-            Some(s) => s.clone(),
-            None => bail!("no runs on machine {machine} in the history store {}", store.location),
-        },
-    };
-    let rows = store.trend_rows(&suite, &machine, args.metric)?;
-    if rows.is_empty() {
-        bail!(
-            "no {} recorded for suite {suite} on machine {machine} in {}",
-            args.metric.name(),
-            store.location
-        );
-    }
-    let t = trend::build(&suite, &machine, &rows, &changepoint::Options::default(), args.metric);
-    let (mut html, mut md) = (args.html.clone(), args.markdown.clone());
-    if html.is_none() && md.is_none() {
-        let dir = Path::new("versus-results").join(super::folder_name(&suite));
-        html = Some(dir.join("trend.html"));
-        md = Some(dir.join("trend.md"));
-    }
-    files::write_trend(&t, html.as_deref(), md.as_deref())?;
-    for c in &t.cells {
-        let changes: Vec<String> = c
-            .changes
-            .iter()
-            .map(|ch| format!("run {} {:+.1}%", c.points[ch.index].run_id, (ch.ratio() - 1.0) * 100.0))
-            .collect();
-        println!(
-            "{}: {} run(s), changes: {}",
-            c.id,
-            c.points.len(),
-            if changes.is_empty() {
-                "none".into()
-            } else {
-                changes.join(", ")
-            }
-        );
-    }
-    for p in html.iter().chain(md.iter()) {
-        println!("Trend:   {}", p.display());
-    }
-    let bad = t.newest_regressions();
-    if bad.is_empty() {
-        return Ok(ExitCode::from(exit::OK));
-    }
-    eprintln!(
-        "the newest run (run {}) starts a regression in {} cell(s): {}",
-        t.runs.last().copied().unwrap_or(0),
-        bad.len(),
-        bad.iter().map(|c| c.id.as_str()).collect::<Vec<_>>().join(", ")
-    );
-    Ok(ExitCode::from(exit::REGRESSION))
+    store
+        .document(id)?
+        .results()
+        .with_context(|| format!("run {id}: the recorded document is not a results file"))
 }

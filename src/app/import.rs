@@ -8,9 +8,9 @@ use anyhow::{Context, Result};
 use super::{folder_name, history, say, summary};
 use crate::cli::ImportArgs;
 use crate::exit;
+use crate::history::Document;
 use crate::import::{self, Options};
 use crate::report::files::{self, Outputs};
-use crate::results;
 use crate::runner::End;
 
 pub fn import(args: ImportArgs) -> Result<ExitCode> {
@@ -62,7 +62,8 @@ pub fn import(args: ImportArgs) -> Result<ExitCode> {
         report.display()
     ));
     let status = exit::status_of_run(&results, &End::Complete);
-    let document = results::to_json_text(&results)?;
-    history::finish(recording, &results, &document, status)?;
+    if recording.is_some() {
+        history::finish(recording, &results, &Document::from_results(&results)?, status)?;
+    }
     Ok(ExitCode::from(status))
 }

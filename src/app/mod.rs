@@ -2,14 +2,23 @@
 //! outputs. Everything with an idea of its own lives in the layers below;
 //! this is glue.
 
+/// `println!` through `say`: stops quietly when the reader went away.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::app::say(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 mod adhoc;
 pub mod bisect;
 pub mod history;
+pub mod history_cmd;
 pub mod import;
 mod params;
 mod report;
 mod revisions;
 mod shards;
+pub mod trend;
 
 pub use report::report;
 pub use shards::merge;
@@ -27,6 +36,7 @@ use crate::cli::{ColorChoice, Common, ExecArgs, RunArgs, SortOrder, Style, TimeU
 use crate::exec::helper::HelperExecutor;
 use crate::exec::{ProcessExecutor, interrupt};
 use crate::exit;
+use crate::history::Document;
 use crate::plan::{self, Sampling, Selection};
 use crate::report::files::{self, Outputs};
 use crate::report::{markdown, tables, terminal};
@@ -231,9 +241,9 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     // The results are on disk: only now may the store fail the run.
     let status = exit::status_of_run(&results, &end);
     let status = revisions::finish(&results, &args.revisions, status, end == End::Interrupted)?;
-    let document =
-        fs::read_to_string(&results_path).with_context(|| format!("cannot read {}", results_path.display()))?;
-    history::finish(recording, &results, &document, status)?;
+    if recording.is_some() {
+        history::finish(recording, &results, &Document::from_file(&results_path)?, status)?;
+    }
     Ok(ExitCode::from(status))
 }
 
@@ -376,10 +386,11 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         }
     }
     // Recorded in the order measured; sorting is for display. Only made
-    // when recording: for 100,000 runs it is megabytes of text.
+    // when recording, and compressed as it is serialised: for 100,000 runs
+    // the text would be megabytes.
     let document = match &recording {
-        Some(_) => results::to_json_text(&results)?,
-        None => String::new(),
+        Some(_) => Some(Document::from_results(&results)?),
+        None => None,
     };
     if args.sort == SortOrder::MeanTime {
         sort_by_time(&mut results);
@@ -402,7 +413,9 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
     }
     let status = exit::status_of_run(&results, &end);
     let status = revisions::finish(&results, &args.revisions, status, end == End::Interrupted)?;
-    history::finish(recording, &results, &document, status)?;
+    if let Some(document) = document {
+        history::finish(recording, &results, &document, status)?;
+    }
     Ok(ExitCode::from(status))
 }
 
@@ -592,14 +605,19 @@ pub fn schema() -> Result<ExitCode> {
 /// `versus completions SHELL`: generated from the flag definitions in cli.rs.
 pub fn completions(shell: clap_complete::Shell) -> Result<ExitCode> {
     use clap::CommandFactory;
-    clap_complete::generate(shell, &mut crate::cli::Cli::command(), "versus", &mut std::io::stdout());
+    // Into memory first: the generator panics on a write error, such as a closed pipe.
+    let mut text = Vec::new();
+    clap_complete::generate(shell, &mut crate::cli::Cli::command(), "versus", &mut text);
+    say(&String::from_utf8_lossy(&text));
     Ok(ExitCode::from(exit::OK))
 }
 
 /// `versus man`: the man page, generated from the flag definitions in cli.rs.
 pub fn man() -> Result<ExitCode> {
     use clap::CommandFactory;
-    clap_mangen::Man::new(crate::cli::Cli::command()).render(&mut std::io::stdout())?;
+    let mut text = Vec::new();
+    clap_mangen::Man::new(crate::cli::Cli::command()).render(&mut text)?;
+    say(&String::from_utf8_lossy(&text));
     Ok(ExitCode::from(exit::OK))
 }
 

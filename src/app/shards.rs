@@ -165,7 +165,10 @@ pub fn merge(args: MergeArgs) -> Result<ExitCode> {
     ));
     // The results are on disk: only now may the store fail the merge.
     let status = status(&merged);
-    super::history::finish(recording, &merged, &results::to_json_text(&merged)?, status)?;
+    if recording.is_some() {
+        let document = crate::history::Document::from_file(&results_path)?;
+        super::history::finish(recording, &merged, &document, status)?;
+    }
     Ok(ExitCode::from(status))
 }
 

@@ -2,6 +2,13 @@
 //! (migrations, recording, queries) is written once for SQLite and
 //! PostgreSQL. Statements are written in SQLite's spelling with numbered
 //! parameters (`?1`); a backend translates what differs (`$1`, column types).
+//!
+//! A team's server may be a round trip away, so the trait is shaped by
+//! round trips: each statement is one (PostgreSQL: typed parameters, no
+//! separate prepare), many rows go in with one statement (`insert_many`),
+//! and a large result is streamed row by row (`query_each`) rather than
+//! held whole. Every backend counts the statements it sends, so tests can
+//! hold recording to a fixed number of them.
 
 use anyhow::Result;
 
@@ -12,6 +19,8 @@ pub enum Param {
     Int(Option<i64>),
     Real(Option<f64>),
     Text(Option<String>),
+    /// Shared, so a run's document is not copied to be bound.
+    Blob(Option<std::sync::Arc<Vec<u8>>>),
 }
 
 impl From<i64> for Param {
@@ -69,6 +78,7 @@ pub enum Value {
     Int(i64),
     Real(f64),
     Text(String),
+    Blob(Vec<u8>),
 }
 
 impl Value {
@@ -94,9 +104,57 @@ impl Value {
             _ => None,
         }
     }
+
+    pub fn str(&self) -> Option<&str> {
+        match self {
+            Value::Text(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn blob(&self) -> Option<&[u8]> {
+        match self {
+            Value::Blob(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// One column of many rows for `insert_many`, all of one type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Column {
+    Int(Vec<Option<i64>>),
+    Real(Vec<Option<f64>>),
+    Text(Vec<Option<String>>),
+}
+
+impl Column {
+    pub fn len(&self) -> usize {
+        match self {
+            Column::Int(v) => v.len(),
+            Column::Real(v) => v.len(),
+            Column::Text(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Row `i` as a parameter.
+    pub fn param(&self, i: usize) -> Param {
+        match self {
+            Column::Int(v) => Param::Int(v[i]),
+            Column::Real(v) => Param::Real(v[i]),
+            Column::Text(v) => Param::Text(v[i].clone()),
+        }
+    }
 }
 
 pub type Row = Vec<Value>;
+
+/// What `Backend::query_each` hands each row to.
+pub type EachRow<'a> = dyn FnMut(&[Value]) -> Result<()> + 'a;
 
 /// Which SQL dialect a backend speaks, for the few statements that differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,10 +171,27 @@ pub trait Backend {
     /// Runs one statement; returns the number of rows changed.
     fn execute(&mut self, sql: &str, params: &[Param]) -> Result<u64>;
     /// Runs one query; returns its rows.
-    fn query(&mut self, sql: &str, params: &[Param]) -> Result<Vec<Row>>;
+    fn query(&mut self, sql: &str, params: &[Param]) -> Result<Vec<Row>> {
+        let mut rows = Vec::new();
+        self.query_each(sql, params, &mut |r| {
+            rows.push(r.to_vec());
+            Ok(())
+        })?;
+        Ok(rows)
+    }
+    /// Runs one query, handing each row to `each` as it arrives, so a large
+    /// result is never held whole.
+    fn query_each(&mut self, sql: &str, params: &[Param], each: &mut EachRow) -> Result<()>;
+    /// Inserts many rows with one statement: `head` is `INSERT INTO t (a, b)`,
+    /// `tail` what follows the values (an `ON CONFLICT` clause, or empty),
+    /// `columns` the values, one `Column` per named column, all of one length.
+    /// Returns the number of rows inserted.
+    fn insert_many(&mut self, head: &str, tail: &str, columns: &[Column]) -> Result<u64>;
     /// Starts a transaction that takes the write lock at once (SQLite's
     /// `BEGIN IMMEDIATE`), so two writers queue instead of failing mid-way.
     fn begin(&mut self) -> Result<()>;
     fn commit(&mut self) -> Result<()>;
     fn rollback(&mut self) -> Result<()>;
+    /// Statements sent so far (on PostgreSQL, each one round trip), for tests.
+    fn statements(&self) -> u64;
 }

@@ -18,6 +18,10 @@ fn git(dir: &Path, args: &[&str]) -> Option<String> {
         .args(args)
         .stdin(Stdio::null())
         .stderr(Stdio::null())
+        // Not one of the run's processes: the orphan guard, which kills
+        // every marked process as a session ends, must leave it alone
+        // (it killed git at random, losing the run's git state).
+        .env_remove(crate::exec::guard::MARK)
         .output()
         .ok()?;
     out.status

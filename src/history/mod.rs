@@ -11,13 +11,21 @@
 //! - `backend`: the SQL the store needs, one trait for both databases.
 //! - `sqlite`, `postgres`: the two backends.
 //! - `schema`: tables and migrations.
-//! - `store`: recording a run and the queries over the history.
+//! - `store`: the open store, and the queries over the history.
+//! - `record`: recording a run in a few statements.
+//! - `document`: a run's results file as kept (compressed).
+//! - `series`: what a trend reads.
+//! - `space`: pruning, and the store's size.
 //! - `context`: what a run records besides its results (git state, hashes).
 
 pub mod backend;
 pub mod context;
+pub mod document;
 pub mod postgres;
+mod record;
 pub mod schema;
+pub mod series;
+pub mod space;
 pub mod sqlite;
 pub mod store;
 
@@ -25,7 +33,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-pub use store::{Filter, Git, RunMeta, RunSummary, Store, TrendRow};
+pub use document::Document;
+pub use series::{CellSummary, Point, Series, TrendRun, Window};
+pub use store::{Filter, Git, RunMeta, RunSummary, Store};
 
 /// The environment variable that names a store when `--store` is not given.
 pub const STORE_ENV: &str = "VERSUS_STORE";

@@ -3,18 +3,25 @@
 //! translated here (`?1` → `$1`); every integer column is BIGINT and every
 //! real DOUBLE PRECISION, so parameters map to one Rust type each.
 //! Passwords never appear in messages: the URL is shown redacted.
+//!
+//! The server may be a round trip away, so every statement is sent with its
+//! parameters' types (`query_typed`): parse, bind and execute go out
+//! together, one round trip, with no statement prepared beforehand. Many
+//! rows go in as one statement over arrays (`INSERT … SELECT * FROM unnest(…)`).
 
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
+use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{ToSql, Type};
 use postgres::{Client, Config, NoTls};
 
-use super::backend::{Backend, Dialect, Param, Row, Value};
+use super::backend::{Backend, Column, Dialect, EachRow, Param, Value};
 
 pub struct Postgres {
     client: Client,
     url: String,
+    statements: u64,
 }
 
 /// The URL with any password replaced by `***`, for messages.
@@ -43,7 +50,11 @@ impl Postgres {
         let client = config
             .connect(NoTls)
             .with_context(|| format!("history store {shown}: cannot connect to the PostgreSQL server"))?;
-        Ok(Postgres { client, url: shown })
+        Ok(Postgres {
+            client,
+            url: shown,
+            statements: 0,
+        })
     }
 }
 
@@ -52,33 +63,87 @@ fn translate(sql: &str) -> String {
     sql.replace('?', "$")
 }
 
-fn bind(params: &[Param]) -> Vec<Box<dyn ToSql + Sync>> {
+/// The bytes of each blob parameter, by reference (a run's document is not copied).
+fn blobs(params: &[Param]) -> Vec<Option<&[u8]>> {
     params
         .iter()
-        .map(|p| -> Box<dyn ToSql + Sync> {
+        .map(|p| match p {
+            Param::Blob(Some(b)) => Some(b.as_slice()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Each parameter by reference, with its type, as `query_typed` wants it
+/// (`blobs` holds the blobs' bytes).
+fn typed<'a>(params: &'a [Param], blobs: &'a [Option<&'a [u8]>]) -> Vec<(&'a (dyn ToSql + Sync), Type)> {
+    params
+        .iter()
+        .zip(blobs)
+        .map(|(p, b)| -> (&(dyn ToSql + Sync), Type) {
             match p {
-                Param::Int(v) => Box::new(*v),
-                Param::Real(v) => Box::new(*v),
-                Param::Text(v) => Box::new(v.clone()),
+                Param::Int(v) => (v, Type::INT8),
+                Param::Real(v) => (v, Type::FLOAT8),
+                Param::Text(v) => (v, Type::TEXT),
+                Param::Blob(_) => (b, Type::BYTEA),
             }
         })
         .collect()
 }
 
+fn typed_column(c: &Column) -> (&(dyn ToSql + Sync), Type, &'static str) {
+    match c {
+        Column::Int(v) => (v, Type::INT8_ARRAY, "bigint[]"),
+        Column::Real(v) => (v, Type::FLOAT8_ARRAY, "double precision[]"),
+        Column::Text(v) => (v, Type::TEXT_ARRAY, "text[]"),
+    }
+}
+
 fn value(row: &postgres::Row, i: usize) -> Result<Value> {
-    let ty = row.columns()[i].type_().clone();
-    let v = if ty == Type::INT8 {
+    let ty = row.columns()[i].type_();
+    let v = if *ty == Type::INT8 {
         row.try_get::<_, Option<i64>>(i)?.map(Value::Int)
-    } else if ty == Type::INT4 {
+    } else if *ty == Type::INT4 {
         row.try_get::<_, Option<i32>>(i)?.map(|v| Value::Int(v.into()))
-    } else if ty == Type::FLOAT8 {
+    } else if *ty == Type::FLOAT8 {
         row.try_get::<_, Option<f64>>(i)?.map(Value::Real)
-    } else if ty == Type::TEXT || ty == Type::VARCHAR || ty == Type::NAME {
+    } else if [Type::TEXT, Type::VARCHAR, Type::NAME].contains(ty) {
         row.try_get::<_, Option<String>>(i)?.map(Value::Text)
+    } else if *ty == Type::BYTEA {
+        row.try_get::<_, Option<Vec<u8>>>(i)?.map(Value::Blob)
     } else {
         bail!("unexpected column type {ty} in the history store");
     };
     Ok(v.unwrap_or(Value::Null))
+}
+
+impl Postgres {
+    /// Sends one statement (one round trip) and hands each row to `each`;
+    /// returns the rows it changed.
+    fn send(
+        &mut self,
+        sql: &str,
+        params: Vec<(&(dyn ToSql + Sync), Type)>,
+        mut each: Option<&mut EachRow>,
+    ) -> Result<u64> {
+        self.statements += 1;
+        let url = &self.url;
+        let mut rows = self
+            .client
+            .query_typed_raw(sql, params)
+            .with_context(|| format!("history store {url}"))?;
+        let mut r = Vec::new();
+        while let Some(row) = rows.next().with_context(|| format!("history store {url}"))? {
+            // A statement run for its effect may still return a row (of `void`).
+            let Some(each) = each.as_mut() else { continue };
+            r.clear();
+            for i in 0..row.len() {
+                r.push(value(&row, i)?);
+            }
+            each(&r)?;
+        }
+        Ok(rows.rows_affected().unwrap_or(0))
+    }
 }
 
 impl Backend for Postgres {
@@ -87,29 +152,33 @@ impl Backend for Postgres {
     }
 
     fn batch(&mut self, sql: &str) -> Result<()> {
+        self.statements += 1;
         self.client
             .batch_execute(sql)
             .with_context(|| format!("history store {}", self.url))
     }
 
     fn execute(&mut self, sql: &str, params: &[Param]) -> Result<u64> {
-        let boxed = bind(params);
-        let refs: Vec<&(dyn ToSql + Sync)> = boxed.iter().map(|b| b.as_ref()).collect();
-        self.client
-            .execute(translate(sql).as_str(), &refs)
-            .with_context(|| format!("history store {}", self.url))
+        let blobs = blobs(params);
+        self.send(&translate(sql), typed(params, &blobs), None)
     }
 
-    fn query(&mut self, sql: &str, params: &[Param]) -> Result<Vec<Row>> {
-        let boxed = bind(params);
-        let refs: Vec<&(dyn ToSql + Sync)> = boxed.iter().map(|b| b.as_ref()).collect();
-        let rows = self
-            .client
-            .query(translate(sql).as_str(), &refs)
-            .with_context(|| format!("history store {}", self.url))?;
-        rows.iter()
-            .map(|r| (0..r.len()).map(|i| value(r, i)).collect::<Result<Row>>())
-            .collect()
+    fn query_each(&mut self, sql: &str, params: &[Param], each: &mut EachRow) -> Result<()> {
+        let blobs = blobs(params);
+        self.send(&translate(sql), typed(params, &blobs), Some(each))
+            .map(|_| ())
+    }
+
+    fn insert_many(&mut self, head: &str, tail: &str, columns: &[Column]) -> Result<u64> {
+        let typed: Vec<_> = columns.iter().map(typed_column).collect();
+        let arrays: Vec<String> = typed
+            .iter()
+            .enumerate()
+            .map(|(i, (_, _, cast))| format!("${}::{cast}", i + 1))
+            .collect();
+        let sql = format!("{head} SELECT * FROM unnest({}) {tail}", arrays.join(", "));
+        let params = typed.into_iter().map(|(v, t, _)| (v, t)).collect();
+        self.send(&sql, params, None)
     }
 
     fn begin(&mut self) -> Result<()> {
@@ -122,6 +191,10 @@ impl Backend for Postgres {
 
     fn rollback(&mut self) -> Result<()> {
         self.batch("ROLLBACK")
+    }
+
+    fn statements(&self) -> u64 {
+        self.statements
     }
 }
 

@@ -7,17 +7,21 @@
 //! never written. docs/history.md describes every table.
 //!
 //! Migrations are only ever appended: a store written by any earlier versus
-//! opens in a later one.
+//! opens in a later one. Opening a store that is already up to date costs
+//! one statement (the version read), so a server a round trip away is not
+//! asked more than once.
 
 use anyhow::{Result, bail};
 
 use super::backend::{Backend, Dialect};
 
 /// The schema version this versus writes.
-pub const VERSION: i64 = 3;
+pub const VERSION: i64 = 4;
 
 /// Each migration: the version it brings the store to, and its statements.
-/// `{id}`, `{int}` and `{real}` become each dialect's types.
+/// `{id}`, `{int}`, `{real}` and `{blob}` become each dialect's types;
+/// `{clustered}` ends a table kept in its primary key's order (SQLite's
+/// `WITHOUT ROWID`; nothing on PostgreSQL).
 pub const MIGRATIONS: &[(i64, &str)] = &[
     (
         1,
@@ -81,9 +85,65 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     ),
     (
         3,
+        // Samples are kept once, in the run's document (now compressed);
+        // a cell row keeps only its summary, and names its cell through
+        // `series` (one row per suite, machine and cell), so that a trend
+        // reads a few numbers per run and cell. Versions are per
+        // implementation and run. Existing rows are carried over.
+        "CREATE TABLE series (
+            id {id},
+            suite_name TEXT NOT NULL,
+            machine_id TEXT NOT NULL,
+            cell_id TEXT NOT NULL,
+            implementation TEXT NOT NULL,
+            operation TEXT NOT NULL,
+            params TEXT NOT NULL,
+            UNIQUE (suite_name, machine_id, cell_id)
+        );
+        INSERT INTO series (suite_name, machine_id, cell_id, implementation, operation, params)
+            SELECT r.suite_name, r.machine_id, c.cell_id, min(c.implementation), min(c.operation), min(c.params)
+            FROM cells c JOIN runs r ON r.id = c.run_id
+            GROUP BY r.suite_name, r.machine_id, c.cell_id
+            ORDER BY r.suite_name, r.machine_id, c.cell_id;
+        CREATE TABLE versions (
+            run_id {int} NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            implementation TEXT NOT NULL,
+            version TEXT NOT NULL,
+            PRIMARY KEY (run_id, implementation)
+        ){clustered};
+        INSERT INTO versions (run_id, implementation, version)
+            SELECT run_id, implementation, min(version) FROM cells
+            WHERE version IS NOT NULL GROUP BY run_id, implementation;
+        CREATE TABLE cell_rows (
+            run_id {int} NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            series_id {int} NOT NULL REFERENCES series(id),
+            outcome TEXT NOT NULL,
+            n {int},
+            median_ns {real},
+            ci_low_ns {real},
+            ci_high_ns {real},
+            mean_ns {real},
+            stddev_ns {real},
+            PRIMARY KEY (run_id, series_id)
+        ){clustered};
+        INSERT INTO cell_rows (run_id, series_id, outcome, n, median_ns, ci_low_ns, ci_high_ns, mean_ns, stddev_ns)
+            SELECT c.run_id, s.id, c.outcome, c.n, c.median_ns, c.ci_low_ns, c.ci_high_ns, c.mean_ns, c.stddev_ns
+            FROM cells c JOIN runs r ON r.id = c.run_id
+            JOIN series s ON s.suite_name = r.suite_name AND s.machine_id = r.machine_id AND s.cell_id = c.cell_id;
+        DROP TABLE cells;
+        ALTER TABLE cell_rows RENAME TO cells;
+        CREATE INDEX cells_by_series ON cells (series_id, run_id);
+        ALTER TABLE runs ADD COLUMN cell_count {int};
+        UPDATE runs SET cell_count = (SELECT count(*) FROM cells c WHERE c.run_id = runs.id);
+        ALTER TABLE runs ADD COLUMN document_gzip {blob}",
+    ),
+    (
+        4,
+        // A cell's statistics in each metric other than wall time
+        // (`instructions` per call), for the cells that measured it.
         "CREATE TABLE cell_metrics (
             run_id {int} NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-            cell_id TEXT NOT NULL,
+            series_id {int} NOT NULL REFERENCES series(id),
             metric TEXT NOT NULL,
             n {int},
             median {real},
@@ -91,21 +151,29 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
             ci_high {real},
             mean {real},
             stddev {real},
-            PRIMARY KEY (run_id, cell_id, metric)
-        )",
+            PRIMARY KEY (run_id, series_id, metric)
+        ){clustered}",
     ),
 ];
 
 /// A migration's statements in `dialect`.
 pub fn sql(dialect: Dialect, template: &str) -> String {
-    let (id, int, real) = match dialect {
-        Dialect::Sqlite => ("INTEGER PRIMARY KEY AUTOINCREMENT", "INTEGER", "REAL"),
-        Dialect::Postgres => ("BIGSERIAL PRIMARY KEY", "BIGINT", "DOUBLE PRECISION"),
+    let (id, int, real, blob, clustered) = match dialect {
+        Dialect::Sqlite => (
+            "INTEGER PRIMARY KEY AUTOINCREMENT",
+            "INTEGER",
+            "REAL",
+            "BLOB",
+            " WITHOUT ROWID",
+        ),
+        Dialect::Postgres => ("BIGSERIAL PRIMARY KEY", "BIGINT", "DOUBLE PRECISION", "BYTEA", ""),
     };
     template
         .replace("{id}", id)
         .replace("{int}", int)
         .replace("{real}", real)
+        .replace("{blob}", blob)
+        .replace("{clustered}", clustered)
 }
 
 /// The store's schema version (0 for an empty database). Call inside a transaction.
@@ -113,6 +181,19 @@ fn current(db: &mut dyn Backend) -> Result<i64> {
     db.batch("CREATE TABLE IF NOT EXISTS versus_schema (version BIGINT NOT NULL)")?;
     let rows = db.query("SELECT max(version) FROM versus_schema", &[])?;
     Ok(rows.first().and_then(|r| r.first()).and_then(|v| v.int()).unwrap_or(0))
+}
+
+/// Brings the store to `VERSION`, in one statement when it is already there.
+pub fn open(db: &mut dyn Backend, location: &str) -> Result<i64> {
+    // Outside a transaction: on a new store the table is missing and this fails.
+    let known = db
+        .query("SELECT max(version) FROM versus_schema", &[])
+        .ok()
+        .and_then(|rows| rows.first().and_then(|r| r.first()).and_then(|v| v.int()));
+    match known {
+        Some(VERSION) => Ok(VERSION),
+        _ => migrate(db, VERSION, location),
+    }
 }
 
 /// Brings the store to `target` (normally `VERSION`); `location` names it in messages.

@@ -1,20 +1,23 @@
 //! The default store: one SQLite file (bundled SQLite, no server). WAL
 //! journal and a generous busy timeout let several `versus` processes write
 //! into the same file at once; each records its run in one transaction that
-//! takes the write lock up front.
+//! takes the write lock up front. A new file is made with incremental
+//! auto-vacuum, so that `versus history prune` can hand freed pages back to
+//! the file system without rewriting the whole file.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use rusqlite::types::ValueRef;
+use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, OpenFlags};
 
-use super::backend::{Backend, Dialect, Param, Row, Value};
+use super::backend::{Backend, Column, Dialect, EachRow, Param, Value};
 
 pub struct Sqlite {
     conn: Connection,
     path: PathBuf,
+    statements: u64,
 }
 
 impl Sqlite {
@@ -36,24 +39,32 @@ impl Sqlite {
         let mut s = Sqlite {
             conn,
             path: path.to_path_buf(),
+            statements: 0,
         };
-        s.batch("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON")
+        // auto_vacuum only takes on a file without tables: a new store.
+        s.batch("PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON")
             .with_context(|| format!("history store {}: not an SQLite database it can write", path.display()))?;
         Ok(s)
     }
 }
 
-fn bind(params: &[Param]) -> Vec<rusqlite::types::Value> {
-    use rusqlite::types::Value as V;
-    params
-        .iter()
-        .map(|p| match p {
-            Param::Int(Some(v)) => V::Integer(*v),
-            Param::Real(Some(v)) => V::Real(*v),
-            Param::Text(Some(v)) => V::Text(v.clone()),
-            _ => V::Null,
-        })
-        .collect()
+/// A parameter bound by reference: a run's document is not copied to be bound.
+struct Bound<'a>(&'a Param);
+
+impl rusqlite::ToSql for Bound<'_> {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::Borrowed(match self.0 {
+            Param::Int(Some(v)) => ValueRef::Integer(*v),
+            Param::Real(Some(v)) => ValueRef::Real(*v),
+            Param::Text(Some(v)) => ValueRef::Text(v.as_bytes()),
+            Param::Blob(Some(v)) => ValueRef::Blob(v.as_slice()),
+            _ => ValueRef::Null,
+        }))
+    }
+}
+
+fn bind(params: &[Param]) -> impl rusqlite::Params + '_ {
+    rusqlite::params_from_iter(params.iter().map(Bound))
 }
 
 impl Backend for Sqlite {
@@ -62,38 +73,57 @@ impl Backend for Sqlite {
     }
 
     fn batch(&mut self, sql: &str) -> Result<()> {
+        self.statements += 1;
         self.conn
             .execute_batch(sql)
             .with_context(|| format!("history store {}", self.path.display()))
     }
 
     fn execute(&mut self, sql: &str, params: &[Param]) -> Result<u64> {
+        self.statements += 1;
         let n = self
             .conn
-            .execute(sql, rusqlite::params_from_iter(bind(params)))
+            .prepare_cached(sql)
+            .and_then(|mut st| st.execute(bind(params)))
             .with_context(|| format!("history store {}", self.path.display()))?;
         Ok(n as u64)
     }
 
-    fn query(&mut self, sql: &str, params: &[Param]) -> Result<Vec<Row>> {
+    fn query_each(&mut self, sql: &str, params: &[Param], each: &mut EachRow) -> Result<()> {
+        self.statements += 1;
         let ctx = || format!("history store {}", self.path.display());
-        let mut stmt = self.conn.prepare(sql).with_context(ctx)?;
+        let mut stmt = self.conn.prepare_cached(sql).with_context(ctx)?;
         let width = stmt.column_count();
-        let mut rows = stmt.query(rusqlite::params_from_iter(bind(params))).with_context(ctx)?;
-        let mut out = Vec::new();
+        let mut rows = stmt.query(bind(params)).with_context(ctx)?;
+        let mut r = Vec::with_capacity(width);
         while let Some(row) = rows.next().with_context(ctx)? {
-            let mut r = Vec::with_capacity(width);
+            r.clear();
             for i in 0..width {
                 r.push(match row.get_ref(i)? {
                     ValueRef::Null => Value::Null,
                     ValueRef::Integer(v) => Value::Int(v),
                     ValueRef::Real(v) => Value::Real(v),
-                    ValueRef::Text(t) | ValueRef::Blob(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+                    ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+                    ValueRef::Blob(b) => Value::Blob(b.to_vec()),
                 });
             }
-            out.push(r);
+            each(&r)?;
         }
-        Ok(out)
+        Ok(())
+    }
+
+    fn insert_many(&mut self, head: &str, tail: &str, columns: &[Column]) -> Result<u64> {
+        self.statements += 1;
+        let ctx = || format!("history store {}", self.path.display());
+        let marks: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
+        let sql = format!("{head} VALUES ({}) {tail}", marks.join(", "));
+        let mut stmt = self.conn.prepare_cached(&sql).with_context(ctx)?;
+        let mut n = 0;
+        for i in 0..columns.first().map_or(0, Column::len) {
+            let row: Vec<Param> = columns.iter().map(|c| c.param(i)).collect();
+            n += stmt.execute(bind(&row)).with_context(ctx)? as u64;
+        }
+        Ok(n)
     }
 
     fn begin(&mut self) -> Result<()> {
@@ -106,5 +136,9 @@ impl Backend for Sqlite {
 
     fn rollback(&mut self) -> Result<()> {
         self.batch("ROLLBACK")
+    }
+
+    fn statements(&self) -> u64 {
+        self.statements
     }
 }

@@ -4,32 +4,37 @@
 //! Written once over `Backend`, so SQLite and PostgreSQL behave the same.
 //!
 //! A run is recorded in one transaction: a reader never sees half a run and
-//! two writers never interleave. Its document is kept verbatim, so exporting
-//! a run gives back the very `results.json` that was recorded.
+//! two writers never interleave. Its document is kept verbatim (compressed),
+//! so exporting a run gives back the very `results.json` that was recorded.
+//! Recording is in `record`, the trend's reads in `series`, pruning and the
+//! store's size in `space`.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
+use serde::{Deserialize, Serialize};
 
 use super::backend::{Backend, Param, Row, Value};
+use super::document::Document;
 use super::schema;
-use crate::results::{Environment, Metric, Results};
+use crate::results::Environment;
 
 /// An open store.
 pub struct Store {
-    db: Box<dyn Backend>,
+    pub(super) db: Box<dyn Backend>,
     /// Where it is, for messages (a path, or a URL without its password).
     pub location: String,
 }
 
 /// The git state of the suite's repository when the run started.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Git {
     pub commit: Option<String>,
     pub branch: Option<String>,
     pub dirty: Option<bool>,
 }
 
-/// What the store keeps about a run besides its document.
-#[derive(Debug, Clone, Default)]
+/// What the store keeps about a run besides its document (also written
+/// beside a document left to import when the store could not take it).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunMeta {
     /// SHA-256 of the suite file (of the command line for `versus exec`).
     pub suite_hash: String,
@@ -68,20 +73,6 @@ pub struct Filter {
     pub since: Option<String>,
 }
 
-/// One cell of one run, for trends.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TrendRow {
-    pub run_id: i64,
-    pub started_at: String,
-    pub git_commit: Option<String>,
-    pub cell_id: String,
-    pub outcome: String,
-    pub median_ns: Option<f64>,
-    pub ci_low_ns: Option<f64>,
-    pub ci_high_ns: Option<f64>,
-    pub version: Option<String>,
-}
-
 /// The machine identity of a results document: its own, else one derived
 /// from what older files record (CPU model and cores).
 pub fn machine_of(env: &Environment) -> String {
@@ -91,9 +82,9 @@ pub fn machine_of(env: &Environment) -> String {
     )
 }
 
+// The cell count is stored with the run: a listing never counts cells.
 const SUMMARY_COLUMNS: &str = "r.id, r.started_at, r.suite_name, r.machine_id, m.hostname, m.cpu_model, r.status, \
-     r.exit_status, r.git_commit, r.git_branch, r.git_dirty, r.source, \
-     (SELECT count(*) FROM cells c WHERE c.run_id = r.id)";
+     r.exit_status, r.git_commit, r.git_branch, r.git_dirty, r.source, r.cell_count";
 
 fn summary(r: &Row) -> RunSummary {
     RunSummary {
@@ -118,13 +109,8 @@ fn summary(r: &Row) -> RunSummary {
 impl Store {
     /// Wraps an open connection, bringing its schema up to date.
     pub fn new(mut db: Box<dyn Backend>, location: String) -> Result<Store> {
-        schema::migrate(db.as_mut(), schema::VERSION, &location)?;
+        schema::open(db.as_mut(), &location)?;
         Ok(Store { db, location })
-    }
-
-    /// Wraps a connection without migrating (tests of older schemas).
-    pub fn unmigrated(db: Box<dyn Backend>, location: String) -> Store {
-        Store { db, location }
     }
 
     /// The store's schema version.
@@ -133,8 +119,13 @@ impl Store {
         Ok(rows.first().and_then(|r| r[0].int()).unwrap_or(0))
     }
 
+    /// Statements sent to the database so far (tests hold recording to a few).
+    pub fn statements(&self) -> u64 {
+        self.db.statements()
+    }
+
     /// Runs `f` in one write transaction.
-    fn transaction<T>(&mut self, f: impl FnOnce(&mut dyn Backend) -> Result<T>) -> Result<T> {
+    pub(super) fn transaction<T>(&mut self, f: impl FnOnce(&mut dyn Backend) -> Result<T>) -> Result<T> {
         self.db.begin()?;
         match f(self.db.as_mut()) {
             Ok(v) => {
@@ -146,13 +137,6 @@ impl Store {
                 Err(e)
             }
         }
-    }
-
-    /// Records a run: `document` is its results file's exact text. Returns the run's id.
-    pub fn record(&mut self, results: &Results, document: &str, meta: &RunMeta) -> Result<i64> {
-        let location = self.location.clone();
-        self.transaction(|db| record_in(db, results, document, meta))
-            .with_context(|| format!("history store {location}: cannot record the run"))
     }
 
     /// Runs matching `filter`, newest first, at most `limit`.
@@ -191,11 +175,19 @@ impl Store {
     }
 
     /// A run's results document, exactly as recorded.
-    pub fn document(&mut self, id: i64) -> Result<String> {
-        let rows = self.db.query("SELECT document FROM runs WHERE id = ?1", &[id.into()])?;
-        match rows.first().and_then(|r| r[0].text()) {
-            Some(d) => Ok(d),
-            None => bail!("history store {}: no run {id}", self.location),
+    pub fn document(&mut self, id: i64) -> Result<Document> {
+        let rows = self
+            .db
+            .query("SELECT document, document_gzip FROM runs WHERE id = ?1", &[id.into()])?;
+        let Some(row) = rows.into_iter().next() else {
+            bail!("history store {}: no run {id}", self.location);
+        };
+        let mut row = row.into_iter();
+        match (row.next(), row.next()) {
+            // Runs recorded before schema 3 keep their text as it was.
+            (_, Some(Value::Blob(gzip))) => Ok(Document::from_gzip(gzip)),
+            (Some(Value::Text(text)), _) => Ok(Document::from_text(&text)),
+            _ => bail!("history store {}: run {id} has no document", self.location),
         }
     }
 
@@ -260,25 +252,6 @@ impl Store {
             .collect())
     }
 
-    /// Deletes the given runs and their cells; runs a baseline names are kept.
-    /// Returns (deleted, kept because of a baseline).
-    pub fn prune(&mut self, ids: &[i64]) -> Result<(usize, Vec<i64>)> {
-        self.transaction(|db| {
-            let (mut deleted, mut kept) = (0, Vec::new());
-            for id in ids {
-                let named = db.query("SELECT count(*) FROM baselines WHERE run_id = ?1", &[(*id).into()])?;
-                if named.first().and_then(|r| r[0].int()).unwrap_or(0) > 0 {
-                    kept.push(*id);
-                    continue;
-                }
-                db.execute("DELETE FROM cell_metrics WHERE run_id = ?1", &[(*id).into()])?;
-                db.execute("DELETE FROM cells WHERE run_id = ?1", &[(*id).into()])?;
-                deleted += db.execute("DELETE FROM runs WHERE id = ?1", &[(*id).into()])? as usize;
-            }
-            Ok((deleted, kept))
-        })
-    }
-
     /// Suites with runs on `machine`, newest first.
     pub fn suites(&mut self, machine: &str) -> Result<Vec<String>> {
         let rows = self.db.query(
@@ -302,7 +275,7 @@ impl Store {
         // PostgreSQL can infer, so the condition is left out instead.
         let narrow = if hash.is_some() { " AND suite_hash = ?4" } else { "" };
         let sql = format!(
-            "SELECT c.cell_id, c.median_ns FROM cells c \
+            "SELECT s.cell_id, c.median_ns FROM cells c JOIN series s ON s.id = c.series_id \
              WHERE c.outcome = 'ok' AND c.median_ns IS NOT NULL AND c.run_id IN \
              (SELECT id FROM runs WHERE suite_name = ?1 AND machine_id = ?2{narrow} \
              ORDER BY id DESC LIMIT ?3) \
@@ -321,143 +294,4 @@ impl Store {
         }
         Ok(by_cell.into_iter().collect())
     }
-
-    /// Every cell of every run of `suite` on `machine`, oldest run first,
-    /// with its median in `metric` (for instructions, only cells that were counted).
-    pub fn trend_rows(&mut self, suite: &str, machine: &str, metric: Metric) -> Result<Vec<TrendRow>> {
-        let rows = match metric {
-            Metric::Wall => self.db.query(
-                "SELECT r.id, r.started_at, r.git_commit, c.cell_id, c.outcome, c.median_ns, c.ci_low_ns, c.ci_high_ns, c.version \
-                 FROM cells c JOIN runs r ON r.id = c.run_id \
-                 WHERE r.suite_name = ?1 AND r.machine_id = ?2 ORDER BY r.id, c.cell_id",
-                &[suite.into(), machine.into()],
-            )?,
-            other => self.db.query(
-                "SELECT r.id, r.started_at, r.git_commit, c.cell_id, c.outcome, m.median, m.ci_low, m.ci_high, c.version \
-                 FROM cells c JOIN runs r ON r.id = c.run_id \
-                 JOIN cell_metrics m ON m.run_id = c.run_id AND m.cell_id = c.cell_id AND m.metric = ?3 \
-                 WHERE r.suite_name = ?1 AND r.machine_id = ?2 ORDER BY r.id, c.cell_id",
-                &[suite.into(), machine.into(), other.name().into()],
-            )?,
-        };
-        Ok(rows
-            .iter()
-            .map(|r| TrendRow {
-                run_id: r[0].int().unwrap_or(0),
-                started_at: r[1].text().unwrap_or_default(),
-                git_commit: r[2].text(),
-                cell_id: r[3].text().unwrap_or_default(),
-                outcome: r[4].text().unwrap_or_default(),
-                median_ns: r[5].real(),
-                ci_low_ns: r[6].real(),
-                ci_high_ns: r[7].real(),
-                version: r[8].text(),
-            })
-            .collect())
-    }
-}
-
-fn upsert_machine(db: &mut dyn Backend, id: &str, env: &Environment) -> Result<()> {
-    db.execute(
-        "INSERT INTO machines (id, hostname, cpu_model, cores, memory_bytes, os, kernel, first_seen) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
-         ON CONFLICT (id) DO UPDATE SET hostname = excluded.hostname, memory_bytes = excluded.memory_bytes, \
-         os = excluded.os, kernel = excluded.kernel",
-        &[
-            id.into(),
-            env.machine.as_ref().map(|m| m.hostname.clone()).into(),
-            env.cpu_model.as_str().into(),
-            (env.cores as i64).into(),
-            (env.memory_bytes as i64).into(),
-            env.os.as_str().into(),
-            env.kernel.as_str().into(),
-            crate::results::now_rfc3339().into(),
-        ],
-    )?;
-    Ok(())
-}
-
-fn record_in(db: &mut dyn Backend, results: &Results, document: &str, meta: &RunMeta) -> Result<i64> {
-    let machine = meta
-        .machine_id
-        .clone()
-        .unwrap_or_else(|| machine_of(&results.environment));
-    upsert_machine(db, &machine, &results.environment)?;
-    let status = serde_json::to_value(results.status)?.as_str().unwrap_or("").to_string();
-    let rows = db.query(
-        "INSERT INTO runs (machine_id, suite_name, suite_hash, started_at, finished_at, status, exit_status, \
-         versus_version, command, git_commit, git_branch, git_dirty, recorded_at, source, document) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) RETURNING id",
-        &[
-            machine.into(),
-            results.suite.name.as_str().into(),
-            meta.suite_hash.as_str().into(),
-            results.started_at.as_str().into(),
-            results.finished_at.clone().into(),
-            status.into(),
-            meta.exit_status.map(i64::from).into(),
-            results.environment.versus_version.as_str().into(),
-            results.suite.command.as_str().into(),
-            meta.git.commit.clone().into(),
-            meta.git.branch.clone().into(),
-            meta.git.dirty.map(i64::from).into(),
-            crate::results::now_rfc3339().into(),
-            meta.source.as_str().into(),
-            document.into(),
-        ],
-    )?;
-    let Some(Value::Int(run_id)) = rows.first().and_then(|r| r.first()).cloned() else {
-        bail!("the store gave no id for the new run");
-    };
-    for c in &results.cells {
-        let s = c.stats.as_ref();
-        let version = results
-            .environment
-            .implementations
-            .get(&c.implementation)
-            .and_then(|i| i.version.clone());
-        db.execute(
-            "INSERT INTO cells (run_id, cell_id, implementation, operation, params, outcome, n, median_ns, \
-             ci_low_ns, ci_high_ns, mean_ns, stddev_ns, version, samples) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-            &[
-                run_id.into(),
-                c.id.as_str().into(),
-                c.implementation.as_str().into(),
-                c.operation.as_str().into(),
-                serde_json::to_string(&c.params)?.into(),
-                serde_json::to_value(c.outcome)?
-                    .as_str()
-                    .unwrap_or("")
-                    .to_string()
-                    .into(),
-                s.map(|s| s.n as i64).into(),
-                s.map(|s| s.median_ns).into(),
-                s.and_then(|s| s.ci_low_ns).into(),
-                s.and_then(|s| s.ci_high_ns).into(),
-                s.map(|s| s.mean_ns).into(),
-                s.and_then(|s| s.stddev_ns).into(),
-                version.into(),
-                serde_json::to_string(&c.samples)?.into(),
-            ],
-        )?;
-        if let Some(m) = s.and_then(|s| s.instructions.as_ref()) {
-            db.execute(
-                "INSERT INTO cell_metrics (run_id, cell_id, metric, n, median, ci_low, ci_high, mean, stddev) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                &[
-                    run_id.into(),
-                    c.id.as_str().into(),
-                    Metric::Instructions.name().into(),
-                    (m.n as i64).into(),
-                    m.median.into(),
-                    m.ci_low.into(),
-                    m.ci_high.into(),
-                    m.mean.into(),
-                    m.stddev.into(),
-                ],
-            )?;
-        }
-    }
-    Ok(run_id)
 }

@@ -8,11 +8,15 @@ use std::path::Path;
 
 use super::backend::Backend;
 use super::*;
-use crate::results::{self, Results};
+use crate::results::{self, Metric, MetricStats, Results};
 
 fn fixture() -> (Results, String) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile-results.json");
     (results::read(&path).unwrap(), std::fs::read_to_string(&path).unwrap())
+}
+
+fn doc(text: &str) -> Document {
+    Document::from_text(text)
 }
 
 fn meta() -> RunMeta {
@@ -67,12 +71,21 @@ fn records_and_reads_back(fresh: &Fresh) {
     let (r, text) = fixture();
     let mut s = open(&loc).unwrap();
     assert_eq!(s.schema_version().unwrap(), schema::VERSION);
-    let a = s.record(&r, &text, &meta()).unwrap();
-    let b = s.record(&r, &text, &meta()).unwrap();
+    let a = s.record(&r, &doc(&text), &meta()).unwrap();
+    let b = s.record(&r, &doc(&text), &meta()).unwrap();
     assert!(b > a);
-    assert_eq!(s.document(a).unwrap(), text, "export gives back the recorded bytes");
+    assert_eq!(
+        s.document(a).unwrap().text().unwrap(),
+        text,
+        "export gives back the recorded bytes"
+    );
     let runs = s.list(&Filter::default(), 10).unwrap();
     assert_eq!(runs.iter().map(|r| r.id).collect::<Vec<_>>(), [b, a]);
+    let summaries = s.summaries(a).unwrap();
+    assert_eq!(summaries.len(), r.cells.len());
+    let first = r.cells.iter().min_by_key(|c| c.id.clone()).unwrap();
+    assert_eq!(summaries[0].cell_id, first.id);
+    assert_eq!(summaries[0].median_ns, first.stats.as_ref().map(|s| s.median_ns));
     assert_eq!(runs[0].cells, r.cells.len() as i64);
     assert_eq!(runs[0].git.branch.as_deref(), Some("main"));
     let machine = store::machine_of(&r.environment);
@@ -81,7 +94,7 @@ fn records_and_reads_back(fresh: &Fresh) {
     // An interrupted run is kept but is not what "change since" compares with.
     let mut cut = r.clone();
     cut.status = crate::results::RunStatus::Interrupted;
-    let c = s.record(&cut, &text, &meta()).unwrap();
+    let c = s.record(&cut, &doc(&text), &meta()).unwrap();
     assert_eq!(s.last_run(&r.suite.name, &machine, None).unwrap(), Some(b));
     s.prune(&[c]).unwrap();
     let filtered = Filter {
@@ -98,26 +111,182 @@ fn records_and_reads_back(fresh: &Fresh) {
     // Reopening migrates nothing and keeps everything.
     drop(s);
     let mut s = open(&loc).unwrap();
-    assert_eq!(s.document(a).unwrap(), text);
-    let rows = s
-        .trend_rows(&r.suite.name, &machine, crate::results::Metric::Wall)
+    assert_eq!(s.document(a).unwrap().text().unwrap(), text);
+    let mut points = 0;
+    s.trend_points(&r.suite.name, &machine, 0, None, Metric::Wall, &mut |_| points += 1)
         .unwrap();
-    assert_eq!(rows.len(), r.cells.len());
+    assert_eq!(
+        points,
+        r.cells.len(),
+        "the pruned runs' cells are gone, the kept run's are there"
+    );
+}
+
+/// A cell's instruction statistics are recorded beside its time and read
+/// back by metric; cells without counts are not in an instructions trend.
+fn records_counts_by_metric(fresh: &Fresh) {
+    let loc = fresh();
+    let (mut r, text) = fixture();
+    let counted = r.cells.iter().position(|c| c.stats.is_some()).expect("an ok cell");
+    r.cells[counted].stats.as_mut().unwrap().instructions = Some(MetricStats {
+        n: 6,
+        median: 1_000_000.0,
+        mean: 1_000_010.0,
+        stddev: Some(5.0),
+        min: 999_990.0,
+        max: 1_000_030.0,
+        ci_low: Some(999_995.0),
+        ci_high: Some(1_000_020.0),
+        levels: None,
+        repeatability: 0.0,
+    });
+    let mut s = open(&loc).unwrap();
+    let a = s.record(&r, &doc(&text), &meta()).unwrap();
+    s.record(&r, &doc(&text), &meta()).unwrap();
+    let machine = store::machine_of(&r.environment);
+    let mut points = Vec::new();
+    s.trend_points(&r.suite.name, &machine, 0, None, Metric::Instructions, &mut |p| {
+        points.push(p)
+    })
+    .unwrap();
+    assert_eq!(points.len(), 2, "one counted cell in two runs");
+    assert!(
+        points
+            .iter()
+            .all(|p| p.median_ns == Some(1_000_000.0) && p.ci_low_ns == Some(999_995.0))
+    );
+    let mut medians = 0;
+    s.trend_medians(&r.suite.name, &machine, 0, None, Metric::Wall, &mut |_, _, _| {
+        medians += 1
+    })
+    .unwrap();
+    assert_eq!(medians, 2 * r.cells.len(), "time is every cell's");
+    // A pruned run takes its counts with it.
+    s.prune(&[a]).unwrap();
+    let mut left = 0;
+    s.trend_medians(
+        &r.suite.name,
+        &machine,
+        0,
+        None,
+        Metric::Instructions,
+        &mut |_, _, _| left += 1,
+    )
+    .unwrap();
+    assert_eq!(left, 1);
+}
+
+/// A run as versus wrote it under schema 2: samples in every cell row, the
+/// document as text, no series.
+fn record_v2(db: &mut dyn Backend, r: &Results, text: &str) -> i64 {
+    let machine = store::machine_of(&r.environment);
+    db.execute(
+        "INSERT INTO machines (id, hostname, cpu_model, cores, memory_bytes, os, kernel, first_seen) \
+         VALUES (?1, 'h', 'cpu', 1, 1, 'os', 'k', 'now') ON CONFLICT (id) DO NOTHING",
+        &[machine.as_str().into()],
+    )
+    .unwrap();
+    let rows = db
+        .query(
+            "INSERT INTO runs (machine_id, suite_name, suite_hash, started_at, status, versus_version, command, \
+             recorded_at, source, document) VALUES (?1, ?2, 'h', ?3, 'complete', 'v', 'c', 'now', 'run', ?4) RETURNING id",
+            &[
+                machine.as_str().into(),
+                r.suite.name.as_str().into(),
+                r.started_at.as_str().into(),
+                text.into(),
+            ],
+        )
+        .unwrap();
+    let id = rows[0][0].int().unwrap();
+    for c in &r.cells {
+        let s = c.stats.as_ref();
+        db.execute(
+            "INSERT INTO cells (run_id, cell_id, implementation, operation, params, outcome, n, median_ns, \
+             ci_low_ns, ci_high_ns, mean_ns, stddev_ns, version, samples) \
+             VALUES (?1, ?2, ?3, ?4, '{}', ?5, ?6, ?7, NULL, NULL, NULL, NULL, 'v1', '[]')",
+            &[
+                id.into(),
+                c.id.as_str().into(),
+                c.implementation.as_str().into(),
+                c.operation.as_str().into(),
+                serde_json::to_value(c.outcome).unwrap().as_str().unwrap().into(),
+                s.map(|s| s.n as i64).into(),
+                s.map(|s| s.median_ns).into(),
+            ],
+        )
+        .unwrap();
+    }
+    id
 }
 
 fn migrates_from_the_previous_schema(fresh: &Fresh) {
     let loc = fresh();
     let (r, text) = fixture();
     let mut db = raw(&loc);
-    schema::migrate(db.as_mut(), 1, "test").unwrap();
-    let mut s = Store::unmigrated(db, "test".into());
-    assert_eq!(s.schema_version().unwrap(), 1);
-    let id = s.record(&r, &text, &meta()).unwrap();
-    drop(s);
+    schema::migrate(db.as_mut(), 2, "test").unwrap();
+    let (a, b) = (record_v2(db.as_mut(), &r, &text), record_v2(db.as_mut(), &r, &text));
+    drop(db);
     let mut s = open(&loc).unwrap();
     assert_eq!(s.schema_version().unwrap(), schema::VERSION);
-    assert_eq!(s.document(id).unwrap(), text);
-    s.save_baseline("kept", id).unwrap();
+    assert_eq!(
+        s.document(a).unwrap().text().unwrap(),
+        text,
+        "an old run's text reads back"
+    );
+    let runs = s.list(&Filter::default(), 10).unwrap();
+    assert!(
+        runs.iter().all(|x| x.cells == r.cells.len() as i64),
+        "cell counts carried over"
+    );
+    let machine = store::machine_of(&r.environment);
+    assert_eq!(s.series(&r.suite.name, &machine).unwrap().len(), r.cells.len());
+    let mut points = 0;
+    s.trend_points(&r.suite.name, &machine, 0, None, Metric::Wall, &mut |_| points += 1)
+        .unwrap();
+    assert_eq!(points, 2 * r.cells.len(), "every old cell row carried over");
+    // New runs join the old ones' series.
+    let c = s.record(&r, &doc(&text), &meta()).unwrap();
+    assert_eq!(s.series(&r.suite.name, &machine).unwrap().len(), r.cells.len());
+    assert_eq!(s.last_run(&r.suite.name, &machine, None).unwrap(), Some(c));
+    s.save_baseline("kept", a).unwrap();
+    assert_eq!(s.prune(&[a, b]).unwrap(), (1, vec![a]));
+}
+
+/// The fixture with `n` cells (its cells repeated under new ids).
+fn wide(n: usize) -> (Results, String) {
+    let (mut r, _) = fixture();
+    let base = r.cells.clone();
+    r.cells = (0..n)
+        .map(|i| {
+            let mut c = base[i % base.len()].clone();
+            c.id = format!("{}#{i}", c.id);
+            c
+        })
+        .collect();
+    let text = results::to_json_text(&r).unwrap();
+    (r, text)
+}
+
+/// Recording costs a fixed number of statements whatever the run's size
+/// (on PostgreSQL each is one round trip), and opening a store that is up
+/// to date costs one.
+fn records_in_a_few_statements(fresh: &Fresh) {
+    let loc = fresh();
+    let mut counts = Vec::new();
+    for cells in [3, 300] {
+        let (r, text) = wide(cells);
+        let mut s = open(&loc).unwrap();
+        s.record(&r, &doc(&text), &meta()).unwrap();
+        let before = s.statements();
+        s.record(&r, &doc(&text), &meta()).unwrap();
+        counts.push(s.statements() - before);
+    }
+    assert_eq!(counts[0], counts[1], "the same statements for 3 cells and 300");
+    assert!(counts[1] <= 7, "a run in {} statements", counts[1]);
+    let opened = open(&loc).unwrap().statements();
+    // SQLite counts its connection settings as one more.
+    assert!(opened <= 2, "opening took {opened} statements");
 }
 
 fn refuses_a_newer_schema(fresh: &Fresh) {
@@ -141,7 +310,7 @@ fn concurrent_writers_lose_nothing(fresh: &Fresh) {
             scope.spawn(move || {
                 let mut s = open(&loc).unwrap();
                 for _ in 0..each {
-                    s.record(&r, &text, &meta()).unwrap();
+                    s.record(&r, &doc(&text), &meta()).unwrap();
                 }
             });
         }
@@ -176,9 +345,11 @@ fn raw(loc: &Location) -> Box<dyn Backend> {
 type Case = fn(&Fresh);
 
 const CASES: &[(&str, Case)] = &[
+    ("records_counts_by_metric", records_counts_by_metric),
     ("records_and_reads_back", records_and_reads_back),
     ("migrates_from_the_previous_schema", migrates_from_the_previous_schema),
     ("refuses_a_newer_schema", refuses_a_newer_schema),
+    ("records_in_a_few_statements", records_in_a_few_statements),
     ("concurrent_writers_lose_nothing", concurrent_writers_lose_nothing),
     (
         "concurrent_first_opens_migrate_once",
@@ -193,6 +364,41 @@ fn sqlite_store() {
         eprintln!("sqlite: {name}");
         case(fresh.as_ref());
     }
+}
+
+fn file_bytes(p: &Path) -> u64 {
+    let wal = p.with_extension("db-wal");
+    std::fs::metadata(p).unwrap().len() + std::fs::metadata(wal).map_or(0, |m| m.len())
+}
+
+/// Fills a store with 30 runs of 300 cells, prunes all but one, and returns
+/// the file's size (with its WAL) before and after.
+fn prune_most(loc: &Location, path: &Path) -> (u64, u64) {
+    let (r, text) = wide(300);
+    let mut s = open(loc).unwrap();
+    let ids: Vec<i64> = (0..30).map(|_| s.record(&r, &doc(&text), &meta()).unwrap()).collect();
+    let before = file_bytes(path);
+    assert_eq!(s.prune(&ids[..29]).unwrap(), (29, vec![]));
+    (before, file_bytes(path))
+}
+
+#[test]
+fn prune_gives_the_space_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.db");
+    let (before, after) = prune_most(&Location::Sqlite(path.clone()), &path);
+    assert!(after * 4 < before, "{before} bytes before, {after} after");
+    // A store made before incremental auto-vacuum: the first prune rewrites it once.
+    let old = dir.path().join("old.db");
+    let mut db = sqlite::Sqlite::open(&old).unwrap();
+    db.batch("PRAGMA auto_vacuum = NONE; VACUUM").unwrap();
+    schema::migrate(&mut db, 2, "old").unwrap();
+    drop(db);
+    let (before, after) = prune_most(&Location::Sqlite(old.clone()), &old);
+    assert!(after * 4 < before, "{before} bytes before, {after} after");
+    let mut db = sqlite::Sqlite::open(&old).unwrap();
+    let mode = db.query("PRAGMA auto_vacuum", &[]).unwrap();
+    assert_eq!(mode[0][0].int(), Some(2), "incremental from then on");
 }
 
 #[test]

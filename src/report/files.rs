@@ -61,8 +61,15 @@ impl Outputs {
 pub fn write(results: &Results, outputs: &Outputs, notes: Option<&str>) -> Result<()> {
     if outputs.json_to_stdout() {
         let mut out = std::io::stdout().lock();
-        serde_json::to_writer_pretty(&mut out, results).context("writing the results to standard output")?;
-        writeln!(out)?;
+        let written = serde_json::to_writer_pretty(&mut out, results)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out));
+        // A reader that went away (`| head`) did not want the rest.
+        if let Err(e) = written
+            && e.kind() != std::io::ErrorKind::BrokenPipe
+        {
+            return Err(e).context("writing the results to standard output");
+        }
     } else if let Some(p) = &outputs.json {
         make_parent(p)?;
         results::write_json_atomic(p, results)?;
@@ -111,11 +118,6 @@ pub fn write_trend(trend: &crate::trend::Trend, html_path: Option<&Path>, markdo
         write_file(p, &crate::report::trend::markdown(trend))?;
     }
     Ok(())
-}
-
-/// Writes a results document exported from the history store, exactly as recorded.
-pub fn write_document(path: &Path, document: &str) -> Result<()> {
-    write_file(path, document)
 }
 
 /// Writes the Markdown report to `path` with its SVG charts beside it.

@@ -152,48 +152,12 @@ impl Costs {
     }
 }
 
-/// PELT: the segmentation of `y` (already scaled so its noise σ is 1)
-/// minimising Σ cost + β × changes. Returns the start index of each segment
-/// after the first.
+/// PELT's optimum: the segmentation of `y` (already scaled so its noise σ
+/// is 1) minimising Σ cost + β × changes. Returns the start index of each
+/// segment after the first. Found by functional pruning (`fpop`), which
+/// gives the same partition in close to linear time.
 pub fn pelt(y: &[f64], penalty: f64, min_segment: usize) -> Vec<usize> {
-    let n = y.len();
-    let m = min_segment.max(1);
-    if n < 2 * m {
-        return vec![];
-    }
-    let c = Costs::new(y);
-    let mut best = vec![f64::INFINITY; n + 1];
-    let mut last = vec![0usize; n + 1];
-    best[0] = -penalty;
-    let mut candidates: Vec<usize> = vec![0];
-    for t in m..=n {
-        // Every candidate s keeps t − s ≥ m: s = t − m joins once best[s] exists.
-        if t >= 2 * m {
-            candidates.push(t - m);
-        }
-        let mut f = f64::INFINITY;
-        for &s in &candidates {
-            let v = best[s] + c.cost(s, t) + penalty;
-            if v < f {
-                f = v;
-                last[t] = s;
-            }
-        }
-        best[t] = f;
-        // Pruning: a start that cannot beat `f` now never will (costs only add up).
-        candidates.retain(|&s| best[s] + c.cost(s, t) <= f);
-    }
-    let mut out = Vec::new();
-    let mut t = n;
-    while t > 0 {
-        let s = last[t];
-        if s > 0 {
-            out.push(s);
-        }
-        t = s;
-    }
-    out.reverse();
-    out
+    fpop::partitions(y, penalty, min_segment).changes(y.len())
 }
 
 /// Drops change points whose step is under `threshold` (log units), smallest first.
@@ -262,10 +226,10 @@ pub fn detect(values: &[f64], opts: &Options) -> Detection {
         };
     }
     let penalty = opts.penalty_factor * (y.len() as f64).ln();
-    let segment = |y: &[f64]| {
-        let scaled: Vec<f64> = y.iter().map(|v| v / sigma).collect();
-        merge_small(y, pelt(&scaled, penalty, opts.min_segment), threshold_log)
-    };
+    // One pass gives the optimum of every prefix; `with_newest` asks for three.
+    let scaled: Vec<f64> = y.iter().map(|v| v / sigma).collect();
+    let partitions = fpop::partitions(&scaled, penalty, opts.min_segment);
+    let segment = |y: &[f64]| merge_small(y, partitions.changes(y.len()), threshold_log);
     let cps = with_newest(&y, 1, &|y: &[f64]| segment(y), sigma, penalty, threshold_log);
     let n = y.len();
     let c = Costs::new(&y);
@@ -353,6 +317,9 @@ mod tests {
         assert_eq!(pelt(&[0.0, 0.0, 10.0, 10.0], 1.0, 2), vec![2]);
     }
 }
+
+#[path = "changepoint_fpop.rs"]
+mod fpop;
 
 #[cfg(test)]
 #[path = "changepoint_bench.rs"]
