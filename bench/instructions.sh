@@ -139,7 +139,11 @@ for mode in $MODES; do
     for i in $(seq 1 "$repeats"); do
       dir="$tmp/r-$mode-$condition-$i"
       "$versus" run -q --no-history "$s" --out "$dir" > /dev/null 2>> "$tmp/stderr.log" || true
-      record "$dir/results.json" >> "$records"
+      if [[ -f "$dir/results.json" ]]; then
+        record "$dir/results.json" >> "$records"
+      else
+        echo "run $i of $mode, $condition wrote no results: $(tail -n 2 "$tmp/stderr.log" | tr '\n' ' ')" >&2
+      fi
     done
     per_run=$(python3 -c "import time; print(f'{(time.time() - $start) / $repeats:.1f}')")
     load_end=$(cut -d' ' -f1 /proc/loadavg)
