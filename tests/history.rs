@@ -392,7 +392,7 @@ fn trend_reads_a_cell_the_last_runs_or_the_runs_since_a_date() {
         .stderr(contains("--cell nope/*"));
     // --store may follow the subcommand.
     versus(dir.path())
-        .args(["history", "stats", "--store", ".versus/history.db"])
+        .args(["history", "stats", "--store", ".data/versus/history.db"])
         .assert()
         .success()
         .stdout(contains("4 run(s)"));

@@ -115,12 +115,9 @@ pub fn render(results: &Results) -> String {
 /// which the caller writes beside it as `<stem>.svg`.
 pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes: Option<&str>) -> String {
     let mut out = String::new();
-    header(&mut out, results);
+    heading(&mut out, results);
     let views = crate::report::metric_views(results);
-    summary(&mut out, results, &views);
-    if let Some(n) = notes {
-        let _ = writeln!(out, "## Notes\n\n{}\n", escape_prose(n.trim()));
-    }
+    overview(&mut out, results, &views, notes);
     let problems = tables::outcome_rows(results);
     if !problems.is_empty() {
         let _ = writeln!(
@@ -137,12 +134,12 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
         }
         out.push('\n');
     }
-    appendix(&mut out, results);
+    closing(&mut out, results);
     out
 }
 
-/// The title, description, status, command and how it was measured.
-fn header(out: &mut String, results: &Results) {
+/// The title, description, status, command and method.
+fn heading(out: &mut String, results: &Results) {
     let _ = writeln!(out, "# {}\n", escape(&crate::report::record::title(results)));
     if let Some(d) = &results.suite.description {
         let _ = writeln!(out, "{}\n", escape_prose(d.trim()));
@@ -166,9 +163,10 @@ fn header(out: &mut String, results: &Results) {
     }
 }
 
-/// Findings, the overall table, the summary grids, the changes since an
-/// earlier run and the revisions: in time, then in each other metric.
-fn summary(out: &mut String, results: &Results, views: &[(Metric, Results)]) {
+/// What a reader sees first: findings, the overall table, the summary grid,
+/// the change since an earlier run (each in time, then in each other metric
+/// of `views`), revisions and the author's notes.
+fn overview(out: &mut String, results: &Results, views: &[(Metric, Results)], notes: Option<&str>) {
     findings(out, results);
     for (_, view) in views {
         findings(out, view);
@@ -204,10 +202,13 @@ fn summary(out: &mut String, results: &Results, views: &[(Metric, Results)]) {
             table(out, t, "###");
         }
     }
+    if let Some(n) = notes {
+        let _ = writeln!(out, "## Notes\n\n{}\n", escape_prose(n.trim()));
+    }
 }
 
 /// One section per operation: its charts, then each subset's tables in
-/// time and in each other metric.
+/// time and in each other metric of `views`.
 fn operations(out: &mut String, results: &Results, views: &[(Metric, Results)], charts: &[(String, String)]) {
     let mut last_op = None;
     for (i, subset) in tables::subsets(results).iter().enumerate() {
@@ -234,8 +235,9 @@ fn operations(out: &mut String, results: &Results, views: &[(Metric, Results)], 
     }
 }
 
-/// Levels, versions, labels, services, environment, pieces and warnings.
-fn appendix(out: &mut String, results: &Results) {
+/// The record of the run: levels, versions, labels, services, environment,
+/// pieces, warnings.
+fn closing(out: &mut String, results: &Results) {
     if let Some(t) = crate::report::levels::levels_table(results) {
         table(out, &t, "##");
     }
