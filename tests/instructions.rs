@@ -148,6 +148,58 @@ run.work = "{exe} 200000 10"
 }
 
 #[test]
+fn counts_are_recorded_in_the_history_and_followed_by_trend() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = work_program(dir.path());
+    let suite = write(
+        dir.path(),
+        "s.toml",
+        &format!(
+            r#"
+name = "counted history"
+[settings]
+runs = 2
+warmup = 0
+counted_runs = 2
+measure = ["wall", "instructions"]
+counter = "valgrind"
+[operations.work]
+[implementations.base]
+run.work = "{exe} 100000"
+"#,
+            exe = exe.display()
+        ),
+    );
+    let store = dir.path().join("history.db");
+    for i in 0..2 {
+        versus()
+            .args(["run", "-q"])
+            .arg(&suite)
+            .arg("--out")
+            .arg(dir.path().join(format!("out-{i}")))
+            .arg("--store")
+            .arg(&store)
+            .assert()
+            .success();
+    }
+    // The second run's change since the first, in instructions too.
+    let r = results(&dir.path().join("out-1"));
+    let since = &r["since"]["metrics"]["instructions"];
+    assert_eq!(since.as_array().map(Vec::len), Some(1), "{}", r["since"]);
+    let md = dir.path().join("trend.md");
+    versus()
+        .args(["trend", "--metric", "instructions", "--store"])
+        .arg(&store)
+        .arg("--markdown")
+        .arg(&md)
+        .assert()
+        .success();
+    let text = fs::read_to_string(&md).unwrap();
+    assert!(text.contains("# Trend: counted history (instructions)"), "{text}");
+    assert!(text.contains(" instr"), "{text}");
+}
+
+#[test]
 fn a_worker_under_valgrind_counts_each_batch_less_its_empty_cost() {
     let dir = tempfile::tempdir().unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
