@@ -18,6 +18,14 @@ cargo fmt --check
 step "lint"
 cargo clippy --locked --all-targets -- -D warnings
 
+step "valgrind for the instruction-count tests (tests/instructions.rs)"
+# valgrind counts instructions where the machine has no hardware counters
+# (tests/instructions.rs runs it for about half a minute).
+if ! command -v valgrind >/dev/null; then
+  sudo_=""; [[ $(id -u) == 0 ]] || sudo_=sudo
+  $sudo_ apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq valgrind >/dev/null
+fi
+
 step "PostgreSQL server for the history store's tests"
 # Stopped on any exit; the store's PostgreSQL tests skip (saying why) without it.
 trap 'bash scripts/ci/postgres.sh stop' EXIT

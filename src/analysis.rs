@@ -13,12 +13,14 @@
 use std::collections::HashMap;
 
 use crate::findings::carryover;
-use crate::judge::compare::compare;
+use crate::judge::counts::compare_in;
 use crate::judge::levels;
 use crate::outcome::Outcome;
 use crate::plan::params_key;
+use crate::results::metric::{metric_stats, view_cell};
 use crate::results::{
-    AnalysisSettings, Cell, Comparison, Environment, Levels, Results, Stats, SteadyState, Verdict, Warning,
+    AnalysisSettings, Cell, Comparison, Environment, Levels, Metric, MetricResults, MetricStats, Results, Stats,
+    SteadyState, Verdict, Warning,
 };
 use crate::stats::bootstrap::{self, seed_for};
 use crate::stats::order::MIN_SAMPLES_95;
@@ -148,8 +150,32 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         gc_per_call: per_call_of(&cell.samples.gc_count),
         // Set for the whole group at once (`judge::carryover`): its tests share one level.
         carry_over: None,
+        instructions: None,
+        repeatability: None,
         unstable: crate::judge::stability::assess(per_call, &cell.segment_lengths()),
     })
+}
+
+/// The cell's statistics in `metric` (other than wall time), from its
+/// counted runs: the same statistics as its time's, per call.
+pub fn metric_cell_stats(cell: &Cell, metric: Metric, settings: &AnalysisSettings) -> Option<MetricStats> {
+    let mut view = view_cell(cell, metric)?;
+    view.stats = None;
+    let s = cell_stats(&view, settings)?;
+    Some(metric_stats(&s, &view.samples.per_call_ns()))
+}
+
+/// Sets the cell's statistics: its time's, and its instructions' where counted.
+pub fn fill_stats(cell: &mut Cell, settings: &AnalysisSettings) {
+    cell.stats = cell_stats(cell, settings);
+    let counted = cell
+        .samples
+        .counted()
+        .then(|| metric_cell_stats(cell, Metric::Instructions, settings))
+        .flatten();
+    if let Some(s) = cell.stats.as_mut() {
+        s.instructions = counted;
+    }
 }
 
 /// The baseline of a group of cells (same operation and parameters): the
@@ -181,54 +207,25 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
         // An imported cell may hold only its harness's summary: nothing to recompute it from.
         let summary_only = cell.samples.is_empty() && cell.outcome == Outcome::Ok && cell.stats.is_some();
         if !summary_only {
-            cell.stats = cell_stats(cell, &settings);
+            fill_stats(cell, &settings);
         }
     }
-    let mut group_of: Vec<Vec<usize>> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    for (ci, cell) in results.cells.iter().enumerate() {
-        let key = format!("{}/{}", cell.operation, params_key(&cell.params));
-        let i = *index.entry(key).or_insert_with(|| {
-            group_of.push(vec![]);
-            group_of.len() - 1
-        });
-        group_of[i].push(ci);
-    }
-    judge_carry_over(results, &group_of, &settings);
-    let groups: Vec<Vec<&Cell>> = group_of
-        .iter()
-        .map(|g| g.iter().map(|i| &results.cells[*i]).collect())
-        .collect();
-    // Blocked runs were not taken side by side: pairs would share no moment.
-    let paired = results.order() != Order::Blocked;
-    let mut comparisons = Vec::new();
-    let mut untestable = Vec::new();
-    for cells in &groups {
-        let Some(base) = baseline_of(cells, results.suite.baseline.as_deref()) else {
-            continue;
-        };
-        for c in cells {
-            // Merged pieces: a ratio is only ever made within one machine.
-            if c.machine != base.machine {
-                continue;
-            }
-            // Cells of one group were interleaved, segment by segment, unless
-            // one came from an earlier run (--resume): `compare` pairs what it can.
-            let Some(mut comparison) = compare(c, base, paired, &settings) else {
-                continue;
-            };
-            if comparison.verdict != Verdict::Baseline
-                && let Some(why) = carryover::note(c).or_else(|| carryover::note(base))
-            {
-                demote(&mut comparison, why);
-            }
-            if comparison.verdict != Verdict::Baseline && comparison.ci_low.is_none() {
-                untestable.push(format!("{} ({} runs)", c.label(), comparison.n));
-            }
-            comparisons.push(comparison);
-        }
-    }
+    judge_carry_over(results, &settings);
+    let (comparisons, untestable) = compare_groups(results, Metric::Wall);
     results.comparisons = comparisons;
+    results.metrics.clear();
+    for metric in crate::results::metric::measured(results).into_iter().skip(1) {
+        let (comparisons, _) = compare_groups(results, metric);
+        let view = crate::results::metric::view(results, metric);
+        // Outcomes, warm-up and memory are the same whatever the metric:
+        // only who wins, and what size costs, are its own.
+        let mut findings = crate::findings::compute(&view).0;
+        findings.retain(|f| {
+            use crate::results::FindingKind::*;
+            matches!(f.kind, Winner | Crossover | Cost | NotLinear)
+        });
+        results.metrics.insert(metric, MetricResults { comparisons, findings });
+    }
     crate::revisions::compare::analyze(results);
     let mut warnings = environment_warnings(&results.environment);
     if !untestable.is_empty() {
@@ -245,6 +242,7 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
         });
     }
     warnings.extend(cell_warnings(&results.cells));
+    warnings.extend(not_counted_warning(&results.cells));
     warnings.extend(carryover::warning(results));
     if results.order() == Order::Blocked {
         warnings.push(Warning {
@@ -256,6 +254,81 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
     results.warnings = warnings;
     crate::overall::refresh(results);
     crate::findings::refresh(results);
+}
+
+/// The cells of each group (one operation at one parameter set), in document order.
+fn groups(cells: &[Cell]) -> Vec<Vec<&Cell>> {
+    let mut groups: Vec<Vec<&Cell>> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for cell in cells {
+        let key = format!("{}/{}", cell.operation, params_key(&cell.params));
+        let i = *index.entry(key).or_insert_with(|| {
+            groups.push(vec![]);
+            groups.len() - 1
+        });
+        groups[i].push(cell);
+    }
+    groups
+}
+
+/// Every cell against its group's baseline in `metric` (the suite's, else
+/// the one with the smallest median in that metric), and the cells whose
+/// comparison had too few runs for an interval.
+fn compare_groups(results: &Results, metric: Metric) -> (Vec<Comparison>, Vec<String>) {
+    let settings = &results.analysis;
+    // Blocked runs were not taken side by side: pairs would share no moment.
+    let paired = results.order() != Order::Blocked;
+    let mut comparisons = Vec::new();
+    let mut untestable = Vec::new();
+    for cells in groups(&results.cells) {
+        let views: Vec<Cell> = cells.iter().filter_map(|c| view_cell(c, metric)).collect();
+        let view_refs: Vec<&Cell> = views.iter().collect();
+        let Some(base_view) = baseline_of(&view_refs, results.suite.baseline.as_deref()) else {
+            continue;
+        };
+        let Some(base) = cells.iter().copied().find(|c| c.id == base_view.id) else {
+            continue;
+        };
+        for c in cells {
+            // Merged pieces: a ratio is only ever made within one machine.
+            if c.machine != base.machine {
+                continue;
+            }
+            // Cells of one group were interleaved, segment by segment, unless
+            // one came from an earlier run (--resume): `compare` pairs what it can.
+            let Some(mut comparison) = compare_in(metric, c, base, paired, settings) else {
+                continue;
+            };
+            // A carry-over is found in time: its comparisons in time are not called.
+            if metric == Metric::Wall
+                && comparison.verdict != Verdict::Baseline
+                && let Some(why) = carryover::note(c).or_else(|| carryover::note(base))
+            {
+                demote(&mut comparison, why);
+            }
+            if comparison.verdict != Verdict::Baseline && comparison.ci_low.is_none() {
+                untestable.push(format!("{} ({} runs)", c.label(), comparison.n));
+            }
+            comparisons.push(comparison);
+        }
+    }
+    (comparisons, untestable)
+}
+
+/// One warning naming the cells whose instructions could not all be counted.
+fn not_counted_warning(cells: &[Cell]) -> Option<Warning> {
+    let hit: Vec<String> = cells
+        .iter()
+        .filter_map(|c| Some(format!("{}: {}", c.label(), c.samples.instructions_error.as_ref()?)))
+        .collect();
+    (!hit.is_empty()).then(|| Warning {
+        kind: "instructions_not_counted".into(),
+        message: format!(
+            "{} cell(s) have fewer counted runs than asked, or none: their runs did not finish under the instruction counter (their times are unaffected). Cells: {}.",
+            hit.len(),
+            hit.join("; ")
+        ),
+    })
 }
 
 /// Warning kinds `analyze` computes from the cells and the machine; any
@@ -272,6 +345,7 @@ pub const COMPUTED_WARNINGS: &[&str] = &[
     "busy_machine",
     "busy_during_run",
     "cpu_governor",
+    "instructions_not_counted",
     crate::findings::drift::KIND,
     carryover::KIND,
     BLOCKED,
@@ -282,8 +356,18 @@ pub const BLOCKED: &str = "blocked_order";
 
 /// Sets each ok cell's `stats.carry_over`, group by group: the group's
 /// tests share one confidence level (`judge::carryover`).
-fn judge_carry_over(results: &mut Results, groups: &[Vec<usize>], settings: &AnalysisSettings) {
-    for group in groups {
+fn judge_carry_over(results: &mut Results, settings: &AnalysisSettings) {
+    let mut group_of: Vec<Vec<usize>> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for (ci, cell) in results.cells.iter().enumerate() {
+        let key = format!("{}/{}", cell.operation, params_key(&cell.params));
+        let i = *index.entry(key).or_insert_with(|| {
+            group_of.push(vec![]);
+            group_of.len() - 1
+        });
+        group_of[i].push(ci);
+    }
+    for group in group_of {
         let found = {
             let cells: Vec<&Cell> = group.iter().map(|i| &results.cells[*i]).collect();
             crate::judge::carryover::judge_group(&cells, settings)
@@ -485,6 +569,7 @@ fn busy_during_run(load: &crate::environment::load::RunLoad) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::compare::compare;
     use crate::plan::Params;
     use crate::results::Samples;
 
@@ -595,7 +680,7 @@ mod tests {
             &[130, 133, 127, 131, 129, 130, 134, 126, 130, 131],
             Outcome::Ok,
         ));
-        let c = compare(&slow, &base, true, &AnalysisSettings::default()).unwrap();
+        let c = compare_in(Metric::Wall, &slow, &base, true, &AnalysisSettings::default()).unwrap();
         assert_eq!(c.verdict, Verdict::Slower);
         assert!(c.ci_low.unwrap() > 1.25 && c.ci_high.unwrap() < 1.35, "{c:?}");
         assert_eq!(

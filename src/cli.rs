@@ -115,6 +115,11 @@ pub struct Common {
     /// Per-run time limit, e.g. 30s or 2m; a run over it is killed and the cell is `timeout`.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub timeout: Option<String>,
+    /// What to measure, e.g. `wall,instructions` (overrides the suite's `measure`): wall
+    /// time always, and instructions counted in runs of their own under valgrind (or perf
+    /// where the machine has hardware counters), a figure a busy machine cannot move.
+    #[arg(long, value_name = "METRICS", value_delimiter = ',')]
+    pub measure: Option<Vec<String>>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -136,6 +141,11 @@ pub enum ColorChoice {
 }
 
 pub use crate::suite::Warmup;
+
+/// `--metric`: "wall" or "instructions".
+fn parse_metric(s: &str) -> Result<crate::results::Metric, String> {
+    crate::results::Metric::parse(s).ok_or_else(|| format!("'{s}' is not a metric: give wall or instructions"))
+}
 
 /// A count of runs: at least 1.
 fn parse_count(s: &str) -> Result<u32, String> {
@@ -406,6 +416,10 @@ pub struct TrendArgs {
     /// Write the Markdown report here [default: versus-results/<suite>/trend.md unless --html is given].
     #[arg(long, value_name = "PATH")]
     pub markdown: Option<PathBuf>,
+    /// The figure to follow: `wall` (median time per call) or `instructions` (median
+    /// instructions per call, of runs that counted them).
+    #[arg(long, value_name = "METRIC", default_value = "wall", value_parser = parse_metric)]
+    pub metric: crate::results::Metric,
     /// Only cells whose id matches (`*` matches any text, e.g. `encrypt/go/*`); repeat for more.
     #[arg(long, value_name = "ID|PATTERN")]
     pub cell: Vec<String>,
@@ -630,6 +644,10 @@ pub struct DiffArgs {
     /// Exit with status 4 when a cell got slower by more than this (e.g. 5%) with a `slower` verdict.
     #[arg(long, value_name = "PERCENT", value_parser = parse_percent, allow_negative_numbers = true)]
     pub fail_above: Option<f64>,
+    /// What to compare: `wall` (time per call) or `instructions` (per call, where both
+    /// runs counted them; --fail-above then gates on instructions).
+    #[arg(long, value_name = "METRIC", default_value = "wall", value_parser = parse_metric)]
+    pub metric: crate::results::Metric,
     /// Also write the comparison as Markdown to PATH.
     #[arg(long, value_name = "PATH")]
     pub markdown: Option<PathBuf>,

@@ -10,7 +10,7 @@ use indexmap::IndexMap;
 
 use crate::judge::noise::{Book, RunNoise};
 use crate::outcome::Outcome;
-use crate::results::{Cell, Change, Comparison, Results, Since, Verdict};
+use crate::results::{Cell, Change, Comparison, Metric, Results, Since, Verdict};
 
 /// One row: a cell of both files.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +27,8 @@ pub struct Row {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Diff {
+    /// What the medians and changes are of.
+    pub metric: Metric,
     pub rows: Vec<Row>,
     /// Geometric mean of new/old over the rows that have a change.
     pub geomean: Option<f64>,
@@ -75,27 +77,35 @@ fn version_changes(old: &Results, new: &Results) -> Vec<String> {
     out
 }
 
-fn usable(c: &Cell) -> Result<f64, String> {
-    match (&c.stats, c.outcome) {
-        (Some(s), Outcome::Ok) if s.n >= 2 => Ok(s.median_ns),
-        (Some(s), Outcome::Ok) => Err(format!("only {} ok run", s.n)),
+fn usable(c: &Cell, metric: Metric) -> Result<f64, String> {
+    let figure = |s: &crate::results::Stats| match metric {
+        Metric::Wall => Some((s.n, s.median_ns)),
+        Metric::Instructions => s.instructions.as_ref().map(|m| (m.n, m.median)),
+    };
+    match (c.stats.as_ref().map(figure), c.outcome) {
+        (Some(Some((n, median))), Outcome::Ok) if n >= 2 => Ok(median),
+        (Some(Some((n, _))), Outcome::Ok) => Err(format!("only {n} ok run")),
+        (Some(None), Outcome::Ok) => Err(format!("no {}", metric.name())),
         _ => Err(c.outcome.label().to_string()),
     }
 }
 
-/// Compares every cell of `new` with the same cell of `old`, each against its
-/// run-to-run noise from `noise` where known. Both must be analysed.
-pub fn diff(old: &Results, new: &Results, noise: &Book) -> Diff {
+/// Compares every cell of `new` with the same cell of `old` in `metric`
+/// (wall time, or instructions per call). Both must be analysed. Wall time
+/// is judged against each cell's run-to-run noise from `noise` where known;
+/// counts against their own repeatability (`judge::counts::change_in`).
+pub fn diff(old: &Results, new: &Results, metric: Metric, noise: &Book) -> Diff {
     let settings = new.analysis.clone();
     let olds: IndexMap<&str, &Cell> = old.cells.iter().map(|c| (c.id.as_str(), c)).collect();
     let mut rows = Vec::new();
     let mut logs = Vec::new();
     for n in &new.cells {
         let Some(o) = olds.get(n.id.as_str()) else { continue };
-        let (ov, nv) = (usable(o), usable(n));
-        let cell_noise = noise.for_cell(&n.id);
+        let (ov, nv) = (usable(o, metric), usable(n, metric));
+        // History's run-to-run noise is learned from wall-time medians.
+        let cell_noise = (metric == Metric::Wall).then(|| noise.for_cell(&n.id)).flatten();
         let (change, note) = match (&ov, &nv) {
-            (Ok(_), Ok(_)) => match crate::judge::change::change(n, o, cell_noise.as_ref(), &settings) {
+            (Ok(_), Ok(_)) => match crate::judge::counts::change_in(metric, n, o, cell_noise.as_ref(), &settings) {
                 Some(c) => (Some(c), None),
                 None => (None, Some("cannot compare".to_string())),
             },
@@ -117,6 +127,7 @@ pub fn diff(old: &Results, new: &Results, noise: &Book) -> Diff {
     let geomean = (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp());
     let news: IndexMap<&str, ()> = new.cells.iter().map(|c| (c.id.as_str(), ())).collect();
     Diff {
+        metric,
         rows,
         geomean,
         only_old: old
@@ -136,16 +147,12 @@ pub fn diff(old: &Results, new: &Results, noise: &Book) -> Diff {
     }
 }
 
-/// Each cell of `new` against `old` as the "change since" of a report.
-/// Both must be analysed; `run_id`, `label` and `warning` say what `old` is.
+/// Each cell of `new` against `old` as the "change since" of a report, in
+/// wall time and in each other metric both measured. Both must be
+/// analysed; `run_id`, `label` and `warning` say what `old` is.
 pub fn since(old: &Results, new: &Results, noise: &Book, run_id: i64, label: &str, warning: Option<String>) -> Since {
-    let d = diff(old, new, noise);
-    Since {
-        run_id,
-        label: label.to_string(),
-        started_at: old.started_at.clone(),
-        warning,
-        changes: d
+    let changes = |metric| {
+        diff(old, new, metric, noise)
             .rows
             .into_iter()
             .map(|r| Change {
@@ -159,8 +166,21 @@ pub fn since(old: &Results, new: &Results, noise: &Book, run_id: i64, label: &st
                 note: r.note.or_else(|| r.change.as_ref().and_then(|c| c.note.clone())),
                 noise: r.noise,
             })
+            .collect()
+    };
+    let both = crate::results::metric::measured(old);
+    Since {
+        run_id,
+        label: label.to_string(),
+        started_at: old.started_at.clone(),
+        warning,
+        changes: changes(Metric::Wall),
+        metrics: crate::results::metric::measured(new)
+            .into_iter()
+            .filter(|m| *m != Metric::Wall && both.contains(m))
+            .map(|m| (m, changes(m)))
             .collect(),
-        noise: d.noise,
+        noise: noise.summary(new.analysis.confidence),
     }
 }
 
@@ -228,6 +248,8 @@ mod tests {
             since: None,
             shard: None,
             merge: None,
+            metrics: Default::default(),
+            view: Default::default(),
             revisions: None,
         };
         crate::analysis::analyze(&mut r, &[]);
@@ -248,7 +270,7 @@ mod tests {
             ("b", &slow, Outcome::Ok),
             ("c", &same, Outcome::Ok),
         ]);
-        let d = diff(&old, &new, &Book::default());
+        let d = diff(&old, &new, Metric::Wall, &Book::default());
         assert_eq!(d.rows.len(), 2);
         // Unchanged, but ten runs at ±1% cannot place the change within ±1%.
         assert_eq!(d.rows[0].change.as_ref().unwrap().verdict, Verdict::Unknown);
@@ -267,7 +289,7 @@ mod tests {
     fn cells_that_cannot_be_compared_say_why_and_never_give_nan() {
         let old = results(&[("a", &[100], Outcome::Ok), ("b", &[], Outcome::Timeout)]);
         let new = results(&[("a", &[100, 101], Outcome::Ok), ("b", &[100, 100], Outcome::Ok)]);
-        let d = diff(&old, &new, &Book::default());
+        let d = diff(&old, &new, Metric::Wall, &Book::default());
         assert!(d.rows.iter().all(|r| r.change.is_none() && r.note.is_some()));
         assert_eq!(d.geomean, None);
     }

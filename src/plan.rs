@@ -32,6 +32,8 @@ pub struct Selection {
     pub warmup: Option<Warmup>,
     pub timeout: Option<Duration>,
     pub sampling: Sampling,
+    /// `--measure`: the metrics measured, replacing the suite's `measure`.
+    pub measure: Option<Vec<crate::results::Metric>>,
 }
 
 /// `--max-runs` and `--max-time` when the command line gives none.
@@ -86,6 +88,9 @@ pub struct Group {
     pub skipped: Vec<(usize, String)>,
     /// Whether an implementation measured here is served by an in-process worker.
     pub in_process: bool,
+    /// Runs of each cell counted under the instruction counter, after its
+    /// timed runs (0: instructions are not measured).
+    pub counted: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -97,6 +102,8 @@ pub struct Plan {
     pub forks: u32,
     /// The order a group's implementations take their runs in (`order`).
     pub order: Order,
+    /// What counts instructions, for groups with counted runs.
+    pub counter: crate::exec::counter::Choice,
 }
 
 impl Plan {
@@ -109,7 +116,12 @@ impl Plan {
     /// Runs (warm-up and measured) of one group over all its visits.
     pub fn group_runs(&self, g: &Group) -> u64 {
         let (passes, forks) = self.visits_of(g, g.in_process);
-        u64::from(g.runs + g.warmup * passes * forks) * g.implementations.len() as u64
+        u64::from(g.runs + g.counted + g.warmup * passes * forks) * g.implementations.len() as u64
+    }
+
+    /// Whether any group counts instructions.
+    pub fn counts(&self) -> bool {
+        self.groups.iter().any(|g| g.counted > 0)
     }
 
     /// Whether a cell's runs are taken in more than one visit of its group.
@@ -180,7 +192,8 @@ fn only_picks(i: &crate::suite::Implementation, name: &str) -> bool {
     i.name == name || i.declared == name || i.unrevised() == name
 }
 
-pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, PlanError> {
+/// Every `--only` name names an implementation or an operation.
+fn check_only(suite: &Suite, sel: &Selection) -> Result<(), PlanError> {
     for name in &sel.only {
         let known = suite.implementations.iter().any(|i| only_picks(i, name))
             || suite.operations.iter().any(|o| &o.name == name);
@@ -194,6 +207,11 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, PlanError> {
             return Err(PlanError::UnknownName(name.clone(), all.join(", ")));
         }
     }
+    Ok(())
+}
+
+pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, PlanError> {
+    check_only(suite, sel)?;
     let picks_impl = sel
         .only
         .iter()
@@ -203,6 +221,8 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, PlanError> {
         .filter(|&i| !picks_impl || sel.only.iter().any(|n| only_picks(&suite.implementations[i], n)))
         .collect();
 
+    let measure = sel.measure.as_ref().unwrap_or(&suite.settings.measure);
+    let counting = measure.contains(&crate::results::Metric::Instructions);
     // The suite's own `resolve`, unless the command line chose a rule.
     let sampling = match (sel.sampling, suite.settings.resolve) {
         (Sampling::Fixed, Some(band)) => Sampling::Resolve {
@@ -266,6 +286,11 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, PlanError> {
                 vars,
                 implementations: measured,
                 skipped,
+                counted: if counting {
+                    suite.settings.counted_runs.unwrap_or(runs)
+                } else {
+                    0
+                },
             });
         }
     }
@@ -280,6 +305,7 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, PlanError> {
         passes,
         forks,
         order,
+        counter: suite.settings.counter,
     })
 }
 

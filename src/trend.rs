@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use crate::history::TrendRun;
-use crate::results::{AnalysisSettings, Verdict};
+use crate::results::{AnalysisSettings, Metric, Verdict};
 use crate::stats::changepoint::{self, Change, Detection, Options};
 
 /// Suites with at most this many cells are drawn in full whatever changed.
@@ -80,6 +80,8 @@ impl CellTrend {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trend {
     pub suite: String,
+    /// What the medians are of: time per call, or instructions per call.
+    pub metric: Metric,
     pub machine: String,
     /// Runs of the suite on the machine, oldest first.
     pub runs: Vec<TrendRun>,
@@ -100,14 +102,14 @@ impl Trend {
     }
 }
 
-/// The change points whose step the judge confirms (`judge::change::step`):
-/// the segmentation says where a cell moved, the one rule of every verdict
-/// says whether that is a change.
-fn confirmed(medians: &[f64], changes: Vec<Change>, sigma: f64) -> Vec<Change> {
+/// The change points whose step the judge confirms (`judge::change::step`),
+/// with `metric`'s band: the segmentation says where a cell moved, the one
+/// rule of every verdict says whether that is a change.
+fn confirmed(medians: &[f64], changes: Vec<Change>, sigma: f64, metric: Metric) -> Vec<Change> {
     let logs: Vec<f64> = medians.iter().map(|m| m.max(f64::MIN_POSITIVE).ln()).collect();
     let mut bounds: Vec<usize> = std::iter::once(0).chain(changes.iter().map(|c| c.index)).collect();
     bounds.push(logs.len());
-    let settings = AnalysisSettings::default();
+    let settings = AnalysisSettings::default().for_metric(metric);
     changes
         .into_iter()
         .enumerate()
@@ -124,20 +126,20 @@ fn confirmed(medians: &[f64], changes: Vec<Change>, sigma: f64) -> Vec<Change> {
 
 /// The change rule, applied to one cell's medians.
 /// The segmentation's changes are kept only where `confirmed` agrees.
-pub fn detect_cell(m: &Medians, opts: &Options) -> Detection {
+pub fn detect_cell(m: &Medians, opts: &Options, metric: Metric) -> Detection {
     let mut d = changepoint::detect(&m.median_ns, opts);
-    d.changes = confirmed(&m.median_ns, std::mem::take(&mut d.changes), d.sigma);
+    d.changes = confirmed(&m.median_ns, std::mem::take(&mut d.changes), d.sigma, metric);
     d
 }
 
 /// Each cell's changes, once per cell, the cells shared out over the cores.
-pub fn detect(cells: &[Medians], opts: &Options) -> Vec<Detection> {
+pub fn detect(cells: &[Medians], opts: &Options, metric: Metric) -> Vec<Detection> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     let chunk = cells.len().div_ceil(threads).max(1);
     std::thread::scope(|scope| {
         let handles: Vec<_> = cells
             .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(|m| detect_cell(m, opts)).collect::<Vec<_>>()))
+            .map(|part| scope.spawn(move || part.iter().map(|m| detect_cell(m, opts, metric)).collect::<Vec<_>>()))
             .collect();
         handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
     })
@@ -196,6 +198,7 @@ pub fn build(
     let undrawn_changes = cells.iter().filter(|c| !c.changes.is_empty() && !c.drawn()).count();
     Trend {
         suite: suite.to_string(),
+        metric: Metric::Wall,
         machine: machine.to_string(),
         runs,
         cells,
@@ -230,7 +233,7 @@ mod tests {
         b.run_ids.push(9);
         b.median_ns.push(1000.0);
         let cells = vec![a, b];
-        let d = detect(&cells, &Options::default());
+        let d = detect(&cells, &Options::default(), Metric::Wall);
         assert_eq!(to_draw(&cells, &d), [true, true], "a small suite is drawn in full");
         let runs = (1..=9)
             .map(|id| TrendRun {
@@ -263,7 +266,7 @@ mod tests {
             }
         };
         let cells: Vec<Medians> = (0..100).map(|k| cell(k, k >= 90)).collect();
-        let d = detect(&cells, &Options::default());
+        let d = detect(&cells, &Options::default(), Metric::Wall);
         assert!(d.iter().all(|d| !d.changes.is_empty()), "every cell changes");
         let draw = to_draw(&cells, &d);
         assert_eq!(draw.iter().filter(|x| **x).count(), DRAW_AT_MOST);

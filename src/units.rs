@@ -127,6 +127,23 @@ pub fn format_nanos(ns: f64) -> String {
     format!("{} {unit}", three_digits(value))
 }
 
+/// Formats a count (instructions) with SI prefixes: "812", "3.45 k", "24.1 M", "1.50 G".
+pub fn format_count(n: f64) -> String {
+    let (value, prefix) = if n.abs() < 1e3 {
+        (n, "")
+    } else if n.abs() < 1e6 {
+        (n / 1e3, " k")
+    } else if n.abs() < 1e9 {
+        (n / 1e6, " M")
+    } else {
+        (n / 1e9, " G")
+    };
+    if prefix.is_empty() && value.fract() == 0.0 {
+        return format!("{value:.0}");
+    }
+    format!("{}{prefix}", three_digits(value))
+}
+
 /// Formats bytes with SI units: "1 KB", "64 KB", "1.5 MB".
 pub fn format_bytes(bytes: u64) -> String {
     let b = bytes as f64;

@@ -37,7 +37,8 @@ fn use_results(text: &str) {
     let _ = markdown::render(&r);
     let _ = terminal::summary(&r);
     versus::analysis::analyze(&mut r, &[]);
-    let _ = versus::report::since::diff_table(&versus::diff::diff(&r, &r, &Default::default()), 0.01);
+    let d = versus::diff::diff(&r, &r, versus::results::Metric::Wall, &Default::default());
+    let _ = versus::report::since::diff_table(&d, 0.01);
 }
 
 fn extreme_number() -> impl Strategy<Value = f64> {

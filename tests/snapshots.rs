@@ -77,6 +77,7 @@ fn with_a_change_since(r: &mut results::Results) {
         warning: None,
         noise: None,
         changes,
+        metrics: Default::default(),
     });
 }
 
@@ -105,7 +106,7 @@ fn diff_of_two_runs() {
     let mut new = fixture("aes-gcm-java-jdk25.json");
     versus::analysis::analyze(&mut old, &[]);
     versus::analysis::analyze(&mut new, &[]);
-    let d = versus::diff::diff(&old, &new, &Default::default());
+    let d = versus::diff::diff(&old, &new, versus::results::Metric::Wall, &Default::default());
     let table = versus::report::since::diff_table(&d, new.analysis.noise);
     insta::assert_snapshot!("diff_terminal", terminal::render_table(&table));
     insta::assert_snapshot!("diff_markdown", markdown::render_diff(&table, &[]));

@@ -92,6 +92,12 @@ fn selection(common: &Common, only: Vec<String>) -> Result<Selection> {
         warmup: common.warmup,
         timeout,
         sampling,
+        measure: common
+            .measure
+            .as_deref()
+            .map(crate::suite::parse_measure)
+            .transpose()
+            .map_err(|e| anyhow::anyhow!("--measure: {e}"))?,
     })
 }
 
@@ -509,7 +515,7 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
     analysis::analyze(&mut old, &[]);
     analysis::analyze(&mut new, &[]);
     let noise = history::diff_noise(&args.store, &old, &new);
-    let d = crate::diff::diff(&old, &new, &noise);
+    let d = crate::diff::diff(&old, &new, args.metric, &noise);
     if d.rows.is_empty() {
         bail!(
             "{} and {} have no cell in common (cells are matched by id: operation/implementation/parameters)",
@@ -517,7 +523,7 @@ pub fn diff(args: crate::cli::DiffArgs) -> Result<ExitCode> {
             args.new
         );
     }
-    let table = crate::report::since::diff_table(&d, new.analysis.noise);
+    let table = crate::report::since::diff_table(&d, new.analysis.for_metric(args.metric).noise);
     say(&terminal::render_table_with(
         &table,
         terminal::Layout::stdout(colour(args.color, Style::Auto)),

@@ -15,6 +15,7 @@ use crate::cli::TrendArgs;
 use crate::exit;
 use crate::history::{Filter, Outside, Series, Store, TrendRun, Window};
 use crate::report::files;
+use crate::results::Metric;
 use crate::stats::changepoint;
 use crate::trend::{self, Medians, Point};
 
@@ -91,6 +92,7 @@ fn medians(
     runs: &[TrendRun],
     series: &[Series],
     only: Option<&[i64]>,
+    metric: Metric,
 ) -> Result<Vec<Medians>> {
     let index: HashMap<i64, usize> = series.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
     let in_window: HashSet<i64> = runs.iter().map(|r| r.id).collect();
@@ -102,7 +104,7 @@ fn medians(
         })
         .collect();
     let mut seen = vec![false; series.len()];
-    store.trend_medians(suite, machine, runs[0].id, only, &mut |series, run, median| {
+    store.trend_medians(suite, machine, runs[0].id, only, metric, &mut |series, run, median| {
         let Some(&i) = index.get(&series) else { return };
         if !in_window.contains(&run) {
             return;
@@ -133,6 +135,7 @@ fn full_points(
     runs: &[TrendRun],
     series: &[Series],
     drawn: &[i64],
+    metric: Metric,
 ) -> Result<HashMap<String, Vec<Point>>> {
     let mut out: HashMap<String, Vec<Point>> = HashMap::new();
     if drawn.is_empty() {
@@ -146,7 +149,7 @@ fn full_points(
         .into_iter()
         .map(|(k, v)| (k, Arc::from(v)))
         .collect();
-    store.trend_points(suite, machine, runs[0].id, Some(drawn), &mut |p| {
+    store.trend_points(suite, machine, runs[0].id, Some(drawn), metric, &mut |p| {
         let (Some(s), Some(&run), true, Some(m)) = (by_id.get(&p.series_id), by_run.get(&p.run_id), p.ok, p.median_ns)
         else {
             return;
@@ -209,9 +212,24 @@ pub fn trend(args: TrendArgs) -> Result<ExitCode> {
         }
     }
     let only: Option<Vec<i64>> = (!args.cell.is_empty()).then(|| series.iter().map(|s| s.id).collect());
-    let cells = medians(&mut store, &suite, &machine, &runs, &series, only.as_deref())?;
+    let cells = medians(
+        &mut store,
+        &suite,
+        &machine,
+        &runs,
+        &series,
+        only.as_deref(),
+        args.metric,
+    )?;
+    if cells.is_empty() {
+        bail!(
+            "no {} recorded for suite {suite} on machine {machine} in {}",
+            args.metric.name(),
+            store.location
+        );
+    }
     let opts = changepoint::Options::default();
-    let detections = trend::detect(&cells, &opts);
+    let detections = trend::detect(&cells, &opts, args.metric);
     let ids: HashMap<&str, i64> = series.iter().map(|s| (s.cell_id.as_str(), s.id)).collect();
     let drawn: Vec<i64> = cells
         .iter()
@@ -219,9 +237,10 @@ pub fn trend(args: TrendArgs) -> Result<ExitCode> {
         .filter(|(_, d)| *d)
         .filter_map(|(c, _)| ids.get(c.id.as_str()).copied())
         .collect();
-    let points = full_points(&mut store, &suite, &machine, &runs, &series, &drawn)?;
+    let points = full_points(&mut store, &suite, &machine, &runs, &series, &drawn, args.metric)?;
     let mut t = trend::build(&suite, &machine, runs, cells, detections, points);
     t.scope = scope(&args);
+    t.metric = args.metric;
     write(&args, &t)
 }
 

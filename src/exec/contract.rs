@@ -31,6 +31,10 @@ pub struct RunRequest {
     /// runs only.
     #[serde(skip)]
     pub exact_memory: bool,
+    /// Start the run with address-space randomisation off (as `setarch -R`
+    /// does), so a counted run lays its memory out alike every time.
+    #[serde(default)]
+    pub fixed_layout: bool,
 }
 
 /// How a run ended, as the operating system tells it.

@@ -5,10 +5,12 @@
 //! `Executor` trait); `process` starts runs from this process; `helper`
 //! wraps an executor so runs that need exact peak memory start from a small
 //! spawn helper; `interrupt` is versus's own interruption; `streams`,
-//! `rss` and `cgroup` serve `process`.
+//! `rss` and `cgroup` serve `process`; `counter` counts instructions
+//! (perf, or valgrind) around a run or a worker's batches.
 
 pub mod cgroup;
 pub mod contract;
+pub mod counter;
 pub mod guard;
 pub mod helper;
 pub mod interrupt;

@@ -72,6 +72,22 @@ impl Default for ProcessExecutor {
     }
 }
 
+/// Turns address-space randomisation off for the process about to exec
+/// (and its descendants, which inherit the personality).
+pub fn fix_layout() -> std::io::Result<()> {
+    const ADDR_NO_RANDOMIZE: libc::c_ulong = 0x0040000;
+    // SAFETY: personality(0xffffffff) only reads the current persona.
+    let current = unsafe { libc::personality(0xffff_ffff) };
+    if current < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: setting a persona flag has no memory-safety preconditions.
+    if unsafe { libc::personality(current as libc::c_ulong | ADDR_NO_RANDOMIZE) } < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 fn timeval_nanos(tv: libc::timeval) -> Nanos {
     Nanos(tv.tv_sec as u64 * 1_000_000_000 + tv.tv_usec as u64 * 1_000)
 }
@@ -175,6 +191,10 @@ impl Executor for ProcessExecutor {
             // SAFETY: the hook only makes async-signal-safe syscalls (open/write/close/setrlimit)
             // on data prepared before fork.
             unsafe { cmd.pre_exec(move || hook.apply()) };
+        }
+        if req.fixed_layout {
+            // SAFETY: personality is a plain, async-signal-safe syscall.
+            unsafe { cmd.pre_exec(fix_layout) };
         }
 
         // Inside the helper the precise figure is worth a read of /proc.
@@ -299,6 +319,21 @@ mod tests {
         assert!(r.rss_floor.0 > 0);
         // `true` needs far less than versus itself; what wait4 says is versus's size.
         assert!(r.max_rss.0 <= r.rss_floor.0 + crate::exec::RSS_FLOOR_SLACK.0, "{r:?}");
+    }
+
+    #[test]
+    fn a_fixed_layout_turns_randomisation_off_for_the_run() {
+        let mut ex = ProcessExecutor::new();
+        let dir = tempfile::tempdir().unwrap();
+        let mut r = req(&["sh", "-c", "cat /proc/self/personality; grep stack /proc/self/maps"]);
+        r.stdout = Some(dir.path().join("a"));
+        r.fixed_layout = true;
+        assert_eq!(ex.run(&r).exit, Exit::Code(0));
+        let first = std::fs::read_to_string(dir.path().join("a")).unwrap();
+        r.stdout = Some(dir.path().join("b"));
+        assert_eq!(ex.run(&r).exit, Exit::Code(0));
+        // Without randomisation the stack lands at the same address every time.
+        assert_eq!(first, std::fs::read_to_string(dir.path().join("b")).unwrap());
     }
 
     #[test]

@@ -20,7 +20,7 @@
 
 use crate::findings::series::{Series, sized_stats};
 use crate::findings::text;
-use crate::results::{Cell, CostFit, Finding, FindingKind, FitProblem};
+use crate::results::{Cell, CostFit, Finding, FindingKind, FitProblem, Metric};
 use crate::stats::bootstrap::{self, seed_for};
 use crate::stats::linear::{self, Line};
 
@@ -169,8 +169,8 @@ pub fn finding(series: &Series, f: &Fitted) -> Finding {
             format!(
                 "{}: {} + {}, within {} of every median {span}",
                 f.implementation,
-                fixed_text(c),
-                per_byte_text(c),
+                fixed_text(c, series.metric),
+                per_byte_text(c, series.metric),
                 text::percent(c.max_residual)
             ),
         )
@@ -180,7 +180,7 @@ pub fn finding(series: &Series, f: &Fitted) -> Finding {
             .iter()
             .filter_map(|c| Some((c.payload_bytes?, c.stats.as_ref()?.median_ns)))
             .min_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-        let why = not_linear_text(c, smallest, &span);
+        let why = not_linear_text(c, smallest, &span, series.metric);
         (
             FindingKind::NotLinear,
             format!("{}: not linear in size: {why}", f.implementation),
@@ -198,8 +198,8 @@ pub fn finding(series: &Series, f: &Fitted) -> Finding {
     out
 }
 
-fn fixed_text(c: &CostFit) -> String {
-    let interval = text::time_ci(c.fixed_ns, Some(c.fixed_ci_low_ns), Some(c.fixed_ci_high_ns));
+fn fixed_text(c: &CostFit, metric: Metric) -> String {
+    let interval = text::figure_ci(metric, c.fixed_ns, Some(c.fixed_ci_low_ns), Some(c.fixed_ci_high_ns));
     if c.fixed_ci_high_ns < 0.0 {
         format!("no fixed cost (the line's is {interval}, below zero: per byte, large payloads cost more)")
     } else if c.fixed_ci_low_ns <= 0.0 {
@@ -209,23 +209,31 @@ fn fixed_text(c: &CostFit) -> String {
     }
 }
 
-fn per_byte_text(c: &CostFit) -> String {
+fn per_byte_text(c: &CostFit, metric: Metric) -> String {
     let [b, lo, hi] = text::numbers([c.per_byte_ns, c.per_byte_ci_low_ns, c.per_byte_ci_high_ns]);
-    let ns = format!("{b} ns/byte [{lo}, {hi}]");
+    let unit = match metric {
+        Metric::Wall => "ns",
+        Metric::Instructions => "instr",
+    };
+    let ns = format!("{b} {unit}/byte [{lo}, {hi}]");
     match c.throughput_bytes_per_s.filter(|_| c.per_byte_ci_low_ns > 0.0) {
-        Some(rate) => format!("{ns} ({})", crate::units::format_throughput(rate)),
+        Some(rate) if metric == Metric::Wall => format!("{ns} ({})", crate::units::format_throughput(rate)),
+        Some(_) => ns,
         None => format!("no measurable per-byte cost ({ns})"),
     }
 }
 
 /// Why the line does not hold, after "not linear in size: ".
-fn not_linear_text(c: &CostFit, smallest: Option<(u64, f64)>, span: &str) -> String {
+fn not_linear_text(c: &CostFit, smallest: Option<(u64, f64)>, span: &str, metric: Metric) -> String {
     match (c.problem, smallest) {
-        (Some(FitProblem::NegativePerByte), _) => format!("the time falls as the payload grows {span}"),
+        (Some(FitProblem::NegativePerByte), _) => {
+            let what = if metric == Metric::Wall { "time" } else { "count" };
+            format!("the {what} falls as the payload grows {span}")
+        }
         (Some(FitProblem::FixedAboveSmallest), Some((bytes, median))) => format!(
             "a fixed + per-byte line would start at {}, above the whole {} at {}",
-            text::time_ci(c.fixed_ns, Some(c.fixed_ci_low_ns), Some(c.fixed_ci_high_ns)),
-            text::time(median),
+            text::figure_ci(metric, c.fixed_ns, Some(c.fixed_ci_low_ns), Some(c.fixed_ci_high_ns)),
+            text::figure(metric, median),
             text::payload(bytes)
         ),
         _ => format!(

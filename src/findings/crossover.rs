@@ -21,7 +21,9 @@ use crate::findings::cost::Fitted;
 use crate::findings::series::Series;
 use crate::findings::text;
 use crate::findings::winner::{self, Decided, decide};
-use crate::results::{AnalysisSettings, Cell, Crossover, Evidence, Finding, FindingKind, SizeAnswer, SizeSegment};
+use crate::results::{
+    AnalysisSettings, Cell, Crossover, Evidence, Finding, FindingKind, Metric, SizeAnswer, SizeSegment,
+};
 use crate::stats::bootstrap;
 use crate::stats::linear::Line;
 
@@ -49,7 +51,10 @@ pub fn findings(series: &Series, fits: &[Fitted], settings: &AnalysisSettings) -
         .filter(|w| w[0].1.implementation != w[1].1.implementation)
         .map(|w| crossover(&sizes, &segments[w[0].0..=w[1].0], fits, settings))
         .collect();
-    let mut parts: Vec<String> = segments.iter().map(|s| phrase(s, &sizes, settings.noise)).collect();
+    let mut parts: Vec<String> = segments
+        .iter()
+        .map(|s| phrase(s, &sizes, settings.noise, series.metric))
+        .collect();
     for x in &crossovers {
         if let (Some(at), lo, hi) = (x.estimated_bytes, x.estimated_ci_low_bytes, x.estimated_ci_high_bytes) {
             parts.push(crossing_text(x, at, lo.zip(hi)));
@@ -106,12 +111,12 @@ fn place(bytes: &[u64], all: &[u64]) -> String {
 }
 
 /// One segment in words.
-fn phrase(s: &SizeSegment, sizes: &[Decided], noise: f64) -> String {
+fn phrase(s: &SizeSegment, sizes: &[Decided], noise: f64, metric: Metric) -> String {
     let all: Vec<u64> = sizes.iter().map(|d| d.bytes).collect();
     let inside: Vec<&Decided> = sizes.iter().filter(|d| s.payload_bytes.contains(&d.bytes)).collect();
     let where_ = place(&s.payload_bytes, &all);
     if let [one] = inside.as_slice() {
-        return winner::sentence(one, &where_, noise);
+        return winner::sentence(one, &where_, noise, metric);
     }
     match (s.answer, &s.implementation) {
         (SizeAnswer::Winner, Some(name)) => {
@@ -121,10 +126,11 @@ fn phrase(s: &SizeSegment, sizes: &[Decided], noise: f64) -> String {
                 .min_by(|a, b| margin(a).total_cmp(&margin(b)))
                 .expect("a segment has sizes");
             format!(
-                "{name} is fastest {where_} (closest at {}, ahead of {}: {})",
+                "{name} {} {where_} (closest at {}, ahead of {}: {})",
+                metric.is_fastest(),
                 text::payload(closest.bytes),
                 closest.winner.runner_up,
-                winner::evidence_text(closest)
+                winner::evidence_text(closest, metric)
             )
         }
         (SizeAnswer::Same, _) => pairs(&inside)
@@ -146,7 +152,8 @@ fn phrase(s: &SizeSegment, sizes: &[Decided], noise: f64) -> String {
                 }
             }
             format!(
-                "unknown which is fastest {where_}: the runs of {} are unstable",
+                "unknown which {} {where_}: the runs of {} are unstable",
+                metric.is_fastest(),
                 text::and_list(&unique)
             )
         }
@@ -155,7 +162,7 @@ fn phrase(s: &SizeSegment, sizes: &[Decided], noise: f64) -> String {
                 .iter()
                 .map(|((a, b), at)| format!("{} ({a} or {b})", text::sizes(at, &all)))
                 .collect();
-            format!("unknown which is fastest at {}", said.join(", "))
+            format!("unknown which {} at {}", metric.is_fastest(), said.join(", "))
         }
     }
 }

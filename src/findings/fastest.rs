@@ -11,7 +11,7 @@ use indexmap::IndexMap;
 
 use crate::findings::winner::{decide, sentence};
 use crate::plan::params_key;
-use crate::results::{AnalysisSettings, Cell, Finding, FindingKind, Results};
+use crate::results::{AnalysisSettings, Cell, Finding, FindingKind, Metric, Results};
 
 /// One finding per group outside every series, in document order.
 pub fn findings(results: &Results, in_series: &HashSet<&str>, settings: &AnalysisSettings) -> Vec<Finding> {
@@ -27,16 +27,16 @@ pub fn findings(results: &Results, in_series: &HashSet<&str>, settings: &Analysi
     }
     groups
         .into_values()
-        .filter_map(|cells| finding(&cells, settings))
+        .filter_map(|cells| finding(&cells, settings, results.view))
         .collect()
 }
 
-fn finding(cells: &[&Cell], settings: &AnalysisSettings) -> Option<Finding> {
+fn finding(cells: &[&Cell], settings: &AnalysisSettings, metric: Metric) -> Option<Finding> {
     let bytes = cells.iter().find_map(|c| c.payload_bytes).unwrap_or(0);
     let d = decide(bytes, cells, settings)?;
     let fast = d.compared[0];
     let ids = d.cells.iter().map(|c| c.id.clone()).collect();
-    let text = sentence(&d, "", settings.noise);
+    let text = sentence(&d, "", settings.noise, metric);
     let mut found = Finding::new(FindingKind::Winner, &fast.operation, fast.params.clone(), text, ids);
     found.implementation = d.winner.implementation.clone();
     found.winners = Some(vec![d.winner]);

@@ -8,7 +8,7 @@
 use indexmap::IndexMap;
 
 use crate::plan::{Params, params_key};
-use crate::results::{Cell, Results, Stats};
+use crate::results::{Cell, Metric, Results, Stats};
 
 /// One operation's cells at one value of its other parameters.
 pub struct Series<'r> {
@@ -17,6 +17,8 @@ pub struct Series<'r> {
     pub params: Params,
     /// Every cell of the series with a payload size, ok or not, in document order.
     pub cells: Vec<&'r Cell>,
+    /// What the cells' figures are (`Results::view`): findings word and format them by it.
+    pub metric: Metric,
 }
 
 /// An ok cell's statistics and payload size.
@@ -105,6 +107,7 @@ pub fn all(results: &Results) -> Vec<Series<'_>> {
                     operation: op.as_str(),
                     params: rest,
                     cells: vec![],
+                    metric: results.view,
                 })
                 .cells
                 .push(c);

@@ -94,6 +94,8 @@ pub(crate) fn document(cells: Vec<Cell>) -> Results {
         since: None,
         shard: None,
         merge: None,
+        metrics: Default::default(),
+        view: Default::default(),
         revisions: None,
     };
     analyze(&mut r, &[]);

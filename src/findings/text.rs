@@ -3,7 +3,8 @@
 //! time's own unit ("3.10 ms [3.05, 3.12]"), lists of sizes ("1 KB to
 //! 1 MB"). Only formatting; the numbers come from the finding's analysis.
 
-use crate::units::{format_bytes, format_nanos, three_digits};
+use crate::results::Metric;
+use crate::units::{format_bytes, three_digits};
 
 /// A payload or memory size without padding zeros: "1 KB", "1.5 MB", "256 B".
 pub fn size(bytes: u64) -> String {
@@ -54,28 +55,48 @@ pub fn size_range(low: u64, high: u64) -> String {
 
 /// A time: "812 ns", "3.45 µs", "24.1 ms"; a fitted cost may be negative: "-11.3 µs".
 pub fn time(ns: f64) -> String {
-    if ns < 0.0 {
-        format!("-{}", format_nanos(-ns))
+    figure(Metric::Wall, ns)
+}
+
+/// A figure of `metric`: "3.45 µs", "33.0 k instr"; negative ones keep their sign.
+pub fn figure(metric: Metric, v: f64) -> String {
+    if v < 0.0 {
+        format!("-{}", metric.format(-v))
     } else {
-        format_nanos(ns)
+        metric.format(v)
+    }
+}
+
+/// The scale of a formatted figure's unit ("ms": 1e6, "k instr": 1e3).
+fn unit_scale(unit: &str) -> f64 {
+    match unit.split(' ').next().unwrap_or("") {
+        "µs" | "k" => 1e3,
+        "ms" | "M" => 1e6,
+        "s" | "G" => 1e9,
+        _ => 1.0,
     }
 }
 
 /// A time with its interval written in the time's unit: "3.10 ms [3.05, 3.12]".
 pub fn time_ci(ns: f64, low: Option<f64>, high: Option<f64>) -> String {
-    let main = time(ns);
-    let scale = match main.rsplit(' ').next() {
-        Some("µs") => 1e3,
-        Some("ms") => 1e6,
-        Some("s") => 1e9,
-        _ => 1.0,
-    };
+    figure_ci(Metric::Wall, ns, low, high)
+}
+
+/// A figure of `metric` with its interval in the figure's unit:
+/// "3.10 ms [3.05, 3.12]", "33.0 k instr [32.9, 33.1]".
+pub fn figure_ci(metric: Metric, v: f64, low: Option<f64>, high: Option<f64>) -> String {
+    let main = figure(metric, v);
+    let unit = main.split_once(' ').map_or("", |(_, u)| u).to_string();
+    let scale = unit_scale(&unit);
     match (low, high) {
         (Some(lo), Some(hi)) => {
-            let [v, lo, hi] = numbers([ns.abs() / scale, lo / scale, hi / scale]);
-            let unit = main.rsplit(' ').next().unwrap_or("ns");
-            let sign = if ns < 0.0 { "-" } else { "" };
-            format!("{sign}{v} {unit} [{lo}, {hi}]")
+            let [v2, lo, hi] = numbers([v.abs() / scale, lo / scale, hi / scale]);
+            let sign = if v < 0.0 { "-" } else { "" };
+            if unit.is_empty() {
+                format!("{sign}{v2} [{lo}, {hi}]")
+            } else {
+                format!("{sign}{v2} {unit} [{lo}, {hi}]")
+            }
         }
         _ => main,
     }
@@ -84,7 +105,12 @@ pub fn time_ci(ns: f64, low: Option<f64>, high: Option<f64>) -> String {
 /// Two times, the unit once when they share it: "4.91 against 6.02 ms",
 /// "950 µs against 1.20 ms".
 pub fn time_pair(a: f64, b: f64) -> String {
-    let (ta, tb) = (time(a), time(b));
+    figure_pair(Metric::Wall, a, b)
+}
+
+/// Two figures of `metric`, the unit once when they share it.
+pub fn figure_pair(metric: Metric, a: f64, b: f64) -> String {
+    let (ta, tb) = (figure(metric, a), figure(metric, b));
     match (ta.split_once(' '), tb.split_once(' ')) {
         (Some((na, ua)), Some((_, ub))) if ua == ub => format!("{na} against {tb}"),
         _ => format!("{ta} against {tb}"),
@@ -93,7 +119,12 @@ pub fn time_pair(a: f64, b: f64) -> String {
 
 /// Two times as a range, the unit once when they share it: "156–188 ms".
 pub fn time_range(low: f64, high: f64) -> String {
-    let (a, b) = (time(low), time(high));
+    figure_range(Metric::Wall, low, high)
+}
+
+/// A range of figures of `metric`, the unit once when they share it.
+pub fn figure_range(metric: Metric, low: f64, high: f64) -> String {
+    let (a, b) = (figure(metric, low), figure(metric, high));
     match (a.split_once(' '), b.split_once(' ')) {
         (Some((na, ua)), Some((_, ub))) if ua == ub => format!("{na}–{b}"),
         _ => format!("{a}–{b}"),
@@ -185,6 +216,12 @@ mod tests {
         assert_eq!(time_pair(4.91e6, 6.02e6), "4.91 against 6.02 ms");
         assert_eq!(time_range(156e6, 188e6), "156–188 ms");
         assert_eq!(time_pair(950e3, 1.2e6), "950 µs against 1.20 ms");
+        let counts = Metric::Instructions;
+        assert_eq!(figure_pair(counts, 33_000.0, 53_600.0), "33.0 against 53.6 k instr");
+        assert_eq!(
+            figure_ci(counts, 2.5e6, Some(2.49e6), Some(2.51e6)),
+            "2.50 M instr [2.49, 2.51]"
+        );
         let all = [1000, 64_000, 1_000_000, 10_000_000];
         assert_eq!(sizes(&[1000, 64_000, 1_000_000], &all), "1 KB to 1 MB");
         assert_eq!(sizes(&[1000, 1_000_000], &all), "1 KB and 1 MB");

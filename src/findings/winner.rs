@@ -14,7 +14,7 @@
 
 use crate::findings::text;
 use crate::judge::compare::compare;
-use crate::results::{AnalysisSettings, Cell, Ratio, SizeAnswer, SizeWinner, Verdict};
+use crate::results::{AnalysisSettings, Cell, Metric, Ratio, SizeAnswer, SizeWinner, Verdict};
 
 /// One group decided: the answer and the cells it looked at.
 pub struct Decided<'r> {
@@ -120,8 +120,8 @@ pub fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSettings) -
 
 /// Two medians and their ratio: "4.91 against 6.02 ms: 1.27x [1.15, 1.35]";
 /// without an interval, "(n=3: no interval below 6 runs)" takes its place.
-pub fn pair_text(fast_ns: f64, slow_ns: f64, r: Option<&Ratio>) -> String {
-    let mut out = text::time_pair(fast_ns, slow_ns);
+pub fn pair_text(metric: Metric, fast_ns: f64, slow_ns: f64, r: Option<&Ratio>) -> String {
+    let mut out = text::figure_pair(metric, fast_ns, slow_ns);
     if let Some(r) = r {
         out.push_str(&format!(": {}", text::ratio(r.ratio)));
         match (r.ci_low, r.ci_high) {
@@ -138,25 +138,26 @@ pub fn pair_text(fast_ns: f64, slow_ns: f64, r: Option<&Ratio>) -> String {
 /// The medians of a decided group's two compared cells with their ratio;
 /// for a winner over unstable runs, both cells' ranges instead: "every
 /// run: 8.71–16.4 µs against 700–764 µs".
-pub fn evidence_text(d: &Decided) -> String {
+pub fn evidence_text(d: &Decided, metric: Metric) -> String {
     let [fast, slow] = d.compared;
     if d.winner.every_run {
         let range = |c: &Cell| {
             c.stats
                 .as_ref()
-                .map_or(String::new(), |s| text::time_range(s.min_ns, s.max_ns))
+                .map_or(String::new(), |s| text::figure_range(metric, s.min_ns, s.max_ns))
         };
         return format!("every run: {} against {}", range(fast), range(slow));
     }
     let median = |c: &Cell| c.stats.as_ref().map_or(0.0, |s| s.median_ns);
-    pair_text(median(fast), median(slow), d.winner.ratio.as_ref())
+    pair_text(metric, median(fast), median(slow), d.winner.ratio.as_ref())
 }
 
 /// What a group's answer is, in words, after its place ("at 1 MB", or
 /// nothing for a group without sizes): "a is fastest, ahead of b (…)",
 /// "a and b are the same within ±1% (…)", "unknown which of a and b is
-/// faster (…)", "unknown which is fastest: the runs of a are unstable".
-pub fn sentence(d: &Decided, place: &str, noise: f64) -> String {
+/// faster (…)", "unknown which is fastest: the runs of a are unstable";
+/// in `metric`'s words ("a needs the fewest instructions, …").
+pub fn sentence(d: &Decided, place: &str, noise: f64, metric: Metric) -> String {
     let w = &d.winner;
     let (a, b) = (&w.fastest, &w.runner_up);
     let at = if place.is_empty() {
@@ -164,17 +165,18 @@ pub fn sentence(d: &Decided, place: &str, noise: f64) -> String {
     } else {
         format!(" {place}")
     };
-    let evidence = evidence_text(d);
+    let evidence = evidence_text(d, metric);
+    let (fastest, faster) = (metric.is_fastest(), metric.is_faster());
     match w.answer {
-        SizeAnswer::Winner => format!("{a} is fastest{at}, ahead of {b} ({evidence})"),
+        SizeAnswer::Winner => format!("{a} {fastest}{at}, ahead of {b} ({evidence})"),
         SizeAnswer::Same => format!(
             "{a} and {b} are the same within ±{}{at} ({evidence})",
             text::percent(noise)
         ),
         SizeAnswer::Unstable => format!(
-            "unknown which is fastest{at}: the runs of {} are unstable",
+            "unknown which {fastest}{at}: the runs of {} are unstable",
             text::and_list(&w.unstable)
         ),
-        _ => format!("unknown which of {a} and {b} is faster{at} ({evidence})"),
+        _ => format!("unknown which of {a} and {b} {faster}{at} ({evidence})"),
     }
 }

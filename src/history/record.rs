@@ -12,7 +12,7 @@ use anyhow::{Context, Result, bail};
 use super::backend::{Backend, Column, Value};
 use super::document::Document;
 use super::store::{RunMeta, Store, machine_of};
-use crate::results::{Environment, Results};
+use crate::results::{Environment, Metric, Results};
 
 impl Store {
     /// Records a run whose results file is `document`. Returns the run's id.
@@ -158,6 +158,37 @@ fn insert_cells(db: &mut dyn Backend, run_id: i64, results: &Results, series: &H
     Ok(())
 }
 
+/// The instruction statistics of the cells that counted them (`cell_metrics`).
+fn insert_metrics(db: &mut dyn Backend, run_id: i64, results: &Results, series: &HashMap<String, i64>) -> Result<()> {
+    let counted: Vec<(i64, &crate::results::MetricStats)> = results
+        .cells
+        .iter()
+        .filter_map(|c| Some((*series.get(&c.id)?, c.stats.as_ref()?.instructions.as_ref()?)))
+        .collect();
+    if counted.is_empty() {
+        return Ok(());
+    }
+    let real = |f: &dyn Fn(&crate::results::MetricStats) -> Option<f64>| {
+        Column::Real(counted.iter().map(|(_, m)| f(m)).collect())
+    };
+    db.insert_many(
+        "INSERT INTO cell_metrics (run_id, series_id, metric, n, median, ci_low, ci_high, mean, stddev)",
+        "",
+        &[
+            Column::Int(vec![Some(run_id); counted.len()]),
+            Column::Int(counted.iter().map(|(id, _)| Some(*id)).collect()),
+            Column::Text(vec![Some(Metric::Instructions.name().to_string()); counted.len()]),
+            Column::Int(counted.iter().map(|(_, m)| Some(m.n as i64)).collect()),
+            real(&|m| Some(m.median)),
+            real(&|m| m.ci_low),
+            real(&|m| m.ci_high),
+            real(&|m| Some(m.mean)),
+            real(&|m| m.stddev),
+        ],
+    )?;
+    Ok(())
+}
+
 fn insert_versions(db: &mut dyn Backend, run_id: i64, env: &Environment) -> Result<()> {
     let known: Vec<(&String, &String)> = env
         .implementations
@@ -189,6 +220,7 @@ fn record_in(db: &mut dyn Backend, results: &Results, document: &Document, meta:
     if !results.cells.is_empty() {
         let series = series_ids(db, &machine, results)?;
         insert_cells(db, run_id, results, &series)?;
+        insert_metrics(db, run_id, results, &series)?;
     }
     insert_versions(db, run_id, &results.environment)?;
     Ok(run_id)

@@ -16,7 +16,7 @@ use anyhow::{Result, bail};
 use super::backend::{Backend, Dialect};
 
 /// The schema version this versus writes.
-pub const VERSION: i64 = 3;
+pub const VERSION: i64 = 4;
 
 /// Each migration: the version it brings the store to, and its statements.
 /// `{id}`, `{int}`, `{real}` and `{blob}` become each dialect's types;
@@ -136,6 +136,23 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
         ALTER TABLE runs ADD COLUMN cell_count {int};
         UPDATE runs SET cell_count = (SELECT count(*) FROM cells c WHERE c.run_id = runs.id);
         ALTER TABLE runs ADD COLUMN document_gzip {blob}",
+    ),
+    (
+        4,
+        // A cell's statistics in each metric other than wall time
+        // (`instructions` per call), for the cells that measured it.
+        "CREATE TABLE cell_metrics (
+            run_id {int} NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            series_id {int} NOT NULL REFERENCES series(id),
+            metric TEXT NOT NULL,
+            n {int},
+            median {real},
+            ci_low {real},
+            ci_high {real},
+            mean {real},
+            stddev {real},
+            PRIMARY KEY (run_id, series_id, metric)
+        ){clustered}",
     ),
 ];
 

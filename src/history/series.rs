@@ -9,6 +9,7 @@ use anyhow::Result;
 
 use super::backend::Param;
 use super::store::Store;
+use crate::results::Metric;
 
 /// A run as a trend shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -130,27 +131,30 @@ impl Store {
         Ok(out)
     }
 
-    /// Each cell's median in the runs of `suite` on `machine` from run
-    /// `from_run` on (of the series `only`, when given), as (series, run,
-    /// median when the cell was ok), in no particular order: the least a
-    /// trend reads to find changes, three numbers a row.
+    /// Each cell's median in `metric` in the runs of `suite` on `machine`
+    /// from run `from_run` on (of the series `only`, when given), as (series,
+    /// run, median when the cell was ok), in no particular order: the least a
+    /// trend reads to find changes, three numbers a row. In a metric other
+    /// than wall time, only the cells that measured it.
     pub fn trend_medians(
         &mut self,
         suite: &str,
         machine: &str,
         from_run: i64,
         only: Option<&[i64]>,
+        metric: Metric,
         each: &mut dyn FnMut(i64, i64, Option<f64>),
     ) -> Result<()> {
         if only.is_some_and(|ids| ids.is_empty()) {
             return Ok(());
         }
         let (sql, params) = points_query(
-            "c.series_id, c.run_id, CASE WHEN c.outcome = 'ok' THEN c.median_ns END",
+            "c.series_id, c.run_id, CASE WHEN c.outcome = 'ok' THEN {median} END",
             suite,
             machine,
             from_run,
             only,
+            metric,
         );
         self.db.query_each(&sql, &params, &mut |r| {
             each(r[0].int().unwrap_or(0), r[1].int().unwrap_or(0), r[2].real());
@@ -158,26 +162,28 @@ impl Store {
         })
     }
 
-    /// Every cell summary of the runs of `suite` on `machine` from run
-    /// `from_run` on (of the series `only`, when given), handed to `each`
-    /// as it is read, in no particular order.
+    /// Every cell summary in `metric` of the runs of `suite` on `machine`
+    /// from run `from_run` on (of the series `only`, when given), handed to
+    /// `each` as it is read, in no particular order.
     pub fn trend_points(
         &mut self,
         suite: &str,
         machine: &str,
         from_run: i64,
         only: Option<&[i64]>,
+        metric: Metric,
         each: &mut dyn FnMut(Point),
     ) -> Result<()> {
         if only.is_some_and(|ids| ids.is_empty()) {
             return Ok(());
         }
         let (sql, params) = points_query(
-            "c.series_id, c.run_id, CASE WHEN c.outcome = 'ok' THEN 1 ELSE 0 END, c.median_ns, c.ci_low_ns, c.ci_high_ns",
+            "c.series_id, c.run_id, CASE WHEN c.outcome = 'ok' THEN 1 ELSE 0 END, {median}, {ci_low}, {ci_high}",
             suite,
             machine,
             from_run,
             only,
+            metric,
         );
         self.db.query_each(&sql, &params, &mut |r| {
             each(Point {
@@ -211,17 +217,40 @@ impl Store {
     }
 }
 
-/// The query for cell rows of a suite on a machine from a run on, of some series.
+/// The query for cell rows of a suite on a machine from a run on, of some
+/// series; `{median}`, `{ci_low}` and `{ci_high}` in `columns` are the
+/// figures of `metric` (wall time: the cell row's; another: `cell_metrics`').
 fn points_query(
     columns: &str,
     suite: &str,
     machine: &str,
     from_run: i64,
     only: Option<&[i64]>,
+    metric: Metric,
 ) -> (String, Vec<Param>) {
     let mut params: Vec<Param> = vec![suite.into(), machine.into(), from_run.into()];
+    let (columns, join) = match metric {
+        Metric::Wall => (
+            columns
+                .replace("{median}", "c.median_ns")
+                .replace("{ci_low}", "c.ci_low_ns")
+                .replace("{ci_high}", "c.ci_high_ns"),
+            String::new(),
+        ),
+        other => {
+            params.push(other.name().into());
+            (
+                columns
+                    .replace("{median}", "m.median")
+                    .replace("{ci_low}", "m.ci_low")
+                    .replace("{ci_high}", "m.ci_high"),
+                " JOIN cell_metrics m ON m.run_id = c.run_id AND m.series_id = c.series_id AND m.metric = ?4"
+                    .to_string(),
+            )
+        }
+    };
     let mut sql = format!(
-        "SELECT {columns} FROM cells c JOIN runs r ON r.id = c.run_id \
+        "SELECT {columns} FROM cells c JOIN runs r ON r.id = c.run_id{join} \
          WHERE r.suite_name = ?1 AND r.machine_id = ?2 AND r.id >= ?3"
     );
     if let Some(ids) = only {

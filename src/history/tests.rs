@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::backend::Backend;
 use super::*;
-use crate::results::{self, Results};
+use crate::results::{self, Metric, MetricStats, Results};
 
 fn fixture() -> (Results, String) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile-results.json");
@@ -113,13 +113,67 @@ fn records_and_reads_back(fresh: &Fresh) {
     let mut s = open(&loc).unwrap();
     assert_eq!(s.document(a).unwrap().text().unwrap(), text);
     let mut points = 0;
-    s.trend_points(&r.suite.name, &machine, 0, None, &mut |_| points += 1)
+    s.trend_points(&r.suite.name, &machine, 0, None, Metric::Wall, &mut |_| points += 1)
         .unwrap();
     assert_eq!(
         points,
         r.cells.len(),
         "the pruned runs' cells are gone, the kept run's are there"
     );
+}
+
+/// A cell's instruction statistics are recorded beside its time and read
+/// back by metric; cells without counts are not in an instructions trend.
+fn records_counts_by_metric(fresh: &Fresh) {
+    let loc = fresh();
+    let (mut r, text) = fixture();
+    let counted = r.cells.iter().position(|c| c.stats.is_some()).expect("an ok cell");
+    r.cells[counted].stats.as_mut().unwrap().instructions = Some(MetricStats {
+        n: 6,
+        median: 1_000_000.0,
+        mean: 1_000_010.0,
+        stddev: Some(5.0),
+        min: 999_990.0,
+        max: 1_000_030.0,
+        ci_low: Some(999_995.0),
+        ci_high: Some(1_000_020.0),
+        levels: None,
+        repeatability: 0.0,
+    });
+    let mut s = open(&loc).unwrap();
+    let a = s.record(&r, &doc(&text), &meta()).unwrap();
+    s.record(&r, &doc(&text), &meta()).unwrap();
+    let machine = store::machine_of(&r.environment);
+    let mut points = Vec::new();
+    s.trend_points(&r.suite.name, &machine, 0, None, Metric::Instructions, &mut |p| {
+        points.push(p)
+    })
+    .unwrap();
+    assert_eq!(points.len(), 2, "one counted cell in two runs");
+    assert!(
+        points
+            .iter()
+            .all(|p| p.median_ns == Some(1_000_000.0) && p.ci_low_ns == Some(999_995.0))
+    );
+    let mut medians = 0;
+    s.trend_medians(&r.suite.name, &machine, 0, None, Metric::Wall, &mut |_, _, _| {
+        medians += 1
+    })
+    .unwrap();
+    assert_eq!(medians, 2 * r.cells.len(), "time is every cell's");
+    // A pruned run takes its counts with it.
+    s.prune(&[a]).unwrap();
+    let mut left = 0;
+    s.trend_medians(
+        &r.suite.name,
+        &machine,
+        0,
+        None,
+        Metric::Instructions,
+        &mut |_, _, _| left += 1,
+    )
+    .unwrap();
+    assert_eq!(left, 1);
 }
 
 /// A run as versus wrote it under schema 2: samples in every cell row, the
@@ -188,7 +242,7 @@ fn migrates_from_the_previous_schema(fresh: &Fresh) {
     let machine = store::machine_of(&r.environment);
     assert_eq!(s.series(&r.suite.name, &machine).unwrap().len(), r.cells.len());
     let mut points = 0;
-    s.trend_points(&r.suite.name, &machine, 0, None, &mut |_| points += 1)
+    s.trend_points(&r.suite.name, &machine, 0, None, Metric::Wall, &mut |_| points += 1)
         .unwrap();
     assert_eq!(points, 2 * r.cells.len(), "every old cell row carried over");
     // New runs join the old ones' series.
@@ -291,6 +345,7 @@ fn raw(loc: &Location) -> Box<dyn Backend> {
 type Case = fn(&Fresh);
 
 const CASES: &[(&str, Case)] = &[
+    ("records_counts_by_metric", records_counts_by_metric),
     ("records_and_reads_back", records_and_reads_back),
     ("migrates_from_the_previous_schema", migrates_from_the_previous_schema),
     ("refuses_a_newer_schema", refuses_a_newer_schema),

@@ -86,6 +86,8 @@ pub fn build(files: &[(Source, Imported)], options: &Options) -> Result<Results>
         since: None,
         shard: None,
         merge: None,
+        metrics: Default::default(),
+        view: Default::default(),
         revisions: None,
     };
     crate::analysis::analyze(&mut results, &doc.warnings);
@@ -282,6 +284,8 @@ fn summary_stats(s: &Summary) -> results::Stats {
         alloc_bytes_per_call: None,
         gc_per_call: None,
         carry_over: None,
+        instructions: None,
+        repeatability: None,
         unstable: None,
     }
 }

@@ -11,7 +11,7 @@
 
 use crate::judge::levels::{self, LogEstimate};
 use crate::judge::verdict;
-use crate::results::{AnalysisSettings, Cell, Comparison, Levels, Stats, Verdict};
+use crate::results::{AnalysisSettings, Cell, Comparison, Levels, Metric, Stats, Verdict};
 
 /// The runs of two cells measured side by side, pair by pair (times per
 /// call, positive), with the number of pairs in each segment. Segments are
@@ -98,6 +98,14 @@ pub fn missing_interval_note(n: usize) -> String {
     format!("too few runs (n={n}) for an interval: at least 6 are needed")
 }
 
+/// The noise band of comparing `cell` with `base` (relative): the
+/// settings' noise, widened to either figure's own repeatability where it
+/// has one (counts in a metric view: `judge::counts`).
+pub fn noise_band(cell: &Cell, base: &Cell, settings: &AnalysisSettings) -> f64 {
+    let rep = |c: &Cell| c.stats.as_ref().and_then(|s| s.repeatability).unwrap_or(0.0);
+    settings.noise.max(rep(cell)).max(rep(base))
+}
+
 /// A comparison made from a log-ratio estimate.
 pub fn from_estimate(
     cell: &Cell,
@@ -106,7 +114,7 @@ pub fn from_estimate(
     paired: bool,
     settings: &AnalysisSettings,
 ) -> Comparison {
-    let band = (1.0 + settings.noise).ln();
+    let band = (1.0 + noise_band(cell, base, settings)).ln();
     let exp = |(lo, hi): (f64, f64)| (lo.exp(), hi.exp());
     Comparison {
         implementation: cell.implementation.clone(),
@@ -123,6 +131,7 @@ pub fn from_estimate(
         minimum_detectable: verdict::minimum_detectable(est, band, settings.confidence).map(|m| m.exp() - 1.0),
         settle_runs: verdict::runs_to_settle(est, band),
         note: est.interval.is_none().then(|| missing_interval_note(est.n)),
+        metric: Metric::Wall,
     }
 }
 

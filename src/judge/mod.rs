@@ -11,6 +11,8 @@
 //! - `compare`: two cells of one run (paired) or of two runs (unpaired).
 //! - `carryover`: whether the implementation run just before changes a
 //!   cell's time (from the recorded order), which no paired interval can see.
+//! - `counts`: the same in a metric other than wall time (instructions),
+//!   with that metric's noise band.
 //! - `noise`: how much a cell moves between runs on one machine, learned
 //!   from its history.
 //! - `change`: a cell between two runs, judged against that noise.
@@ -22,6 +24,7 @@
 pub mod carryover;
 pub mod change;
 pub mod compare;
+pub mod counts;
 pub mod levels;
 pub mod noise;
 pub mod overall;

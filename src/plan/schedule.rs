@@ -70,6 +70,7 @@ pub fn visit_group(g: &Group, segment: u32, segments: u32) -> Group {
         return v;
     }
     v.runs = share(g.runs, segments, segment);
+    v.counted = share(g.counted, segments, segment);
     let s = f64::from(segments);
     v.sampling = match g.sampling {
         Sampling::Fixed => Sampling::Fixed,

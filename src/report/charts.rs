@@ -212,6 +212,14 @@ fn font(px: u32) -> TextStyle<'static> {
     TextStyle::from(("sans-serif", f64::from(px) * 1.24).into_font())
 }
 
+/// An axis label: a time, or a count without its unit word (the axis names it).
+fn axis_figure(metric: crate::results::Metric, v: f64) -> String {
+    match metric {
+        crate::results::Metric::Wall => format_nanos(v),
+        crate::results::Metric::Instructions => crate::units::format_count(v),
+    }
+}
+
 /// Time per call against payload size, log-log, one line per implementation
 /// with its interval band; cells that are not ok are marked along the top with
 /// their outcome. `None` when the subset has no sizes to plot.
@@ -239,7 +247,8 @@ pub fn scaling(results: &Results, subset: &Subset, row: &str) -> Option<String> 
     );
     let y_gap = f64::from(FONT_PX) * 1.3 + 8.0;
     let y_ticks = log_ticks(ymin, ymax, y_gap / (plot_h / (ymax / ymin).log10()));
-    let title = chart_title(subset, "time per call by payload size");
+    let metric = results.view;
+    let title = chart_title(subset, &format!("{} per call by payload size", metric.noun()));
     let height = height + extra_title_px(&title, TITLE_PX);
     let mut svg = String::new();
     {
@@ -258,9 +267,9 @@ pub fn scaling(results: &Results, subset: &Subset, row: &str) -> Option<String> 
         chart
             .configure_mesh()
             .x_desc("payload size (log scale)")
-            .y_desc("time per call (log scale)")
+            .y_desc(format!("{} per call (log scale)", metric.noun()))
             .x_label_formatter(&|b| compact(&format_bytes(*b as u64)))
-            .y_label_formatter(&|t| compact(&format_nanos(*t)))
+            .y_label_formatter(&|t| compact(&axis_figure(metric, *t)))
             .label_style(font(FONT_PX))
             .axis_desc_style(font(FONT_PX))
             .bold_line_style(RGBColor(225, 225, 225))
@@ -396,8 +405,15 @@ pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option
         + 1;
     let gap_px = tick_chars as f64 * font_px * 0.58 + 12.0;
     let ticks = log_ticks(lo, hi, gap_px / (plot_w / (hi / lo).log10()));
-    let against = results.suite.baseline.clone().unwrap_or_else(|| "the fastest".into());
-    let title = chart_title(subset, "relative time, below 1× is faster");
+    let metric = results.view;
+    let against = results.suite.baseline.clone().unwrap_or_else(|| match metric {
+        crate::results::Metric::Wall => "the fastest".into(),
+        crate::results::Metric::Instructions => "the fewest".into(),
+    });
+    let title = match metric {
+        crate::results::Metric::Wall => chart_title(subset, "relative time, below 1× is faster"),
+        crate::results::Metric::Instructions => chart_title(subset, "relative instructions, below 1× is fewer"),
+    };
     let height = height + extra_title_px(&title, TITLE_PX);
     let mut svg = String::new();
     {
@@ -414,7 +430,11 @@ pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option
             .configure_mesh()
             .disable_y_mesh()
             .y_labels(0)
-            .x_desc(fit(&format!("time relative to {against} (log scale)"), plot_w, font_px))
+            .x_desc(fit(
+                &format!("{} relative to {against} (log scale)", metric.noun()),
+                plot_w,
+                font_px,
+            ))
             .y_desc(match row {
                 Some(r) => format!("{r} · implementation"),
                 None => "implementation".into(),

@@ -100,9 +100,13 @@ pub fn summary_grid(results: &Results) -> Option<SummaryGrid> {
         return None;
     }
     let fixed = results.suite.baseline.as_deref();
+    let (what, best) = match results.view {
+        crate::results::Metric::Wall => ("time", "the fastest of each cell"),
+        crate::results::Metric::Instructions => ("instruction", "the one with the fewest instructions in each cell"),
+    };
     let title = format!(
-        "Against {}: time ratio with its {:.0}% interval",
-        fixed.unwrap_or("the fastest of each cell"),
+        "Against {}: {what} ratio with its {:.0}% interval",
+        fixed.unwrap_or(best),
         results.analysis.confidence * 100.0
     );
     let grid_cell = |cell: Option<&&Cell>| {

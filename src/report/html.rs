@@ -50,6 +50,19 @@ struct SubsetView {
     series: usize,
     tables: Vec<TableView>,
     distributions: Vec<Value>,
+    /// The same subset in each other metric measured (instructions): its charts and tables.
+    metric_charts: Vec<Value>,
+    metric_tables: Vec<TableView>,
+}
+
+/// What a report shows of a metric other than time, above the operations.
+#[derive(Serialize)]
+struct MetricView {
+    name: &'static str,
+    findings: Vec<crate::report::findings::Group>,
+    summary: Option<GridView>,
+    verdict_note: String,
+    since: Option<TableView>,
 }
 
 #[derive(Serialize)]
@@ -81,17 +94,23 @@ fn safe(svg: String) -> Value {
     Value::from_safe_string(svg)
 }
 
-/// The charts of every subset, for Markdown's SVG files: (file stem, SVG).
+/// The charts of every subset, for Markdown's SVG files: (file stem, SVG),
+/// those of other metrics than time after time's ("…-instructions-scaling").
 pub fn chart_files(results: &Results) -> Vec<(String, String)> {
-    let row = tables::row_param(results);
     let mut out = Vec::new();
-    for (i, s) in tables::subsets(results).iter().enumerate() {
-        let stem = chart_stem(i, &s.operation);
-        if let Some(svg) = row.as_deref().and_then(|r| charts::scaling(results, s, r)) {
-            out.push((format!("{stem}scaling"), svg));
-        }
-        if let Some(svg) = charts::relative(results, s, row.as_deref()) {
-            out.push((format!("{stem}relative"), svg));
+    let views = crate::report::metric_views(results);
+    let all = std::iter::once((None, results)).chain(views.iter().map(|(m, v)| (Some(*m), v)));
+    for (metric, doc) in all {
+        let row = tables::row_param(doc);
+        let infix = metric.map_or_else(String::new, |m| format!("{}-", m.name()));
+        for (i, s) in tables::subsets(doc).iter().enumerate() {
+            let stem = format!("{}{infix}", chart_stem(i, &s.operation));
+            if let Some(svg) = row.as_deref().and_then(|r| charts::scaling(doc, s, r)) {
+                out.push((format!("{stem}scaling"), svg));
+            }
+            if let Some(svg) = charts::relative(doc, s, row.as_deref()) {
+                out.push((format!("{stem}relative"), svg));
+            }
         }
     }
     out
@@ -108,11 +127,13 @@ fn sanitize(s: &str) -> String {
         .collect()
 }
 
-/// The page; `notes` is the author's Markdown (`versus report --notes`).
-pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinja::Error> {
+/// One section per operation: each subset's tables and charts, in time and
+/// in each other metric (`views`).
+fn sections(results: &Results, views: &[(crate::results::Metric, Results)]) -> Vec<SectionView> {
     let row = tables::row_param(results);
+    let view_subsets: Vec<_> = views.iter().map(|(_, v)| (v, tables::subsets(v))).collect();
     let mut sections: Vec<SectionView> = Vec::new();
-    for s in tables::subsets(results) {
+    for (i, s) in tables::subsets(results).into_iter().enumerate() {
         if sections.last().is_none_or(|v| v.operation != s.operation) {
             sections.push(SectionView {
                 operation: s.operation.clone(),
@@ -131,7 +152,16 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
             .collect::<std::collections::BTreeSet<_>>()
             .len();
         let scaling = row.as_deref().and_then(|r| charts::scaling(results, &s, r));
+        let (mut metric_charts, mut metric_tables) = (Vec::new(), Vec::new());
+        for (view, subsets) in &view_subsets {
+            let Some(vs) = subsets.get(i) else { continue };
+            metric_charts.extend(row.as_deref().and_then(|r| charts::scaling(view, vs, r)).map(safe));
+            metric_charts.extend(charts::relative(view, vs, row.as_deref()).map(safe));
+            metric_tables.extend(tables::subset_tables(view, vs).into_iter().map(TableView::from));
+        }
         sections.last_mut().expect("pushed above").subsets.push(SubsetView {
+            metric_charts,
+            metric_tables,
             label: s.label.clone(),
             series: if scaling.is_some() { series } else { 0 },
             scaling: scaling.map(safe),
@@ -151,12 +181,30 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
                 .collect(),
         });
     }
-    let summary = tables::summary_grid(results).map(|g| GridView {
+    sections
+}
+
+/// The page; `notes` is the author's Markdown (`versus report --notes`).
+pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinja::Error> {
+    let views = crate::report::metric_views(results);
+    let sections = sections(results, &views);
+    let grid_view = |g: tables::SummaryGrid| GridView {
         labels: g.labels,
         title: g.title,
         header: g.header,
         rows: g.rows,
-    });
+    };
+    let summary = tables::summary_grid(results).map(grid_view);
+    let metrics: Vec<MetricView> = views
+        .iter()
+        .map(|(m, v)| MetricView {
+            name: m.name(),
+            findings: crate::report::findings::groups(v),
+            summary: tables::summary_grid(v).map(grid_view),
+            verdict_note: tables::verdict_note(v),
+            since: crate::report::since::table(v).map(TableView::from),
+        })
+        .collect();
     let problems: Vec<Problem> = results
         .cells
         .iter()
@@ -182,6 +230,8 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
         status => status,
         command => results.suite.command.clone(),
         method => tables::method_sentence(results),
+        counting => tables::counting_sentence(results),
+        metrics => ser(&metrics),
         findings => ser(crate::report::findings::groups(results)),
         summary => ser(&summary),
         since => ser(crate::report::since::table(results).map(TableView::from)),

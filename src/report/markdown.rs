@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use crate::report::html;
 use crate::report::tables::{self, Table};
-use crate::results::{Results, RunStatus};
+use crate::results::{Metric, Results, RunStatus};
 
 /// Escapes text for a Markdown table cell or paragraph: no raw pipes, HTML or newlines.
 pub fn escape(text: &str) -> String {
@@ -65,19 +65,34 @@ fn table(out: &mut String, t: &Table, heading: &str) {
 }
 
 /// "## Findings": a bold title per operation (and value of its other
-/// parameters), a bullet per finding.
+/// parameters), a bullet per finding; a view in another metric titles its own.
 fn findings(out: &mut String, results: &Results) {
     let groups = crate::report::findings::groups(results);
     if groups.is_empty() {
         return;
     }
-    let _ = writeln!(out, "## Findings\n");
+    match results.view {
+        Metric::Wall => {
+            let _ = writeln!(out, "## Findings\n");
+        }
+        m => {
+            let _ = writeln!(out, "## Findings in {}\n", m.name());
+        }
+    }
     for g in groups {
         let _ = writeln!(out, "**{}**\n", escape(&g.title));
         for line in g.lines {
             let _ = writeln!(out, "- {}", escape(&line.text));
         }
         out.push('\n');
+    }
+}
+
+/// " in instructions" for a view in another metric than time; empty for time.
+fn in_metric(results: &Results) -> String {
+    match results.view {
+        Metric::Wall => String::new(),
+        m => format!(" in {}", m.name()),
     }
 }
 
@@ -101,7 +116,8 @@ pub fn render(results: &Results) -> String {
 pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes: Option<&str>) -> String {
     let mut out = String::new();
     heading(&mut out, results);
-    overview(&mut out, results, notes);
+    let views = crate::report::metric_views(results);
+    overview(&mut out, results, &views, notes);
     let problems = tables::outcome_rows(results);
     if !problems.is_empty() {
         let _ = writeln!(
@@ -110,7 +126,7 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
             problems.len()
         );
     }
-    operations(&mut out, results, charts);
+    operations(&mut out, results, &views, charts);
     if !problems.is_empty() {
         let _ = writeln!(out, "## Cells that did not finish ok\n");
         for p in problems {
@@ -142,12 +158,19 @@ fn heading(out: &mut String, results: &Results) {
     if let Some(m) = tables::method_sentence(results) {
         let _ = writeln!(out, "{m}\n");
     }
+    if let Some(m) = tables::counting_sentence(results) {
+        let _ = writeln!(out, "{}\n", escape(&m));
+    }
 }
 
 /// What a reader sees first: findings, the overall table, the summary grid,
-/// the change since an earlier run, revisions and the author's notes.
-fn overview(out: &mut String, results: &Results, notes: Option<&str>) {
+/// the change since an earlier run (each in time, then in each other metric
+/// of `views`), revisions and the author's notes.
+fn overview(out: &mut String, results: &Results, views: &[(Metric, Results)], notes: Option<&str>) {
     findings(out, results);
+    for (_, view) in views {
+        findings(out, view);
+    }
     if let Some(t) = crate::report::overall::table(results) {
         let _ = writeln!(out, "## Overall\n");
         table(out, &t, "###");
@@ -156,13 +179,21 @@ fn overview(out: &mut String, results: &Results, notes: Option<&str>) {
         let _ = writeln!(out, "## Summary\n");
         table(out, &grid.table(), "###");
         let _ = writeln!(out, "{}\n", escape(&tables::verdict_note(results)));
-    }
-    if let Some(t) = crate::report::since::table(results) {
-        let _ = writeln!(out, "## Change since an earlier run\n");
-        if let Some(w) = results.since.as_ref().and_then(|s| s.warning.as_ref()) {
-            let _ = writeln!(out, "**WARNING: {}**\n", escape(w));
+        for (_, view) in views {
+            if let Some(grid) = tables::summary_grid(view) {
+                table(out, &grid.table(), "###");
+                let _ = writeln!(out, "{}\n", escape(&tables::verdict_note(view)));
+            }
         }
-        table(out, &t, "###");
+    }
+    for doc in std::iter::once(results).chain(views.iter().map(|(_, v)| v)) {
+        if let Some(t) = crate::report::since::table(doc) {
+            let _ = writeln!(out, "## Change since an earlier run{}\n", in_metric(doc));
+            if let Some(w) = doc.since.as_ref().and_then(|s| s.warning.as_ref()) {
+                let _ = writeln!(out, "**WARNING: {}**\n", escape(w));
+            }
+            table(out, &t, "###");
+        }
     }
     let revisions = crate::report::revisions::tables(results);
     if !revisions.is_empty() {
@@ -176,8 +207,9 @@ fn overview(out: &mut String, results: &Results, notes: Option<&str>) {
     }
 }
 
-/// One section per operation: its charts, then its tables.
-fn operations(out: &mut String, results: &Results, charts: &[(String, String)]) {
+/// One section per operation: its charts, then each subset's tables in
+/// time and in each other metric of `views`.
+fn operations(out: &mut String, results: &Results, views: &[(Metric, Results)], charts: &[(String, String)]) {
     let mut last_op = None;
     for (i, subset) in tables::subsets(results).iter().enumerate() {
         if last_op != Some(&subset.operation) {
@@ -192,6 +224,13 @@ fn operations(out: &mut String, results: &Results, charts: &[(String, String)]) 
         }
         for t in &tables::subset_tables(results, subset) {
             table(out, t, "###");
+        }
+        for (_, view) in views {
+            if let Some(vs) = tables::subsets(view).get(i) {
+                for t in &tables::subset_tables(view, vs) {
+                    table(out, t, "###");
+                }
+            }
         }
     }
 }

@@ -31,3 +31,15 @@ pub mod since;
 pub mod tables;
 pub mod terminal;
 pub mod trend;
+
+use crate::results::{Metric, Results};
+
+/// The document in each metric other than wall time that it measured
+/// (`results::metric::view`), for the sections reports add beside time's.
+pub fn metric_views(results: &Results) -> Vec<(Metric, Results)> {
+    crate::results::metric::measured(results)
+        .into_iter()
+        .filter(|m| *m != Metric::Wall)
+        .map(|m| (m, crate::results::metric::view(results, m)))
+        .collect()
+}

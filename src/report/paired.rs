@@ -108,6 +108,7 @@ mod tests {
             minimum_detectable: None,
             settle_runs: None,
             note: None,
+            metric: Default::default(),
             // Any verdict: the medians do not depend on it.
             verdict: Verdict::Baseline,
             paired,

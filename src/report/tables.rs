@@ -8,7 +8,7 @@ pub use super::info::{environment_table, labels_table, versions_table};
 use super::services;
 use crate::outcome::Outcome;
 use crate::plan::{Params, params_key};
-use crate::results::{Cell, Comparison, Results, Verdict};
+use crate::results::{Cell, Comparison, Metric, Results, Verdict};
 use crate::units::{format_bytes, format_nanos, format_rate, format_throughput};
 
 pub use super::grid::{GridCell, Mark, SummaryGrid, summary_grid};
@@ -54,21 +54,31 @@ pub(super) fn not_ok(cell: &Cell) -> String {
     cell.outcome.label().to_string()
 }
 
-fn time_text(cell: &Cell) -> String {
+/// What a cell shows for a figure it lacks: its outcome when not ok; "—"
+/// when ok but not measured in the metric shown (not counted).
+fn missing(cell: &Cell) -> String {
+    if cell.outcome == Outcome::Ok {
+        "—".into()
+    } else {
+        not_ok(cell)
+    }
+}
+
+fn time_text(cell: &Cell, metric: Metric) -> String {
     match &cell.stats {
         Some(s) => match s.stddev_ns {
-            Some(sd) => format!("{} ± {}", format_nanos(s.median_ns), format_nanos(sd)),
-            None => format_nanos(s.median_ns),
+            Some(sd) => format!("{} ± {}", metric.format(s.median_ns), metric.format(sd)),
+            None => metric.format(s.median_ns),
         },
-        None => not_ok(cell),
+        None => missing(cell),
     }
 }
 
 /// "3.40 ms … 5.10 ms": the fastest and the slowest measured run.
-fn range_text(cell: &Cell) -> String {
+fn range_text(cell: &Cell, metric: Metric) -> String {
     match &cell.stats {
-        Some(s) => format!("{} … {}", format_nanos(s.min_ns), format_nanos(s.max_ns)),
-        None => not_ok(cell),
+        Some(s) => format!("{} … {}", metric.format(s.min_ns), metric.format(s.max_ns)),
+        None => missing(cell),
     }
 }
 
@@ -99,8 +109,9 @@ fn ratio_text(results: &Results, cell: &Cell) -> String {
 }
 
 /// "1.27x slower [1.21, 1.33]", "1.25x faster [1.20, 1.31]", "≈ 1.00 [0.99, 1.01]",
-/// "unknown 1.05 [0.97, 1.13]", "baseline". A faster ratio is shown
-/// inverted, so the factor always reads as "times".
+/// "unknown 1.05 [0.97, 1.13]", "baseline"; in instructions "1.27x more",
+/// "1.25x fewer". A faster ratio is shown inverted, so the factor always
+/// reads as "times".
 pub fn verdict_text(c: &Comparison) -> String {
     let (main, detail) = verdict_parts(c);
     if detail.is_empty() {
@@ -123,11 +134,12 @@ pub fn verdict_parts(c: &Comparison) -> (String, String) {
         (Some(lo), Some(hi)) => format!("[{lo:.digits$}, {hi:.digits$}]"),
         _ => String::new(),
     };
+    let (slower, faster) = c.metric.verdict_words();
     match c.verdict {
         Verdict::Baseline => ("baseline".into(), String::new()),
-        Verdict::Slower => (format!("{:.digits$}x slower", c.ratio), interval(c.ci_low, c.ci_high)),
+        Verdict::Slower => (format!("{:.digits$}x {slower}", c.ratio), interval(c.ci_low, c.ci_high)),
         Verdict::Faster => (
-            format!("{:.digits$}x faster", 1.0 / c.ratio),
+            format!("{:.digits$}x {faster}", 1.0 / c.ratio),
             interval(c.ci_high.map(|h| 1.0 / h), c.ci_low.map(|l| 1.0 / l)),
         ),
         Verdict::Same => (format!("≈ {:.digits$}", c.ratio), interval(c.ci_low, c.ci_high)),
@@ -212,11 +224,17 @@ pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
 
 /// The title of a ratio table: against what, the interval, the noise floor.
 fn ratio_title(results: &Results) -> String {
-    let against = results
-        .suite
-        .baseline
-        .clone()
-        .unwrap_or_else(|| "the fastest".to_string());
+    let against = results.suite.baseline.clone().unwrap_or_else(|| match results.view {
+        Metric::Wall => "the fastest".to_string(),
+        Metric::Instructions => "the one with the fewest".to_string(),
+    });
+    if results.view == Metric::Instructions {
+        return format!(
+            "Relative to {against}: instruction ratio with its {:.0}% interval (≈: the same within ±{noise}%, or within the counts' own repeatability where that is wider; unknown: the interval reaches past it)",
+            results.analysis.confidence * 100.0,
+            noise = results.analysis.noise * 100.0,
+        );
+    }
     format!(
         "Relative to {against}: time ratio with its {:.0}% interval (≈: the same within ±{noise}%; unknown: the interval reaches past ±{noise}%)",
         results.analysis.confidence * 100.0,
@@ -270,11 +288,13 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
             })
             .collect(),
     };
-    tables.extend(time_tables(subset, &suffix, &build));
+    tables.extend(time_tables(subset, &suffix, &build, results.view));
     let mut ratios = build(TableKind::Ratio, format!("{ratio_title}{suffix}"), &|c| {
         ratio_text(results, c)
     });
-    ratios.notes.extend(paired_note(results, &subset.cells, &|c| row_of(c)));
+    if results.view == Metric::Wall {
+        ratios.notes.extend(paired_note(results, &subset.cells, &|c| row_of(c)));
+    }
     tables.push(ratios);
     tables.extend(size_tables(subset, &suffix, &build));
     tables.extend(services::cell_tables(results, &subset.cells, &suffix, &build));
@@ -300,26 +320,24 @@ fn paired_note(results: &Results, cells: &[&Cell], row: &dyn Fn(&Cell) -> String
 
 /// Time per call (median ± standard deviation), its range (fastest …
 /// slowest run) and, for processes, the median user / system CPU time.
-fn time_tables(subset: &Subset, suffix: &str, build: &services::TableBuilder) -> Vec<Table> {
+fn time_tables(subset: &Subset, suffix: &str, build: &services::TableBuilder, metric: Metric) -> Vec<Table> {
     let per_call = subset
         .cells
         .iter()
         .all(|c| !c.samples.iterations.is_empty() || c.samples.is_empty());
+    let (figure, range) = match (metric, per_call) {
+        (Metric::Instructions, true) => ("Instructions per call", "Range, fewest … most per call"),
+        (Metric::Instructions, false) => ("Instructions per run", "Range, fewest … most in a run"),
+        (Metric::Wall, true) => ("Time per call", "Range, fastest … slowest run"),
+        (Metric::Wall, false) => ("Wall time", "Range, fastest … slowest run"),
+    };
     let mut tables = vec![
         build(
             TableKind::Time,
-            if per_call {
-                format!("Time per call, median ± standard deviation{suffix}")
-            } else {
-                format!("Wall time, median ± standard deviation{suffix}")
-            },
-            &time_text,
+            format!("{figure}, median ± standard deviation{suffix}"),
+            &|c| time_text(c, metric),
         ),
-        build(
-            TableKind::Range,
-            format!("Range, fastest … slowest run{suffix}"),
-            &range_text,
-        ),
+        build(TableKind::Range, format!("{range}{suffix}"), &|c| range_text(c, metric)),
     ];
     if subset
         .cells
@@ -442,6 +460,15 @@ fn rate_text(cell: &Cell) -> String {
     }
 }
 
+/// A column of a statistic: its text, "—" where the statistic is missing.
+fn stat_with(f: impl Fn(&crate::results::Stats) -> Option<String>) -> impl Fn(&Cell) -> String {
+    move |c: &Cell| {
+        c.stats
+            .as_ref()
+            .map_or_else(String::new, |s| f(s).unwrap_or_else(|| "—".into()))
+    }
+}
+
 /// Without parameters there is one row per implementation, hyperfine-style.
 /// Columns that no cell has a figure for (CPU and memory of in-process
 /// cells, calls per second of processes) are left out.
@@ -456,16 +483,18 @@ fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
     };
     let has = |f: fn(&crate::results::Stats) -> bool| cells.iter().any(|c| c.stats.as_ref().is_some_and(f));
     let in_process = cells.iter().any(|c| !c.samples.iterations.is_empty());
+    let metric = results.view;
     let mut columns: Vec<Column> = vec![
         ("implementation".into(), Box::new(|c: &Cell| c.implementation.clone())),
-        ("median ± σ".into(), Box::new(time_text)),
+        ("median ± σ".into(), Box::new(move |c: &Cell| time_text(c, metric))),
     ];
-    if in_process {
+    if in_process && metric == Metric::Wall {
         columns.push(("calls/s [95% CI]".into(), Box::new(rate_text)));
     }
-    columns.push(("mean".into(), Box::new(stat(|s| Some(format_nanos(s.mean_ns))))));
-    columns.push(("min".into(), Box::new(stat(|s| Some(format_nanos(s.min_ns))))));
-    columns.push(("max".into(), Box::new(stat(|s| Some(format_nanos(s.max_ns))))));
+    let figure = move |v: f64| Some(metric.format(v));
+    columns.push(("mean".into(), Box::new(stat_with(move |s| figure(s.mean_ns)))));
+    columns.push(("min".into(), Box::new(stat_with(move |s| figure(s.min_ns)))));
+    columns.push(("max".into(), Box::new(stat_with(move |s| figure(s.max_ns)))));
     if has(|s| s.median_user_ns.is_some()) {
         columns.push(("user".into(), Box::new(stat(|s| s.median_user_ns.map(cpu_time)))));
         columns.push(("sys".into(), Box::new(stat(|s| s.median_sys_ns.map(cpu_time)))));
@@ -494,13 +523,18 @@ fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
         ));
     }
     columns.push(("ratio".into(), Box::new(|c: &Cell| ratio_text(results, c))));
+    let notes = match metric {
+        Metric::Wall => paired_note(results, cells, &|_| String::new()).into_iter().collect(),
+        _ => vec![],
+    };
     Table {
-        notes: paired_note(results, cells, &|_| String::new()).into_iter().collect(),
+        notes,
         kind: TableKind::Summary,
-        title: if in_process {
-            "Time per call".into()
-        } else {
-            "Wall time".into()
+        title: match (metric, in_process) {
+            (Metric::Instructions, true) => "Instructions per call".into(),
+            (Metric::Instructions, false) => "Instructions per run".into(),
+            (Metric::Wall, true) => "Time per call".into(),
+            (Metric::Wall, false) => "Wall time".into(),
         },
         labels: 1,
         runs: cells.iter().map(|c| runs_text(std::iter::once(*c))).collect(),
@@ -543,6 +577,15 @@ pub fn verdict_note(results: &Results) -> String {
     let settle = settle.get(settle.len() / 2).map_or_else(String::new, |n| {
         format!(" At the spread seen, about {n} runs would settle half the unknowns (`--runs`, or `--precision`).")
     });
+    if results.view == Metric::Instructions {
+        return format!(
+            "{} with fewer instructions, {} with more, {} the same (≈: the whole interval lies within ±{noise}%, or within the counts' own repeatability where that is wider), {} unknown. Ratios are of instructions per call from the counted runs, paired where they were counted in turn; a verdict is what its interval shows, by the same rule as time's, with the noise band of counts.{could_see}",
+            count(Verdict::Faster),
+            count(Verdict::Slower),
+            count(Verdict::Same),
+            count(Verdict::Unknown),
+        );
+    }
     format!(
         "{} faster, {} slower, {} the same (≈: the whole interval lies within ±{noise}%), {} unknown (the interval reaches past ±{noise}%, or too few runs for one).{settle} Ratios are paired where runs were interleaved (the median of the run-by-run ratios); intervals are {:.0}% order-statistic intervals of that median, widened by any variation between passes and worker processes; a verdict is what its interval shows: faster or slower when it excludes 1 and the ratio passes the {noise}% noise floor.{could_see}",
         count(Verdict::Faster),
@@ -551,6 +594,33 @@ pub fn verdict_note(results: &Results) -> String {
         count(Verdict::Unknown),
         results.analysis.confidence * 100.0,
     )
+}
+
+/// How instructions were counted, in one sentence; `None` when no cell was.
+pub fn counting_sentence(results: &Results) -> Option<String> {
+    let mut counters: Vec<&str> = results
+        .cells
+        .iter()
+        .filter_map(|c| c.samples.counter.as_deref())
+        .collect();
+    counters.sort_unstable();
+    counters.dedup();
+    if counters.is_empty() {
+        return None;
+    }
+    let in_process = results
+        .cells
+        .iter()
+        .any(|c| !c.samples.instruction_iterations.is_empty());
+    let inside = if in_process {
+        " In-process cells: a second worker under valgrind, read before each batch's request and after its result; per call is the batch's count less the worker's cost of an empty batch, divided by its size."
+    } else {
+        ""
+    };
+    Some(format!(
+        "Instructions are counted in runs of their own, after the timed ones, with address-space randomisation off and hash seeds fixed, by {}: process cells count their whole process tree.{inside} Counts do not move with the machine's load; what valgrind runs can differ from production (no AVX-512 or SHA extensions; a JIT's background compilation is counted).",
+        counters.join(" and ")
+    ))
 }
 
 /// How each cell was measured, in one sentence.

@@ -237,9 +237,10 @@ fn paint_cell(text: &str, line: &str, kind: TableKind, layout: Layout) -> String
     if !layout.colour || !matches!(kind, TableKind::Ratio | TableKind::Summary | TableKind::Overall) {
         return line.to_string();
     }
-    let style = if text.contains("slower") && !text.starts_with("not confirmed") {
+    let word = |w: &str| text.split(' ').any(|t| t == w);
+    let style = if (text.contains("slower") || word("more")) && !text.starts_with("not confirmed") {
         console::Style::new().red()
-    } else if text.contains("faster") && !text.starts_with("not confirmed") {
+    } else if (text.contains("faster") || word("fewer")) && !text.starts_with("not confirmed") {
         console::Style::new().green()
     } else if NOT_OK.iter().any(|o| o.label() == text) {
         console::Style::new().red().bold()
@@ -294,12 +295,24 @@ fn window_columns(fd: libc::c_int) -> Option<usize> {
 pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String {
     let columns = layout.columns;
     let heading = console::Style::new().bold();
+    let views = crate::report::metric_views(results);
     let mut out = findings(results, layout);
+    for (_, view) in &views {
+        out.push_str(&findings(view, layout));
+    }
     if let Some(t) = crate::report::overall::table(results) {
         out.push_str(&render_table_with(&t, layout));
         out.push('\n');
     }
-    for (op, ts) in tables::result_tables(results) {
+    let mut sections = tables::result_tables(results);
+    for (_, view) in &views {
+        for (op, ts) in tables::result_tables(view) {
+            if let Some((_, wall)) = sections.iter_mut().find(|(o, _)| *o == op) {
+                wall.extend(ts);
+            }
+        }
+    }
+    for (op, ts) in sections {
         out.push_str(&layout.paint(&format!("== {op} =="), &heading));
         out.push('\n');
         for t in ts.iter().filter(|t| {
@@ -312,12 +325,14 @@ pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String 
         }
         out.push('\n');
     }
-    if let Some(t) = crate::report::since::table(results) {
-        if let Some(w) = results.since.as_ref().and_then(|s| s.warning.as_ref()) {
-            out.push_str(&format!("WARNING: {w}\n"));
+    for doc in std::iter::once(results).chain(views.iter().map(|(_, v)| v)) {
+        if let Some(t) = crate::report::since::table(doc) {
+            if let Some(w) = doc.since.as_ref().and_then(|s| s.warning.as_ref()) {
+                out.push_str(&format!("WARNING: {w}\n"));
+            }
+            out.push_str(&render_table_with(&t, layout));
+            out.push('\n');
         }
-        out.push_str(&render_table_with(&t, layout));
-        out.push('\n');
     }
     for t in crate::report::revisions::tables(results) {
         out.push_str(&render_table_with(&t, layout));
@@ -360,7 +375,11 @@ fn findings(results: &Results, layout: Layout) -> String {
     if groups.is_empty() {
         return String::new();
     }
-    let mut out = layout.paint("== Findings ==", &console::Style::new().bold());
+    let title = match results.view {
+        crate::results::Metric::Wall => "== Findings ==".to_string(),
+        m => format!("== Findings in {} ==", m.name()),
+    };
+    let mut out = layout.paint(&title, &console::Style::new().bold());
     out.push('\n');
     for g in groups {
         out.push_str(&layout.paint(&fit_title(&g.title, layout.columns), &console::Style::new().bold()));

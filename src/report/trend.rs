@@ -15,7 +15,6 @@ use std::fmt::Write as _;
 
 use crate::report::markdown::escape;
 use crate::trend::{CellTrend, Point, Trend};
-use crate::units::format_nanos;
 
 /// Escapes text for HTML element content and attribute values.
 fn html(text: &str) -> String {
@@ -63,7 +62,7 @@ fn rows(t: &Trend) -> Vec<[String; 6]> {
             [
                 c.id.clone(),
                 c.runs.to_string(),
-                c.newest_median_ns.map_or("—".into(), format_nanos),
+                c.newest_median_ns.map_or("—".into(), |v| t.metric.format(v)),
                 format!("±{:.1}% (threshold {:.1}%)", c.sigma * 100.0, c.threshold * 100.0),
                 change_list(c),
                 newest_text(c),
@@ -78,6 +77,14 @@ const METHOD: &str = "Change points: PELT (Killick, Fearnhead & Eckley 2012) on 
 with the cell's noise σ learned from its own history (robust spread of successive differences), penalty 3·ln n, \
 segments of at least 2 runs, and steps under max(2σ, 1%) merged away; the newest run alone starts a change when \
 splitting it off pays the same penalty; nothing is called before a cell has 6 runs. See docs/history.md.";
+
+/// " (instructions)" after the title of a trend in another metric than time.
+fn in_metric(t: &Trend) -> String {
+    match t.metric {
+        crate::results::Metric::Wall => String::new(),
+        m => format!(" ({})", m.name()),
+    }
+}
 
 /// What the trend covers, and which changed cells it does not draw.
 fn scope_text(t: &Trend) -> String {
@@ -102,7 +109,7 @@ fn runs_text(t: &Trend) -> String {
 fn point_row(t: &Trend, p: &Point) -> String {
     let run = &t.runs[p.run];
     let ci = match (p.ci_low_ns, p.ci_high_ns) {
-        (Some(lo), Some(hi)) => format!("[{}, {}]", format_nanos(lo), format_nanos(hi)),
+        (Some(lo), Some(hi)) => format!("[{}, {}]", t.metric.format(lo), t.metric.format(hi)),
         _ => "—".into(),
     };
     let commit: String = run
@@ -114,7 +121,7 @@ fn point_row(t: &Trend, p: &Point) -> String {
         run.id,
         escape(&run.started_at),
         escape(&commit),
-        format_nanos(p.median_ns),
+        t.metric.format(p.median_ns),
         ci
     )
 }
@@ -138,7 +145,7 @@ fn markdown_long(out: &mut String, t: &Trend, c: &CellTrend) {
             t.runs[c.points[a].run].id,
             t.runs[c.points[b - 1].run].id,
             b - a,
-            format_nanos(level)
+            t.metric.format(level)
         );
     }
     let _ = writeln!(
@@ -156,7 +163,7 @@ fn markdown_long(out: &mut String, t: &Trend, c: &CellTrend) {
 
 /// The Markdown page.
 pub fn markdown(t: &Trend) -> String {
-    let mut out = format!("# Trend: {}\n\n", escape(&t.suite));
+    let mut out = format!("# Trend: {}{}\n\n", escape(&t.suite), in_metric(t));
     let _ = writeln!(
         out,
         "Machine `{}`, {} run(s): {}.{}\n\n{METHOD}\n",
@@ -334,7 +341,7 @@ fn marks(s: &mut String, f: &Frame, t: &Trend, c: &CellTrend) {
                 f.x(i),
                 f.y(p.median_ns),
                 html(p.version.as_deref().unwrap_or("")),
-                html(&format_nanos(p.median_ns))
+                html(&t.metric.format(p.median_ns))
             );
         }
         if i.is_multiple_of(every) || i + 1 == f.n {
@@ -361,9 +368,9 @@ fn chart(t: &Trend, c: &CellTrend) -> String {
         f.w - f.left - f.right,
         f.h - f.top - f.bottom,
         f.top + 10.0,
-        html(&format_nanos(f.hi)),
+        html(&t.metric.format(f.hi)),
         f.h - f.bottom,
-        html(&format_nanos(f.lo)),
+        html(&t.metric.format(f.lo)),
         w = f.w,
         h = f.h,
         left = f.left,
@@ -379,10 +386,10 @@ fn chart(t: &Trend, c: &CellTrend) -> String {
 /// The self-contained HTML page.
 pub fn html_page(t: &Trend) -> String {
     let mut out = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Trend: {0}</title>\
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Trend: {0}{5}</title>\
 <style>body{{font-family:system-ui,sans-serif;max-width:1000px;margin:2rem auto;padding:0 1rem}}\
 table{{border-collapse:collapse}}td,th{{border-bottom:1px solid #ddd;padding:.25rem .6rem;text-align:left}}\
-.reg{{color:#c00;font-weight:600}}.muted{{color:#666}}</style></head><body>\n<h1>Trend: {0}</h1>\n\
+.reg{{color:#c00;font-weight:600}}.muted{{color:#666}}</style></head><body>\n<h1>Trend: {0}{5}</h1>\n\
 <p>Machine <code>{1}</code>, {2} run(s).{4} Charts for the cells with a change (every cell of a small suite); \
 X axis: run id, oldest first; blue: each run's median with its 95% interval (a band over long series); \
 dashed: the level between change points; red: a change.</p>\n<p class=\"muted\">{3}</p>\n<table><thead><tr>",
@@ -390,7 +397,8 @@ dashed: the level between change points; red: a change.</p>\n<p class=\"muted\">
         html(&t.machine),
         t.runs.len(),
         html(METHOD),
-        html(&scope_text(t))
+        html(&scope_text(t)),
+        html(&in_metric(t))
     );
     for h in HEADER {
         let _ = write!(out, "<th>{h}</th>");

@@ -18,6 +18,7 @@ mod carry_over;
 mod column;
 pub mod finding;
 mod journal;
+pub mod metric;
 mod order;
 pub mod overall;
 mod revisions;
@@ -32,6 +33,7 @@ pub use finding::{
     OutcomeCount, Ratio, SizeAnswer, SizeSegment, SizeWinner, UnstableCell,
 };
 pub use journal::{Journal, Recovered};
+pub use metric::{Metric, MetricResults, MetricStats};
 pub use order::RunOrder;
 pub use overall::{Overall, OverallRow};
 pub use revisions::{BuildRecord, BuildStatus, RevisionColumn, RevisionInfo, Revisions};
@@ -93,6 +95,15 @@ pub struct Stats {
     /// absent without a recorded order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub carry_over: Option<CarryOver>,
+    /// Instructions per call, from the counted runs (`measure` includes
+    /// "instructions"); absent when the cell was not counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<MetricStats>,
+    /// Only in a view of a count metric (`metric::view`), never written: how
+    /// exactly the counts repeated, which widens the noise band of any
+    /// comparison with this cell (`judge::counts`).
+    #[serde(skip)]
+    pub repeatability: Option<f64>,
     /// Set when the runs do not describe one level (`judge::stability`):
     /// two modes, a spread as wide as the level, or passes in different
     /// modes. Findings never rest on such a cell. Absent when stable.
@@ -275,6 +286,10 @@ pub struct Comparison {
     /// Why there is no interval or verdict, when there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// What was compared: wall time (absent), or "instructions" (the ratio
+    /// is of instructions per call).
+    #[serde(default, skip_serializing_if = "metric::is_wall")]
+    pub metric: Metric,
 }
 
 /// The answer of a comparison: three of them, and the baseline itself.
@@ -302,6 +317,19 @@ pub struct AnalysisSettings {
     /// Smallest relative difference called faster or slower (0.01 = 1%).
     pub noise: f64,
     pub bootstrap_resamples: usize,
+    /// The noise band of instruction counts: the smallest relative
+    /// difference in instructions called a change, where the cells' own
+    /// counts repeat more closely than this (else their repeatability is
+    /// the band; see `judge::counts`).
+    #[serde(default = "default_instructions_noise")]
+    pub instructions_noise: f64,
+}
+
+/// See `AnalysisSettings::instructions_noise`.
+pub const INSTRUCTIONS_NOISE: f64 = 0.001;
+
+fn default_instructions_noise() -> f64 {
+    INSTRUCTIONS_NOISE
 }
 
 impl Default for AnalysisSettings {
@@ -311,6 +339,20 @@ impl Default for AnalysisSettings {
             alpha: 0.05,
             noise: 0.01,
             bootstrap_resamples: crate::stats::bootstrap::RESAMPLES,
+            instructions_noise: INSTRUCTIONS_NOISE,
+        }
+    }
+}
+
+impl AnalysisSettings {
+    /// The settings a view in `metric` is judged with: that metric's noise band.
+    pub fn for_metric(&self, metric: Metric) -> AnalysisSettings {
+        match metric {
+            Metric::Wall => self.clone(),
+            Metric::Instructions => AnalysisSettings {
+                noise: self.instructions_noise,
+                ..self.clone()
+            },
         }
     }
 }
@@ -518,6 +560,14 @@ pub struct Results {
     /// Set when this document was merged from pieces (`versus merge`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merge: Option<MergeInfo>,
+    /// Comparisons and findings in each metric other than wall time that
+    /// some cell was measured in (`instructions`); absent when none was.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub metrics: IndexMap<Metric, MetricResults>,
+    /// Which metric `stats`, `comparisons` and `findings` describe: wall
+    /// time, except in a view made by `metric::view` (never written).
+    #[serde(skip)]
+    pub view: Metric,
     /// Set when implementations were measured at several git revisions (`--rev`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revisions: Option<Revisions>,
@@ -541,6 +591,25 @@ pub struct Since {
     pub noise: Option<String>,
     /// One per cell present in both runs, in this run's cell order.
     pub changes: Vec<Change>,
+    /// The same in each other metric both runs measured (`instructions`:
+    /// medians are instructions per call).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub metrics: IndexMap<Metric, Vec<Change>>,
+}
+
+impl Since {
+    /// The changes in `metric` as the changes of a view in that metric.
+    pub fn for_metric(&self, metric: Metric) -> Since {
+        let changes = match metric {
+            Metric::Wall => self.changes.clone(),
+            other => self.metrics.get(&other).cloned().unwrap_or_default(),
+        };
+        Since {
+            changes,
+            metrics: IndexMap::new(),
+            ..self.clone()
+        }
+    }
 }
 
 /// One cell's change since an earlier run (unpaired, as `versus diff` computes it).

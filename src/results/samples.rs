@@ -64,6 +64,30 @@ pub struct Samples {
     /// imported from other harnesses.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<RunOrder>,
+    /// Instructions of each counted run (`measure` includes "instructions"),
+    /// in run order: process cells, the whole process tree of one run under
+    /// the counter; in-process cells, everything the worker executed from
+    /// the counter reading before a batch's request to the one after its
+    /// result. Counted runs are runs of their own, after the timed ones.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instructions: Vec<u64>,
+    /// In-process cells: calls in each counted batch.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instruction_iterations: Vec<u64>,
+    /// In-process cells: the empty-batch cost of each counted batch (the
+    /// worker's handling of a request around its loop, estimated by the
+    /// counting worker), which per-call figures subtract:
+    /// (instructions − overhead) ÷ calls.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instruction_overhead: Vec<u64>,
+    /// What counted the instructions: "valgrind-cachegrind 3.19.0",
+    /// "valgrind-callgrind 3.19.0" or "perf instructions:u".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counter: Option<String>,
+    /// Why the cell has fewer counted runs than asked (its counted run
+    /// failed under the counter); its time is unaffected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions_error: Option<String>,
 }
 
 impl Samples {

@@ -69,6 +69,13 @@ pub struct Segment {
     /// When the segment's group started (RFC 3339): segments of two cells
     /// with the same key and time were measured side by side.
     pub started_at: String,
+    /// Counted runs (`samples.instructions`) in this segment.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub counted: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Segment {
@@ -230,6 +237,11 @@ impl Samples {
         self.alloc_bytes.extend(later.alloc_bytes);
         self.gc_count.extend(later.gc_count);
         self.warmup_iterations.extend(later.warmup_iterations);
+        self.instructions.extend(later.instructions);
+        self.instruction_iterations.extend(later.instruction_iterations);
+        self.instruction_overhead.extend(later.instruction_overhead);
+        self.counter = self.counter.take().or(later.counter);
+        self.instructions_error = self.instructions_error.take().or(later.instructions_error);
         self.worker_max_rss_bytes = match (self.worker_max_rss_bytes, later.worker_max_rss_bytes) {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),

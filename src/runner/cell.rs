@@ -51,6 +51,20 @@ pub(super) struct CellState {
     pub services: Vec<crate::results::ServiceUsage>,
     /// Set when the cell failed for a reason of versus's own.
     pub fault: Option<HarnessFault>,
+    /// In-process cells: how their worker was started, to start another under the counter.
+    pub launch: Option<WorkerLaunch>,
+    /// In-process cells being counted: their worker under the counter.
+    pub counting: Option<Box<super::counting::CountingWorker>>,
+}
+
+/// How an in-process cell's worker was started.
+#[derive(Clone)]
+pub(super) struct WorkerLaunch {
+    pub argv: Vec<String>,
+    pub env: Vec<(String, String)>,
+    pub cwd: PathBuf,
+    pub operation: String,
+    pub setup: serde_json::Value,
 }
 
 impl CellState {
@@ -72,6 +86,8 @@ impl CellState {
             target_runs: 1,
             services: vec![],
             fault: None,
+            launch: None,
+            counting: None,
         }
     }
 
@@ -126,7 +142,7 @@ pub(super) struct GroupContext<'g> {
 
 impl GroupContext<'_> {
     /// The segment a cell of this visit records, with its runs.
-    fn segments(&self, runs: usize, warmup_runs: usize) -> Vec<Segment> {
+    fn segments(&self, runs: usize, warmup_runs: usize, counted: usize) -> Vec<Segment> {
         self.visit
             .map(|v| Segment {
                 pass: v.pass,
@@ -134,6 +150,7 @@ impl GroupContext<'_> {
                 runs: runs as u32,
                 warmup_runs: warmup_runs as u32,
                 started_at: self.started_at.clone(),
+                counted: counted as u32,
             })
             .into_iter()
             .collect()
@@ -159,7 +176,7 @@ pub(super) fn early_cell(runner: &Runner, ctx: &GroupContext, imp: usize, outcom
         worker: None,
         machine: None,
         services: vec![],
-        segments: ctx.segments(0, 0),
+        segments: ctx.segments(0, 0, 0),
         work_params: Some(crate::plan::work::params_used(suite, ctx.group.operation, imp)),
         started_at: Some(ctx.started_at.clone()),
         stop_rule: StopRule::Failed,
@@ -181,7 +198,7 @@ fn failed_early(runner: &Runner, ctx: &GroupContext, imp: usize, outcome: Outcom
 pub(super) fn finished_cell(runner: &Runner, ctx: &GroupContext, st: CellState) -> Cell {
     let outcome = st.outcome.unwrap_or(Outcome::Ok);
     Cell {
-        segments: ctx.segments(st.samples.len(), st.warmup_wall_ns.len()),
+        segments: ctx.segments(st.samples.len(), st.warmup_wall_ns.len(), st.samples.instructions.len()),
         outcome,
         warmup_runs: st.warmup_wall_ns.len() as u32,
         message: st.message,
@@ -277,6 +294,7 @@ impl Runner<'_> {
             memory_limit: implementation.memory_limit,
             inherit_output: inherit,
             exact_memory: false,
+            fixed_layout: false,
         };
         if let Err(failure) = hooks::run_all(exec, "cell_setup", &hooks.setup) {
             return Ok(failed_early(self, ctx, imp, Outcome::Failed, failure));
@@ -316,11 +334,18 @@ impl Runner<'_> {
             &implementation.env,
             &dir.join("worker.log"),
             &op.name,
-            setup,
+            setup.clone(),
             group.timeout,
             self.suite.settings.min_sample_time,
         );
         let mut st = CellState::new(imp, Mode::Process(RunRequest::default()), None);
+        st.launch = Some(WorkerLaunch {
+            argv: argv.clone(),
+            env: implementation.env.clone(),
+            cwd: cwd.to_path_buf(),
+            operation: op.name.clone(),
+            setup,
+        });
         match started {
             Ok(w) => {
                 st.worker = Some(WorkerInfo {

@@ -50,6 +50,16 @@ pub fn outcome_of(e: &WorkerError) -> Outcome {
     }
 }
 
+/// How to start a worker process.
+pub struct Spawn<'a> {
+    pub argv: &'a [String],
+    pub cwd: &'a Path,
+    pub env: &'a [(String, String)],
+    pub log: &'a Path,
+    /// Address-space randomisation off (a counted worker).
+    pub fixed_layout: bool,
+}
+
 pub struct InProcess {
     worker: WorkerProcess,
     pub hello: Hello,
@@ -118,7 +128,23 @@ impl InProcess {
         timeout: Duration,
         min_sample: Duration,
     ) -> Result<InProcess, WorkerError> {
-        let mut worker = WorkerProcess::spawn(argv, cwd, env, log)?;
+        let spawn = Spawn {
+            argv,
+            cwd,
+            env,
+            log,
+            fixed_layout: false,
+        };
+        let mut w = InProcess::open(&spawn, operation, setup, timeout)?;
+        w.target = u64::try_from(min_sample.as_nanos()).unwrap_or(u64::MAX);
+        w.calibrate()?;
+        Ok(w)
+    }
+
+    /// Starts the worker and sets the operation up, with a batch of one call
+    /// and no calibration (a counted worker takes the timed cell's batch).
+    pub fn open(spawn: &Spawn, operation: &str, setup: Value, timeout: Duration) -> Result<InProcess, WorkerError> {
+        let mut worker = WorkerProcess::spawn_with(spawn.argv, spawn.cwd, spawn.env, spawn.log, spawn.fixed_layout)?;
         let hello = worker.handshake(timeout)?;
         if !hello.operations.iter().any(|o| o == operation) {
             return Err(WorkerError::Remote {
@@ -130,16 +156,18 @@ impl InProcess {
             });
         }
         worker.request("setup", setup, "ready", timeout)?;
-        let target = u64::try_from(min_sample.as_nanos()).unwrap_or(u64::MAX);
-        let mut w = InProcess {
+        Ok(InProcess {
             worker,
             hello,
             batch: 1,
             timeout,
-            target,
-        };
-        w.calibrate()?;
-        Ok(w)
+            target: 0,
+        })
+    }
+
+    /// The worker's process id.
+    pub fn pid(&self) -> u32 {
+        self.worker.pid()
     }
 
     /// Grows the batch until one lasts at least the target. Each size is tried

@@ -15,7 +15,8 @@
 //! The pieces, one concept each: `inputs` (payloads, cell folders, chained
 //! inputs), `scope` (placeholder values), `lifecycle` (setup, teardown),
 //! `cell` (starting and finishing a cell), `rounds` (warm-up, measured
-//! rounds, stop rules, on an injected clock), `checks` (output checks),
+//! rounds, stop rules, on an injected clock), `counting` (the runs counted
+//! under the instruction counter, after the timed ones), `checks` (output checks),
 //! `inprocess` (a cell served by a worker), `policy` (when to stop).
 
 use std::collections::HashMap;
@@ -36,6 +37,7 @@ use crate::suite::Suite;
 mod agree;
 mod cell;
 mod checks;
+mod counting;
 #[cfg(test)]
 pub(crate) mod fake;
 mod hooks;
@@ -103,6 +105,8 @@ pub struct Runner<'a> {
     /// Where outputs that `same_output` found differing are kept (in the
     /// results folder); `None`: not kept.
     pub kept: Option<PathBuf>,
+    /// What counts instructions, for groups with counted runs (`counting`).
+    pub counter: Option<crate::exec::counter::Counter>,
     payloads: HashMap<String, PayloadFile>,
     /// The run before the next one: whose it was (in this visit of its
     /// group), when it ended, and the last run's own span (`rounds`).
@@ -130,6 +134,7 @@ impl<'a> Runner<'a> {
             meter: None,
             seed: 0,
             kept: None,
+            counter: None,
             payloads: HashMap::new(),
             previous: rounds::Previous::default(),
             digests: HashMap::new(),
@@ -268,7 +273,9 @@ impl<'a> Runner<'a> {
         }
         // A visit of a group starts a new sequence: what ran before was another group's.
         self.previous.implementation = None;
-        if self.sample_rounds(&mut states, group, ctx.payload, exec, events) {
+        if self.sample_rounds(&mut states, group, ctx.payload, exec, events)
+            || self.count_rounds(&mut states, group, ctx.payload, exec, events)
+        {
             return Ok(vec![]);
         }
         for st in &mut states {

@@ -58,6 +58,8 @@ pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
         since: None,
         shard: None,
         merge: None,
+        metrics: Default::default(),
+        view: Default::default(),
         revisions: None,
     }
 }

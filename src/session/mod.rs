@@ -79,6 +79,11 @@ impl Session<'_> {
             order: Some(self.plan.order),
         });
         runner.kept = Some(self.dir.join("differing-outputs"));
+        if self.plan.counts() {
+            let counter = crate::exec::counter::Counter::detect(self.plan.counter)
+                .map_err(|e| anyhow::anyhow!("measuring instructions: {e}"))?;
+            runner.counter = Some(counter);
+        }
         let ports = crate::exec::service::free_ports(&suite.services)
             .context("cannot find a free local port for the suite's services")?;
         let services = Services::start(&suite.services, &tmp, self.dir, &ports)?;

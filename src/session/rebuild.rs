@@ -126,6 +126,8 @@ fn bare_header(cells: &IndexMap<String, Cell>) -> Results {
         since: None,
         shard: None,
         merge: None,
+        metrics: Default::default(),
+        view: Default::default(),
         revisions: None,
     }
 }

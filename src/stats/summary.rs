@@ -60,6 +60,14 @@ pub fn median_of_sorted(sorted: &[f64]) -> f64 {
     }
 }
 
+/// The `p` quantile (0 to 1) of an already sorted, non-empty slice,
+/// interpolated linearly between the two nearest values.
+pub fn quantile_sorted(sorted: &[f64], p: f64) -> f64 {
+    let at = p.clamp(0.0, 1.0) * (sorted.len() - 1) as f64;
+    let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (at - lo as f64)
+}
+
 /// Throughput in bytes per second of moving `bytes` in `nanos`.
 pub fn throughput(bytes: u64, nanos: f64) -> Option<f64> {
     (nanos > 0.0).then(|| bytes as f64 / (nanos / 1e9))

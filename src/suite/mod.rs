@@ -18,6 +18,7 @@ use indexmap::IndexMap;
 use crate::placeholder::{CommandTemplate, Template};
 use crate::units::Bytes;
 pub use model::{Order, OutputMode, ParamValue, SuiteFile};
+pub use validate::parse_measure;
 use validate::{Validator, line_col};
 
 pub const DEFAULT_RUNS: u32 = 10;
@@ -48,6 +49,12 @@ pub struct Settings {
     pub timeout: Duration,
     /// Minimum duration of one in-process sample (a batch of calls).
     pub min_sample_time: Duration,
+    /// The metrics measured, wall time first (`measure`).
+    pub measure: Vec<crate::results::Metric>,
+    /// What counts instructions, when they are measured.
+    pub counter: crate::exec::counter::Choice,
+    /// Counted runs per cell; `None`: as many as its measured runs.
+    pub counted_runs: Option<u32>,
 }
 
 pub const DEFAULT_MIN_SAMPLE_TIME: Duration = Duration::from_millis(10);

@@ -84,6 +84,15 @@ pub struct Settings {
     /// In-process operations: how long one sample (a batch of calls) lasts at least;
     /// the batch size is calibrated to it (default 10ms).
     pub min_sample_time: Option<String>,
+    /// What to measure: "wall" (always) and "instructions", counted in runs of their own
+    /// under a counter after the timed runs (default ["wall"]).
+    pub measure: Option<Vec<String>>,
+    /// What counts instructions: "auto" (perf where the machine has hardware counters,
+    /// else valgrind), "perf" or "valgrind" (default "auto").
+    pub counter: Option<String>,
+    /// Counted runs per cell with "instructions" (default: the cell's measured runs),
+    /// shared out over the passes; 6 or more give each count an interval.
+    pub counted_runs: Option<u32>,
 }
 
 /// A matrix parameter's values.

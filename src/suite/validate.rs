@@ -509,6 +509,22 @@ program as an argument; set `shell = true` in [settings] to run commands through
         }
     }
 
+    fn measure(&self, names: &Option<Vec<String>>) -> Result<Vec<crate::results::Metric>, SuiteError> {
+        parse_measure(names.as_deref().unwrap_or_default()).map_err(|e| self.err(format!("settings.measure: {e}")))
+    }
+
+    fn counter(&self, name: &Option<String>) -> Result<crate::exec::counter::Choice, SuiteError> {
+        use crate::exec::counter::Choice;
+        match name.as_deref().map(str::trim) {
+            None | Some("auto") => Ok(Choice::Auto),
+            Some("perf") => Ok(Choice::Perf),
+            Some("valgrind") => Ok(Choice::Valgrind),
+            Some(other) => Err(self.err(format!(
+                "settings.counter = \"{other}\": give \"auto\", \"perf\" or \"valgrind\""
+            ))),
+        }
+    }
+
     fn settings(&self, file: &SuiteFile) -> Result<Settings, SuiteError> {
         let passes = file.settings.passes.unwrap_or(super::DEFAULT_PASSES);
         let settings = Settings {
@@ -533,7 +549,13 @@ program as an argument; set `shell = true` in [settings] to run commands through
             min_sample_time: self
                 .duration("settings.min_sample_time", &file.settings.min_sample_time)?
                 .unwrap_or(DEFAULT_MIN_SAMPLE_TIME),
+            measure: self.measure(&file.settings.measure)?,
+            counter: self.counter(&file.settings.counter)?,
+            counted_runs: file.settings.counted_runs,
         };
+        if settings.counted_runs == Some(0) {
+            return Err(self.err("settings.counted_runs must be at least 1"));
+        }
         if settings.runs == 0 {
             return Err(self.err("settings.runs must be at least 1"));
         }
@@ -545,6 +567,21 @@ program as an argument; set `shell = true` in [settings] to run commands through
         }
         Ok(settings)
     }
+}
+
+/// The metrics `names` lists ("wall", "instructions"), wall time first and
+/// always: it is measured on every run.
+pub fn parse_measure(names: &[String]) -> Result<Vec<crate::results::Metric>, String> {
+    use crate::results::Metric;
+    let mut out = vec![Metric::Wall];
+    for name in names {
+        let m = Metric::parse(name)
+            .ok_or_else(|| format!("\"{name}\" is not a metric: give \"wall\" and \"instructions\""))?;
+        if !out.contains(&m) {
+            out.push(m);
+        }
+    }
+    Ok(out)
 }
 
 /// A name in `skip` or `baseline` may be an implementation or, for one with

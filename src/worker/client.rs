@@ -71,6 +71,17 @@ fn high(fd: &OwnedFd) -> io::Result<OwnedFd> {
 impl WorkerProcess {
     /// Starts `argv` with the protocol fds, its output appended to `log`.
     pub fn spawn(argv: &[String], cwd: &Path, env: &[(String, String)], log: &Path) -> Result<Self, WorkerError> {
+        Self::spawn_with(argv, cwd, env, log, false)
+    }
+
+    /// `spawn`, with address-space randomisation off when `fixed_layout`.
+    pub fn spawn_with(
+        argv: &[String],
+        cwd: &Path,
+        env: &[(String, String)],
+        log: &Path,
+        fixed_layout: bool,
+    ) -> Result<Self, WorkerError> {
         let (prog, args) = argv
             .split_first()
             .ok_or_else(|| WorkerError::Spawn(io::Error::other("empty command")))?;
@@ -101,6 +112,9 @@ impl WorkerProcess {
             cmd.pre_exec(move || {
                 if libc::dup2(a, 3) < 0 || libc::dup2(b, 4) < 0 {
                     return Err(io::Error::last_os_error());
+                }
+                if fixed_layout {
+                    crate::exec::process::fix_layout()?;
                 }
                 Ok(())
             });
