@@ -45,21 +45,7 @@ stop_busy() { for p in "${busy[@]}"; do kill "$p" 2>/dev/null || true; done; bus
 trap 'stop_busy; rm -rf "$tmp"' EXIT
 root="$PWD"
 
-cat > "$tmp/spin.c" <<'C'
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-/* spin N [PERCENT]: N·PERCENT/100 rounds of xorshift64, the result printed. */
-int main(int argc, char **argv) {
-  uint64_t n = strtoull(argv[1], 0, 10);
-  if (argc > 2) n = n * strtoull(argv[2], 0, 10) / 100;
-  uint64_t x = 88172645463325252ull;
-  for (uint64_t i = 0; i < n; i++) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; }
-  printf("%llu\n", (unsigned long long)x);
-  return 0;
-}
-C
-gcc -O2 -o "$tmp/spin" "$tmp/spin.c"
+gcc -O2 -o "$tmp/spin" bench/spin.c
 for i in base same more; do cp "$tmp/spin" "$tmp/spin-$i"; done
 if [[ " $MODES " == *" inprocess "* ]]; then
   (cd bench/aa-spin && GOFLAGS=-mod=mod go build -o "$tmp/aa-spin" .)

@@ -15,9 +15,12 @@
 #
 #   bash bench/scaling.sh                 # builds versus (release) first
 #   VERSUS=target/release/versus ROUNDS=5 bash bench/scaling.sh
+#   SECTIONS=3 OUT=docs/results/scaling-memory.md bash bench/scaling.sh   # one section
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-REPORT="$ROOT/docs/results/scaling.md"
+REPORT="${OUT:-$ROOT/docs/results/scaling.md}"
+SECTIONS="${SECTIONS:-1 2 3}"
+section() { [[ " $SECTIONS " == *" $1 "* ]]; }
 ROUNDS=${ROUNDS:-5}
 SETTLE=${SETTLE:-5}   # seconds idle before each timed 1 GiB write (see section 2)
 RUNS_100K=${RUNS_100K:-100000}
@@ -37,10 +40,11 @@ out() { echo "$*" >> "$REPORT"; }
 : > "$REPORT"
 out "# The harness's own cost"
 out
-out "Made by \`bash bench/scaling.sh\` (ROUNDS=$ROUNDS) on $(date -u +%Y-%m-%dT%H:%MZ): $(nproc) cores, $(awk '/model name/ { sub(/.*: /, ""); print; exit }' /proc/cpuinfo), load $(cut -d' ' -f1 /proc/loadavg) at the start; $("$VERSUS" --version), $(hyperfine --version)."
+out "Made by \`bash bench/scaling.sh\` (ROUNDS=$ROUNDS SECTIONS=\"$SECTIONS\") on $(date -u +%Y-%m-%dT%H:%MZ): $(nproc) cores, $(awk '/model name/ { sub(/.*: /, ""); print; exit }' /proc/cpuinfo), load $(cut -d' ' -f1 /proc/loadavg) at the start; $("$VERSUS" --version), $(hyperfine --version)."
 out
 
 # --- 1. per-cell cost ---------------------------------------------------------
+if section 1; then
 suite() { # suite FILE V
   {
     echo '[settings]'; echo 'runs = 3'; echo 'warmup = 1'
@@ -75,7 +79,10 @@ out
 out "Per-cell cost at V = 1000 over V = 10: **${ratio}×** (target: within 1.3×)."
 out
 
+fi
+
 # --- 2. payload ------------------------------------------------------------------
+if section 2; then
 printf '[payload]\nsize = "1GiB"\nseed = 1\n[operations.noop]\noutput = "none"\n[implementations.t]\nrun.noop = "true"\n' > "$WORK/big.toml"
 declare -A pay
 write_1g() { # write_1g versus|dd|dd-direct|head: one timed 1 GiB write, its file deleted after
@@ -112,7 +119,10 @@ out
 out "versus / dd: **$(awk -v a="$pv" -v b="$pd" 'BEGIN { printf "%.2f", a / b }')×**, versus / dd-direct: **$(awk -v a="$pv" -v b="$pdd" 'BEGIN { printf "%.2f", a / b }')×** (target: within 1.5×); head / versus: **$(awk -v a="$ph" -v b="$pv" 'BEGIN { printf "%.2f", a / b }')×** (target: at least 3×)."
 out
 
+fi
+
 # --- 3. memory -------------------------------------------------------------------
+if section 3; then
 rss() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1; }
 declare -A mem
 mkdir -p "$WORK/history"
@@ -140,4 +150,5 @@ vm=${mem[versus-$RUNS_100K]} hm=${mem[hyperfine-$RUNS_100K]}
 vc=$(( vm - mem[versus-1] )) hc=$(( hm - mem[hyperfine-1] ))
 out
 out "versus / hyperfine at $RUNS_100K runs: **$(awk -v a="$vm" -v b="$hm" 'BEGIN { printf "%.2f", a / b }')×** in peak RSS (target: at most 1×), **$(awk -v a="$vc" -v b="$hc" 'BEGIN { printf "%.2f", a / b }')×** in what the runs cost; on the default path (history on) **$(awk -v a="${mem[history-$RUNS_100K]}" -v b="$hm" 'BEGIN { printf "%.2f", a / b }')×**, and **$(awk -v a="${mem[since-$RUNS_100K]}" -v b="$hm" 'BEGIN { printf "%.2f", a / b }')×** with the change since an earlier run."
+fi
 cat "$REPORT"

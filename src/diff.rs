@@ -8,7 +8,7 @@
 
 use indexmap::IndexMap;
 
-use crate::judge::noise::{Book, RunNoise};
+use crate::judge::noise::{Book, REFERENCE_RUNS, RunNoise};
 use crate::outcome::Outcome;
 use crate::results::{Cell, Change, Comparison, Metric, Results, Since, Verdict};
 
@@ -95,6 +95,13 @@ fn usable(c: &Cell, metric: Metric) -> Result<f64, String> {
 /// is judged against each cell's run-to-run noise from `noise` where known;
 /// counts against their own repeatability (`judge::counts::change_in`).
 pub fn diff(old: &Results, new: &Results, metric: Metric, noise: &Book) -> Diff {
+    diff_from(old, new, metric, noise, false)
+}
+
+/// `diff`, with wall time measured from each cell's level over its last
+/// runs (`noise`'s levels, `old` the newest of them) where `from_levels`
+/// asks for it and history has one: "then" is that level.
+fn diff_from(old: &Results, new: &Results, metric: Metric, noise: &Book, from_levels: bool) -> Diff {
     let settings = new.analysis.clone();
     let olds: IndexMap<&str, &Cell> = old.cells.iter().map(|c| (c.id.as_str(), c)).collect();
     let mut rows = Vec::new();
@@ -104,11 +111,17 @@ pub fn diff(old: &Results, new: &Results, metric: Metric, noise: &Book) -> Diff 
         let (ov, nv) = (usable(o, metric), usable(n, metric));
         // History's run-to-run noise is learned from wall-time medians.
         let cell_noise = (metric == Metric::Wall).then(|| noise.for_cell(&n.id)).flatten();
+        let level = (metric == Metric::Wall && from_levels)
+            .then(|| noise.level(&n.id))
+            .flatten();
+        let ov = ov.map(|v| level.map_or(v, |l| l.log_median.exp()));
         let (change, note) = match (&ov, &nv) {
-            (Ok(_), Ok(_)) => match crate::judge::counts::change_in(metric, n, o, cell_noise.as_ref(), &settings) {
-                Some(c) => (Some(c), None),
-                None => (None, Some("cannot compare".to_string())),
-            },
+            (Ok(_), Ok(_)) => {
+                match crate::judge::counts::change_in(metric, n, o, cell_noise.as_ref(), level.as_ref(), &settings) {
+                    Some(c) => (Some(c), None),
+                    None => (None, Some("cannot compare".to_string())),
+                }
+            }
             (Err(e), _) => (None, Some(format!("old: {e}"))),
             (_, Err(e)) => (None, Some(format!("new: {e}"))),
         };
@@ -149,10 +162,20 @@ pub fn diff(old: &Results, new: &Results, metric: Metric, noise: &Book) -> Diff 
 
 /// Each cell of `new` against `old` as the "change since" of a report, in
 /// wall time and in each other metric both measured. Both must be
-/// analysed; `run_id`, `label` and `warning` say what `old` is.
-pub fn since(old: &Results, new: &Results, noise: &Book, run_id: i64, label: &str, warning: Option<String>) -> Since {
+/// analysed; `run_id`, `label` and `warning` say what `old` is. With
+/// `from_levels` (`old` is the last run, not one the user named), time is
+/// measured from each cell's level over its last runs where history has one.
+pub fn since(
+    old: &Results,
+    new: &Results,
+    noise: &Book,
+    (run_id, label): (i64, &str),
+    from_levels: bool,
+    warning: Option<String>,
+) -> Since {
+    let from_levels = from_levels && !noise.is_empty();
     let changes = |metric| {
-        diff(old, new, metric, noise)
+        diff_from(old, new, metric, noise, from_levels)
             .rows
             .into_iter()
             .map(|r| Change {
@@ -163,15 +186,21 @@ pub fn since(old: &Results, new: &Results, noise: &Book, run_id: i64, label: &st
                 ci_low: r.change.as_ref().and_then(|c| c.ci_low),
                 ci_high: r.change.as_ref().and_then(|c| c.ci_high),
                 verdict: r.change.as_ref().map(|c| c.verdict),
+                minimum_detectable: r.change.as_ref().and_then(|c| c.minimum_detectable),
                 note: r.note.or_else(|| r.change.as_ref().and_then(|c| c.note.clone())),
                 noise: r.noise,
             })
             .collect()
     };
     let both = crate::results::metric::measured(old);
+    let label = if from_levels {
+        format!("each cell's median over its last {REFERENCE_RUNS} runs, the newest")
+    } else {
+        label.to_string()
+    };
     Since {
         run_id,
-        label: label.to_string(),
+        label,
         started_at: old.started_at.clone(),
         warning,
         changes: changes(Metric::Wall),
@@ -292,5 +321,25 @@ mod tests {
         let d = diff(&old, &new, Metric::Wall, &Book::default());
         assert!(d.rows.iter().all(|r| r.change.is_none() && r.note.is_some()));
         assert_eq!(d.geomean, None);
+    }
+
+    #[test]
+    fn the_change_since_the_last_runs_is_measured_from_each_cells_level() {
+        let at = |m: u64| -> Vec<u64> { (0..20).map(|i| m - 2 + (i * 7) % 5).collect() };
+        // The last run happened to be fast (960); the four before sat at 1000.
+        let (last, now) = (at(960), at(1000));
+        let old = results(&[("a", &last, Outcome::Ok)]);
+        let new = results(&[("a", &now, Outcome::Ok)]);
+        let history = vec![("a".to_string(), vec![1000.0, 1002.0, 998.0, 1001.0, 960.0])];
+        let book = Book::from_history(history);
+        let s = since(&old, &new, &book, (9, "the last run"), true, None);
+        let c = &s.changes[0];
+        assert!((c.old_median_ns.unwrap() - 1000.0).abs() < 1e-6, "{c:?}");
+        assert!((c.ratio.unwrap() - 1.0).abs() < 0.002, "{c:?}");
+        assert!(s.label.contains("last 5 runs"), "{}", s.label);
+        // A named run is the reference itself: +4% from the fast run.
+        let named = since(&old, &new, &book, (9, "run 9"), false, None);
+        assert!((named.changes[0].ratio.unwrap() - 1.0 / 0.96).abs() < 0.002);
+        assert_eq!(named.label, "run 9");
     }
 }

@@ -478,8 +478,10 @@ fn a_suite_killed_at_random_20_times_and_resumed_ends_with_every_group_measured_
             .output()
             .unwrap();
         let stderr = text(&o.stderr);
+        // Killed before it made its output folder (a loaded machine starts slowly): nothing to render.
+        let nothing_yet = !out.exists() && o.status.code() == Some(1);
         assert!(
-            o.status.code() == Some(0) || stderr.contains("no group is recorded"),
+            o.status.code() == Some(0) || stderr.contains("no group is recorded") || nothing_yet,
             "kill {k}: {stderr}"
         );
     }

@@ -66,6 +66,7 @@ fn with_a_change_since(r: &mut results::Results) {
             ci_low: Some(1.05),
             ci_high: Some(1.15),
             verdict: Some(results::Verdict::Slower),
+            minimum_detectable: Some(0.04),
             note: None,
             noise: None,
         })

@@ -145,7 +145,16 @@ fn since(store: &mut Store, results: &Results, compare_to: Option<&str>) -> Resu
         eprintln!("WARNING: {w}");
     }
     let noise = noise_book(store, results, &here);
-    Ok(Some(crate::diff::since(&old, results, &noise, id, &label, warning)))
+    // The last run is one sample of where a cell stands; a run the user named is the reference itself.
+    let from_levels = compare_to.is_none();
+    Ok(Some(crate::diff::since(
+        &old,
+        results,
+        &noise,
+        (id, &label),
+        from_levels,
+        warning,
+    )))
 }
 
 /// What narrows a suite's history to runs of the same content: nothing for

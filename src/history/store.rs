@@ -196,13 +196,11 @@ impl Store {
     /// `hash`, when given, narrows to runs of that suite content (an ad-hoc
     /// `versus exec` is named by its commands, not by a suite's title).
     pub fn last_run(&mut self, suite: &str, machine: &str, hash: Option<&str>) -> Result<Option<i64>> {
-        let mut sql =
-            "SELECT max(id) FROM runs WHERE suite_name = ?1 AND machine_id = ?2 AND status = 'complete'".to_string();
         let mut params: Vec<Param> = vec![suite.into(), machine.into()];
-        if let Some(h) = hash {
-            sql.push_str(" AND suite_hash = ?3");
-            params.push(h.into());
-        }
+        let narrow = hash_condition(hash, &mut params);
+        let sql = format!(
+            "SELECT max(id) FROM runs WHERE suite_name = ?1 AND machine_id = ?2 AND status = 'complete'{narrow}"
+        );
         let rows = self.db.query(&sql, &params)?;
         Ok(rows.first().and_then(|r| r[0].int()))
     }
@@ -271,9 +269,8 @@ impl Store {
         hash: Option<&str>,
         runs: usize,
     ) -> Result<Vec<(String, Vec<f64>)>> {
-        // The hash narrows only when given: a NULL parameter has no type
-        // PostgreSQL can infer, so the condition is left out instead.
-        let narrow = if hash.is_some() { " AND suite_hash = ?4" } else { "" };
+        let mut params: Vec<Param> = vec![suite.into(), machine.into(), (runs as i64).into()];
+        let narrow = hash_condition(hash, &mut params);
         let sql = format!(
             "SELECT s.cell_id, c.median_ns FROM cells c JOIN series s ON s.id = c.series_id \
              WHERE c.outcome = 'ok' AND c.median_ns IS NOT NULL AND c.run_id IN \
@@ -281,10 +278,6 @@ impl Store {
              ORDER BY id DESC LIMIT ?3) \
              ORDER BY c.run_id"
         );
-        let mut params: Vec<Param> = vec![suite.into(), machine.into(), (runs as i64).into()];
-        if let Some(h) = hash {
-            params.push(h.into());
-        }
         let rows = self.db.query(&sql, &params)?;
         let mut by_cell: indexmap::IndexMap<String, Vec<f64>> = indexmap::IndexMap::new();
         for r in &rows {
@@ -293,5 +286,18 @@ impl Store {
             }
         }
         Ok(by_cell.into_iter().collect())
+    }
+}
+
+/// " AND suite_hash = ?N", the hash pushed as parameter N, when a hash is
+/// given; nothing otherwise. A NULL parameter has no type PostgreSQL can
+/// infer, so "(?N IS NULL OR …)" is not an option: the condition is left out.
+fn hash_condition(hash: Option<&str>, params: &mut Vec<Param>) -> String {
+    match hash {
+        Some(h) => {
+            params.push(h.into());
+            format!(" AND suite_hash = ?{}", params.len())
+        }
+        None => String::new(),
     }
 }

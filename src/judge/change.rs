@@ -12,16 +12,28 @@
 //! (`verdict::decide`): `slower` or `faster` only when the change exceeds
 //! both its interval and the noise; `unknown` — "within run-to-run noise" —
 //! when it does not; `same` only when even the noise is inside the band.
+//!
+//! A change since the last runs is measured from the cell's level (`Level`:
+//! the median of its last few runs) rather than from one run: the center
+//! moves to the level, and the noise term shrinks from √2·σ (two runs, each
+//! with its noise) to σ·√(1 + the level's share).
 
 use crate::judge::compare::{from_estimate, log_estimate, unpaired};
 use crate::judge::levels::{LogEstimate, t_quantile};
-use crate::judge::noise::{RunNoise, Source};
+use crate::judge::noise::{Level, RunNoise, Source};
 use crate::results::{AnalysisSettings, Cell, Comparison, Verdict};
 
-/// The half-width (log units) run-to-run noise alone gives a change at `level`.
+/// The half-width (log units) run-to-run noise alone gives a change at
+/// `level` between one run and one earlier run.
 pub fn noise_half_width(noise: &RunNoise, level: f64) -> f64 {
+    reference_half_width(noise, level, 1.0)
+}
+
+/// The same against a reference whose variance is `share` of one run's
+/// (`Level::variance_share`; 1 for a single earlier run).
+pub fn reference_half_width(noise: &RunNoise, level: f64, share: f64) -> f64 {
     let df = noise.runs.saturating_sub(1).max(1) as f64;
-    t_quantile(level, df) * std::f64::consts::SQRT_2 * noise.sigma
+    t_quantile(level, df) * (1.0 + share).sqrt() * noise.sigma
 }
 
 /// `est` with its interval widened to at least ±`half` around its center.
@@ -43,13 +55,26 @@ pub fn describe(noise: &RunNoise, level: f64) -> String {
 }
 
 /// `new` against `old` (the same cell in two runs, both analysed), with
-/// the cell's run-to-run noise when it is known.
-pub fn change(new: &Cell, old: &Cell, noise: Option<&RunNoise>, settings: &AnalysisSettings) -> Option<Comparison> {
+/// the cell's run-to-run noise when it is known; measured from `reference`
+/// (the cell's level over its last runs, `old` among them) when given.
+pub fn change(
+    new: &Cell,
+    old: &Cell,
+    noise: Option<&RunNoise>,
+    reference: Option<&Level>,
+    settings: &AnalysisSettings,
+) -> Option<Comparison> {
     let (sn, so) = (new.stats.as_ref()?, old.stats.as_ref()?);
-    let est = unpaired(&log_estimate(sn)?, &log_estimate(so)?);
+    let mut est = unpaired(&log_estimate(sn)?, &log_estimate(so)?);
+    if let Some(level) = reference {
+        let shift = sn.median_ns.ln() - level.log_median - est.center;
+        est.center += shift;
+        est.interval = est.interval.map(|(lo, hi)| (lo + shift, hi + shift));
+    }
     let within = est.interval;
+    let share = reference.map_or(1.0, Level::variance_share);
     let est = match noise {
-        Some(n) => widen(est, noise_half_width(n, settings.confidence)),
+        Some(n) => widen(est, reference_half_width(n, settings.confidence, share)),
         None => est,
     };
     let mut c = from_estimate(new, old, &est, false, settings);
@@ -119,19 +144,50 @@ mod tests {
         let old = cell("a", &around(1000, 20));
         let new = cell("a", &around(1040, 20));
         // Tight runs, no history: +4% is called.
-        assert_eq!(change(&new, &old, None, &s).unwrap().verdict, Verdict::Slower);
+        assert_eq!(change(&new, &old, None, None, &s).unwrap().verdict, Verdict::Slower);
         // With ±3% run-to-run noise learned from 10 runs, +4% is within it.
         let noise = RunNoise {
             sigma: 0.03,
             runs: 10,
             source: Source::Cell,
         };
-        let c = change(&new, &old, Some(&noise), &s).unwrap();
+        let c = change(&new, &old, Some(&noise), None, &s).unwrap();
         assert_eq!(c.verdict, Verdict::Unknown);
         assert!(c.note.unwrap().starts_with("within run-to-run noise ±"));
         // A +30% change clears it.
         let big = cell("a", &around(1300, 20));
-        assert_eq!(change(&big, &old, Some(&noise), &s).unwrap().verdict, Verdict::Slower);
+        assert_eq!(
+            change(&big, &old, Some(&noise), None, &s).unwrap().verdict,
+            Verdict::Slower
+        );
+    }
+
+    #[test]
+    fn a_change_from_the_level_of_the_last_runs_is_narrower_and_centred_on_it() {
+        let s = AnalysisSettings::default();
+        let noise = RunNoise {
+            sigma: 0.02,
+            runs: 20,
+            source: Source::Cell,
+        };
+        // The last run happened to be 3% fast; the level of five runs is 1000.
+        let old = cell("a", &around(970, 20));
+        let new = cell("a", &around(1060, 20));
+        let level = Level {
+            log_median: 1000f64.ln(),
+            runs: 5,
+        };
+        let from_run = change(&new, &old, Some(&noise), None, &s).unwrap();
+        let from_level = change(&new, &old, Some(&noise), Some(&level), &s).unwrap();
+        assert!((from_level.ratio - 1.06).abs() < 1e-3, "{from_level:?}");
+        let width = |c: &Comparison| (c.ci_high.unwrap() / c.ci_low.unwrap()).ln();
+        assert!(
+            width(&from_level) < 0.85 * width(&from_run),
+            "{from_level:?} {from_run:?}"
+        );
+        // +6% against ±2% noise: found from the level (one run's noise would need ±8%).
+        assert_eq!(from_level.verdict, Verdict::Slower, "{from_level:?}");
+        assert!(from_level.minimum_detectable.unwrap() < from_run.minimum_detectable.unwrap());
     }
 
     #[test]

@@ -13,6 +13,13 @@
 //! `MIN_RUNS` recorded runs borrows the machine's figure: the median of the
 //! noise of the suite's cells that have enough. With neither, only the
 //! intervals of the two runs themselves are known, and the report says so.
+//!
+//! The same history gives each cell its level: the median of its last
+//! `REFERENCE_RUNS` runs, what "the change since the last run" is measured
+//! from (as Bencher and conbench measure against a window of recent runs).
+//! One earlier run carries all of its own noise into every change; the
+//! median of five carries about a third of it, so the same change stands
+//! out of a narrower interval.
 
 use std::collections::HashMap;
 
@@ -23,6 +30,40 @@ pub const MIN_RUNS: usize = 5;
 /// Most recent runs a noise figure is learned from: the machine of a year
 /// ago is not today's.
 pub const WINDOW: usize = 30;
+
+/// Recorded runs a cell's level (the reference of a change since) is the median of.
+pub const REFERENCE_RUNS: usize = 5;
+
+/// Where a cell stood over its last runs: the median of their log medians.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Level {
+    pub log_median: f64,
+    /// Runs it is the median of (1 to `REFERENCE_RUNS`).
+    pub runs: usize,
+}
+
+impl Level {
+    /// The variance of the level over one run's (both in units of a run's
+    /// noise): 1 for one run, ½ for the mean of two, π/2k for the median of
+    /// k ≥ 3 (its large-sample value; a little above the exact one at k = 5).
+    pub fn variance_share(&self) -> f64 {
+        match self.runs {
+            0 | 1 => 1.0,
+            2 => 0.5,
+            k => std::f64::consts::PI / (2.0 * k as f64),
+        }
+    }
+}
+
+/// A cell's level from its recorded medians (oldest first, nanoseconds).
+pub fn level_of(medians_ns: &[f64]) -> Option<Level> {
+    let recent = &medians_ns[medians_ns.len().saturating_sub(REFERENCE_RUNS)..];
+    let logs: Vec<f64> = recent.iter().filter(|m| **m > 0.0).map(|m| m.ln()).collect();
+    (!logs.is_empty()).then(|| Level {
+        log_median: crate::stats::median(&logs),
+        runs: logs.len(),
+    })
+}
 
 /// Where a noise figure came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -80,17 +121,28 @@ pub fn of_machine(cells: &[RunNoise]) -> Option<RunNoise> {
 pub struct Book {
     cells: HashMap<String, RunNoise>,
     machine: Option<RunNoise>,
+    levels: HashMap<String, Level>,
 }
 
 impl Book {
     /// From each cell's recorded medians (oldest first).
     pub fn from_history(by_cell: impl IntoIterator<Item = (String, Vec<f64>)>) -> Book {
+        let by_cell: Vec<(String, Vec<f64>)> = by_cell.into_iter().collect();
         let cells: HashMap<String, RunNoise> = by_cell
-            .into_iter()
-            .filter_map(|(id, medians)| Some((id, of_cell(&medians)?)))
+            .iter()
+            .filter_map(|(id, medians)| Some((id.clone(), of_cell(medians)?)))
+            .collect();
+        let levels = by_cell
+            .iter()
+            .filter_map(|(id, medians)| Some((id.clone(), level_of(medians)?)))
             .collect();
         let machine = of_machine(&cells.values().copied().collect::<Vec<_>>());
-        Book { cells, machine }
+        Book { cells, machine, levels }
+    }
+
+    /// The cell's level over its last runs, when history has one.
+    pub fn level(&self, id: &str) -> Option<Level> {
+        self.levels.get(id).copied()
     }
 
     /// The cell's own noise, else the machine's; `None` when history knows neither.
@@ -131,6 +183,17 @@ mod tests {
         }
         let s = of_cell(&stepped).unwrap();
         assert!(s.sigma < 3.0 * n.sigma, "{s:?} against {n:?}");
+    }
+
+    #[test]
+    fn a_level_is_the_median_of_the_last_runs() {
+        let l = level_of(&[500.0, 100.0, 104.0, 98.0, 130.0, 101.0]).unwrap();
+        assert_eq!(l.runs, REFERENCE_RUNS);
+        assert!((l.log_median - 101.0f64.ln()).abs() < 1e-12, "{l:?}");
+        assert!(l.variance_share() < 0.35);
+        let one = level_of(&[100.0]).unwrap();
+        assert_eq!((one.runs, one.variance_share()), (1, 1.0));
+        assert!(level_of(&[]).is_none());
     }
 
     #[test]

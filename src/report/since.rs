@@ -67,12 +67,27 @@ fn noise_notes(noise: Option<&String>, metric: Metric) -> Vec<String> {
     noise.filter(|_| metric == Metric::Wall).cloned().into_iter().collect()
 }
 
+/// The smallest change these comparisons could have found: "could find
+/// changes of 4.2% or more in its median cell, 9.8% in its least precise".
+fn could_find(changes: &[Change]) -> Option<String> {
+    let mut mdes: Vec<f64> = changes.iter().filter_map(|c| c.minimum_detectable).collect();
+    mdes.sort_unstable_by(f64::total_cmp);
+    let worst = *mdes.last()?;
+    Some(format!(
+        "Against this reference, a change of {:.1}% or more would be found in the median cell, {:.1}% in the least precise one (four times in five).",
+        crate::stats::median_of_sorted(&mdes) * 100.0,
+        worst * 100.0
+    ))
+}
+
 /// The table, or None when the document has no earlier run to compare with.
 pub fn table(results: &Results) -> Option<Table> {
     let since = results.since.as_ref().filter(|s| !s.changes.is_empty())?;
     let (floor, metric) = (results.analysis.noise, results.view);
+    let mut notes = noise_notes(since.noise.as_ref(), metric);
+    notes.extend(could_find(&since.for_metric(metric).changes));
     Some(Table {
-        notes: noise_notes(since.noise.as_ref(), metric),
+        notes,
         kind: TableKind::Summary,
         title: format!(
             "Change since {} (run {}, {}): median {} per call, {}",

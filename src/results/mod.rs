@@ -624,6 +624,9 @@ pub struct Change {
     pub ci_low: Option<f64>,
     pub ci_high: Option<f64>,
     pub verdict: Option<Verdict>,
+    /// The smallest change this comparison could have found (relative, 0.04 = 4%).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum_detectable: Option<f64>,
     /// Why there is no ratio, or why its verdict is unknown ("within run-to-run noise ±3.1% …").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
