@@ -40,7 +40,7 @@ fi
 tmp="$(mktemp -d)"
 busy=()
 stop_busy() { for p in "${busy[@]}"; do kill "$p" 2>/dev/null || true; done; busy=(); }
-trap 'stop_busy; rm -rf "$tmp"' EXIT
+trap 'stop_busy; [[ -n "${KEEP:-}" ]] && cp -r "$tmp" "$KEEP"; rm -rf "$tmp"' EXIT
 
 gcc -O2 -o "$tmp/spin" bench/spin.c
 for i in a b c d; do cp "$tmp/spin" "$tmp/spin-$i"; done

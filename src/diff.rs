@@ -9,8 +9,9 @@
 use indexmap::IndexMap;
 
 use crate::judge::noise::{Book, REFERENCE_RUNS, RunNoise};
+use crate::judge::relative;
 use crate::outcome::Outcome;
-use crate::results::{Cell, Change, Comparison, Metric, Results, Since, Verdict};
+use crate::results::{Beside, Cell, Change, Comparison, Metric, Results, Shift, Since, Verdict};
 
 /// One row: a cell of both files.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,6 +24,27 @@ pub struct Row {
     pub note: Option<String>,
     /// The cell's run-to-run noise the change was judged against, when known.
     pub noise: Option<RunNoise>,
+    /// The change beside the other implementations of its group, where
+    /// history has one: the verdict that counts (`Row::verdict`).
+    pub beside: Option<Beside>,
+}
+
+impl Row {
+    /// The verdict that counts: beside the others where judged so, else the change's own.
+    pub fn verdict(&self) -> Option<Verdict> {
+        self.beside
+            .as_ref()
+            .map(|b| b.verdict)
+            .or(self.change.as_ref().map(|c| c.verdict))
+    }
+
+    /// The ratio that verdict rests on.
+    pub fn judged_ratio(&self) -> Option<f64> {
+        self.beside
+            .as_ref()
+            .map(|b| b.ratio)
+            .or(self.change.as_ref().map(|c| c.ratio))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -104,6 +126,12 @@ pub fn diff(old: &Results, new: &Results, metric: Metric, noise: &Book) -> Diff 
 fn diff_from(old: &Results, new: &Results, metric: Metric, noise: &Book, from_levels: bool) -> Diff {
     let settings = new.analysis.clone();
     let olds: IndexMap<&str, &Cell> = old.cells.iter().map(|c| (c.id.as_str(), c)).collect();
+    let (new_logs, old_logs) = (relative::logs_of(new), relative::logs_of(old));
+    let from = if from_levels {
+        relative::From::Levels
+    } else {
+        relative::From::Run(&old_logs)
+    };
     let mut rows = Vec::new();
     let mut logs = Vec::new();
     for n in &new.cells {
@@ -128,6 +156,10 @@ fn diff_from(old: &Results, new: &Results, metric: Metric, noise: &Book, from_le
         if let Some(c) = &change {
             logs.push(c.ratio.ln());
         }
+        let beside = change
+            .as_ref()
+            .filter(|_| metric == Metric::Wall)
+            .and_then(|_| beside(new, (n, o), noise, &new_logs, from, &settings));
         rows.push(Row {
             id: n.id.clone(),
             old: ov.ok(),
@@ -135,6 +167,7 @@ fn diff_from(old: &Results, new: &Results, metric: Metric, noise: &Book, from_le
             change,
             note,
             noise: cell_noise,
+            beside,
         });
     }
     let geomean = (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp());
@@ -160,6 +193,82 @@ fn diff_from(old: &Results, new: &Results, metric: Metric, noise: &Book, from_le
     }
 }
 
+/// `n`'s change beside the others of its group in `new`, where history has
+/// references for it and every one of them is in both runs.
+fn beside(
+    new: &Results,
+    (n, o): (&Cell, &Cell),
+    noise: &Book,
+    logs: &std::collections::HashMap<&str, f64>,
+    from: relative::From<'_>,
+    settings: &crate::results::AnalysisSettings,
+) -> Option<Beside> {
+    let refs = noise.beside().references(&n.id);
+    let (c, against) = relative::change_beside((n, o), refs, logs, from, settings)?;
+    let implementation = |id: &String| {
+        new.cells
+            .iter()
+            .find(|c| &c.id == id)
+            .map_or_else(|| id.clone(), |c| c.implementation.clone())
+    };
+    let r = refs.iter().find(|r| r.against == against)?;
+    Some(Beside {
+        against: against.iter().map(implementation).collect(),
+        ratio: c.ratio,
+        ci_low: c.ci_low,
+        ci_high: c.ci_high,
+        verdict: c.verdict,
+        minimum_detectable: c.minimum_detectable,
+        note: c.note,
+        noise: r.noise,
+    })
+}
+
+/// Each group's change as a whole since the earlier run: the median of its
+/// implementations against the level of that median (or its value in `old`).
+fn shifts(old: &Results, new: &Results, noise: &Book, from_levels: bool) -> Vec<Shift> {
+    let (new_logs, old_logs) = (relative::logs_of(new), relative::logs_of(old));
+    let settings = &new.analysis;
+    let band = (1.0 + settings.noise).ln();
+    noise
+        .beside()
+        .groups()
+        .filter_map(|(key, g)| {
+            let now = relative::together_in(&g.cells, &new_logs)?;
+            let (then, share) = if from_levels {
+                (g.level.log_median, g.level.variance_share())
+            } else {
+                (relative::together_in(&g.cells, &old_logs)?, 1.0)
+            };
+            let center = now - then;
+            let half = crate::judge::change::reference_half_width(&g.noise, settings.confidence, share);
+            let est = crate::judge::levels::LogEstimate {
+                center,
+                interval: Some((center - half, center + half)),
+                n: g.noise.runs,
+                segments: 1,
+                between_share: None,
+                widened: false,
+            };
+            let implementations = g
+                .cells
+                .iter()
+                .filter_map(|id| new.cells.iter().find(|c| &c.id == id))
+                .map(|c| c.implementation.clone())
+                .collect();
+            Some(Shift {
+                group: key.clone(),
+                implementations,
+                ratio: center.exp(),
+                ci_low: (center - half).exp(),
+                ci_high: (center + half).exp(),
+                verdict: crate::judge::verdict::decide(&est, band),
+                noise: g.noise,
+            })
+        })
+        .collect()
+}
+
 /// Each cell of `new` against `old` as the "change since" of a report, in
 /// wall time and in each other metric both measured. Both must be
 /// analysed; `run_id`, `label` and `warning` say what `old` is. With
@@ -179,16 +288,21 @@ pub fn since(
             .rows
             .into_iter()
             .map(|r| Change {
+                verdict: r.verdict(),
                 id: r.id,
                 old_median_ns: r.old,
                 new_median_ns: r.new,
                 ratio: r.change.as_ref().map(|c| c.ratio),
                 ci_low: r.change.as_ref().and_then(|c| c.ci_low),
                 ci_high: r.change.as_ref().and_then(|c| c.ci_high),
-                verdict: r.change.as_ref().map(|c| c.verdict),
-                minimum_detectable: r.change.as_ref().and_then(|c| c.minimum_detectable),
+                minimum_detectable: r
+                    .beside
+                    .as_ref()
+                    .map(|b| b.minimum_detectable)
+                    .unwrap_or_else(|| r.change.as_ref().and_then(|c| c.minimum_detectable)),
                 note: r.note.or_else(|| r.change.as_ref().and_then(|c| c.note.clone())),
                 noise: r.noise,
+                beside: r.beside,
             })
             .collect()
     };
@@ -210,6 +324,7 @@ pub fn since(
             .map(|m| (m, changes(m)))
             .collect(),
         noise: noise.summary(new.analysis.confidence),
+        shifts: shifts(old, new, noise, from_levels),
     }
 }
 
@@ -218,9 +333,7 @@ pub fn regressions(d: &Diff, threshold: f64) -> Vec<&Row> {
     d.rows
         .iter()
         .filter(|r| {
-            r.change
-                .as_ref()
-                .is_some_and(|c| c.verdict == Verdict::Slower && c.ratio > 1.0 + threshold)
+            r.verdict() == Some(Verdict::Slower) && r.judged_ratio().is_some_and(|ratio| ratio > 1.0 + threshold)
         })
         .collect()
 }
@@ -330,8 +443,12 @@ mod tests {
         let (last, now) = (at(960), at(1000));
         let old = results(&[("a", &last, Outcome::Ok)]);
         let new = results(&[("a", &now, Outcome::Ok)]);
-        let history = vec![("a".to_string(), vec![1000.0, 1002.0, 998.0, 1001.0, 960.0])];
-        let book = Book::from_history(history);
+        let medians = [1000.0, 1002.0, 998.0, 1001.0, 960.0];
+        let history = vec![(
+            "a".to_string(),
+            medians.iter().enumerate().map(|(i, m)| (i as i64, *m)).collect(),
+        )];
+        let book = Book::from_history(history, &Default::default());
         let s = since(&old, &new, &book, (9, "the last run"), true, None);
         let c = &s.changes[0];
         assert!((c.old_median_ns.unwrap() - 1000.0).abs() < 1e-6, "{c:?}");
@@ -341,5 +458,84 @@ mod tests {
         let named = since(&old, &new, &book, (9, "run 9"), false, None);
         assert!((named.changes[0].ratio.unwrap() - 1.0 / 0.96).abs() < 0.002);
         assert_eq!(named.label, "run 9");
+    }
+
+    /// Eight recorded runs of a, b, c, d (one group), each run moving all of
+    /// them by up to ±2% together and each by ±0.2% of its own.
+    fn shared_history() -> (Book, f64) {
+        let common = [0.0, 0.02, -0.02, 0.01, -0.01, 0.02, 0.0, -0.02];
+        let ids = ["a", "b", "c", "d"];
+        let history = ids
+            .iter()
+            .enumerate()
+            .map(|(k, id)| {
+                let runs = common
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (i as i64, 1000.0 * (s + 0.002 * (((i + k) % 3) as f64 - 1.0)).exp()))
+                    .collect();
+                (id.to_string(), runs)
+            })
+            .collect();
+        let groups = ids.iter().map(|i| (i.to_string(), "op/".to_string())).collect();
+        (Book::from_history(history, &groups), 1000.0 * (-0.02f64).exp())
+    }
+
+    #[test]
+    fn a_group_that_moved_together_is_a_shift_not_four_changes() {
+        let (book, last) = shared_history();
+        let at = |m: f64| -> Vec<u64> { (0..20).map(|i| (m as u64) - 2 + (i * 7) % 5).collect() };
+        let old = results(&[
+            ("a", &at(last), Outcome::Ok),
+            ("b", &at(last), Outcome::Ok),
+            ("c", &at(last), Outcome::Ok),
+            ("d", &at(last), Outcome::Ok),
+        ]);
+        // Everything 10% slower than its level: the machine.
+        let all = at(1100.0);
+        let new = results(&[
+            ("a", &all, Outcome::Ok),
+            ("b", &all, Outcome::Ok),
+            ("c", &all, Outcome::Ok),
+            ("d", &all, Outcome::Ok),
+        ]);
+        let s = since(&old, &new, &book, (7, "the last run"), true, None);
+        for c in &s.changes {
+            let b = c.beside.as_ref().unwrap();
+            assert_eq!(b.against.len(), 3, "{c:?}");
+            assert!(!matches!(c.verdict, Some(Verdict::Slower | Verdict::Faster)), "{c:?}");
+        }
+        assert_eq!(s.shifts.len(), 1);
+        assert_eq!(s.shifts[0].verdict, Verdict::Slower, "{:?}", s.shifts[0]);
+        // Only d 5% slower: d is called, beside the others; they are not.
+        let d = at(1050.0);
+        let same = at(1000.0);
+        let new = results(&[
+            ("a", &same, Outcome::Ok),
+            ("b", &same, Outcome::Ok),
+            ("c", &same, Outcome::Ok),
+            ("d", &d, Outcome::Ok),
+        ]);
+        let s = since(&old, &new, &book, (7, "the last run"), true, None);
+        let verdicts: Vec<_> = s.changes.iter().map(|c| c.verdict).collect();
+        assert_eq!(verdicts[3], Some(Verdict::Slower), "{:?}", s.changes[3]);
+        assert!(
+            verdicts[..3]
+                .iter()
+                .all(|v| !matches!(v, Some(Verdict::Slower | Verdict::Faster))),
+            "{verdicts:?}"
+        );
+        assert!((s.changes[3].beside.as_ref().unwrap().ratio - 1.05).abs() < 0.01);
+    }
+
+    #[test]
+    fn two_implementations_are_judged_each_on_its_own() {
+        let (book, _) = shared_history();
+        let at = |m: u64| -> Vec<u64> { (0..20).map(|i| m - 2 + (i * 7) % 5).collect() };
+        let old = results(&[("a", &at(1000), Outcome::Ok), ("b", &at(1000), Outcome::Ok)]);
+        let new = results(&[("a", &at(1000), Outcome::Ok), ("b", &at(1000), Outcome::Ok)]);
+        // The book was learned with four in the group; here the run has two, and the references name absent cells.
+        let s = since(&old, &new, &book, (7, "the last run"), true, None);
+        assert!(s.changes.iter().all(|c| c.beside.is_none()), "{:?}", s.changes);
     }
 }

@@ -174,7 +174,14 @@ fn content_key(results: &Results) -> Option<&str> {
 /// when the store cannot say.
 pub fn noise_book(store: &mut Store, results: &Results, machine: &str) -> Book {
     match store.recent_medians(&results.suite.name, machine, content_key(results), noise::WINDOW) {
-        Ok(by_cell) => Book::from_history(by_cell),
+        Ok(by_cell) => {
+            let groups = results
+                .cells
+                .iter()
+                .map(|c| (c.id.clone(), results::group_key(&c.operation, &c.params)))
+                .collect();
+            Book::from_history(by_cell, &groups)
+        }
         Err(e) => {
             eprintln!(
                 "note: the history store could not give run-to-run noise ({e:#}); changes are judged by their runs alone"

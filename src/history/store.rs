@@ -260,29 +260,30 @@ impl Store {
     }
 
     /// Each ok cell's median over the last `runs` runs of `suite` on
-    /// `machine` (of that content, with `hash`), oldest first: what run-to-run
-    /// noise is learned from.
+    /// `machine` (of that content, with `hash`), oldest first, each with the
+    /// id of its run: what run-to-run noise is learned from (the run ids line
+    /// up the cells measured side by side in one run).
     pub fn recent_medians(
         &mut self,
         suite: &str,
         machine: &str,
         hash: Option<&str>,
         runs: usize,
-    ) -> Result<Vec<(String, Vec<f64>)>> {
+    ) -> Result<crate::judge::noise::Recorded> {
         let mut params: Vec<Param> = vec![suite.into(), machine.into(), (runs as i64).into()];
         let narrow = hash_condition(hash, &mut params);
         let sql = format!(
-            "SELECT s.cell_id, c.median_ns FROM cells c JOIN series s ON s.id = c.series_id \
+            "SELECT s.cell_id, c.median_ns, c.run_id FROM cells c JOIN series s ON s.id = c.series_id \
              WHERE c.outcome = 'ok' AND c.median_ns IS NOT NULL AND c.run_id IN \
              (SELECT id FROM runs WHERE suite_name = ?1 AND machine_id = ?2{narrow} \
              ORDER BY id DESC LIMIT ?3) \
              ORDER BY c.run_id"
         );
         let rows = self.db.query(&sql, &params)?;
-        let mut by_cell: indexmap::IndexMap<String, Vec<f64>> = indexmap::IndexMap::new();
+        let mut by_cell: indexmap::IndexMap<String, Vec<(i64, f64)>> = indexmap::IndexMap::new();
         for r in &rows {
-            if let (Some(id), Some(m)) = (r[0].text(), r[1].real()) {
-                by_cell.entry(id).or_default().push(m);
+            if let (Some(id), Some(m), Some(run)) = (r[0].text(), r[1].real(), r[2].int()) {
+                by_cell.entry(id).or_default().push((run, m));
             }
         }
         Ok(by_cell.into_iter().collect())

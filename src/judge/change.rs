@@ -65,21 +65,39 @@ pub fn change(
     settings: &AnalysisSettings,
 ) -> Option<Comparison> {
     let (sn, so) = (new.stats.as_ref()?, old.stats.as_ref()?);
-    let mut est = unpaired(&log_estimate(sn)?, &log_estimate(so)?);
-    if let Some(level) = reference {
-        let shift = sn.median_ns.ln() - level.log_median - est.center;
-        est.center += shift;
-        est.interval = est.interval.map(|(lo, hi)| (lo + shift, hi + shift));
-    }
-    let within = est.interval;
+    let center = match reference {
+        Some(level) => sn.median_ns.ln() - level.log_median,
+        None => sn.median_ns.ln() - so.median_ns.ln(),
+    };
     let share = reference.map_or(1.0, Level::variance_share);
+    judged(new, old, center, noise.map(|n| (n, share)), settings)
+}
+
+/// A change of log size `center` between the runs of `new` and `old`: the
+/// interval the two runs' own intervals give, moved to `center`, widened to
+/// the run-to-run noise (with the reference's share of it) when known, and
+/// the verdict read off it. Also the judge of a ratio beside the others of a
+/// group (`judge::relative`), whose runs are the cell's own.
+pub fn judged(
+    new: &Cell,
+    old: &Cell,
+    center: f64,
+    noise: Option<(&RunNoise, f64)>,
+    settings: &AnalysisSettings,
+) -> Option<Comparison> {
+    let (sn, so) = (new.stats.as_ref()?, old.stats.as_ref()?);
+    let mut est = unpaired(&log_estimate(sn)?, &log_estimate(so)?);
+    let shift = center - est.center;
+    est.center = center;
+    est.interval = est.interval.map(|(lo, hi)| (lo + shift, hi + shift));
+    let within = est.interval;
     let est = match noise {
-        Some(n) => widen(est, reference_half_width(n, settings.confidence, share)),
+        Some((n, share)) => widen(est, reference_half_width(n, settings.confidence, share)),
         None => est,
     };
     let mut c = from_estimate(new, old, &est, false, settings);
     // Say when it was the noise, not the runs themselves, that kept it unknown.
-    if let (Some(n), Some((lo, hi)), Verdict::Unknown) = (noise, within, c.verdict) {
+    if let (Some((n, _)), Some((lo, hi)), Verdict::Unknown) = (noise, within, c.verdict) {
         let without = LogEstimate {
             interval: Some((lo, hi)),
             ..est.clone()

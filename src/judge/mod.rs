@@ -16,6 +16,9 @@
 //! - `noise`: how much a cell moves between runs on one machine, learned
 //!   from its history.
 //! - `change`: a cell between two runs, judged against that noise.
+//! - `relative`: the same beside the other implementations of its group,
+//!   which shared the machine's moods with it, and the group's shift as a
+//!   whole.
 //! - `stability`: whether a cell's runs describe one level at all (two
 //!   modes, a spread as wide as the level, passes in different modes).
 //! - `overall`: one implementation against the reference over a whole
@@ -28,6 +31,7 @@ pub mod counts;
 pub mod levels;
 pub mod noise;
 pub mod overall;
+pub mod relative;
 pub mod stability;
 pub mod verdict;
 

@@ -23,6 +23,7 @@
 
 use std::collections::HashMap;
 
+use crate::judge::relative::Beside;
 use crate::stats::changepoint::noise_sigma;
 
 /// Recorded runs a cell needs before its own run-to-run noise is used.
@@ -57,13 +58,26 @@ impl Level {
 
 /// A cell's level from its recorded medians (oldest first, nanoseconds).
 pub fn level_of(medians_ns: &[f64]) -> Option<Level> {
-    let recent = &medians_ns[medians_ns.len().saturating_sub(REFERENCE_RUNS)..];
-    let logs: Vec<f64> = recent.iter().filter(|m| **m > 0.0).map(|m| m.ln()).collect();
-    (!logs.is_empty()).then(|| Level {
-        log_median: crate::stats::median(&logs),
-        runs: logs.len(),
+    level_of_logs(&logs_of(medians_ns))
+}
+
+/// The same from a series already on the log scale (oldest first).
+pub fn level_of_logs(logs: &[f64]) -> Option<Level> {
+    let recent = &logs[logs.len().saturating_sub(REFERENCE_RUNS)..];
+    (!recent.is_empty()).then(|| Level {
+        log_median: crate::stats::median(recent),
+        runs: recent.len(),
     })
 }
+
+/// The positive medians of a series on the log scale.
+fn logs_of(medians_ns: &[f64]) -> Vec<f64> {
+    medians_ns.iter().filter(|m| **m > 0.0).map(|m| m.ln()).collect()
+}
+
+/// Each cell's recorded medians (nanoseconds), oldest first, with the id of
+/// the run each was measured in.
+pub type Recorded = Vec<(String, Vec<(i64, f64)>)>;
 
 /// Where a noise figure came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -89,14 +103,18 @@ pub struct RunNoise {
 /// A cell's noise from its recorded medians (oldest first, nanoseconds, at
 /// most the last `WINDOW` used); `None` with fewer than `MIN_RUNS`.
 pub fn of_cell(medians_ns: &[f64]) -> Option<RunNoise> {
-    let recent = &medians_ns[medians_ns.len().saturating_sub(WINDOW)..];
-    let logs: Vec<f64> = recent.iter().filter(|m| **m > 0.0).map(|m| m.ln()).collect();
-    if logs.len() < MIN_RUNS {
+    of_logs(&logs_of(medians_ns))
+}
+
+/// The same from a series already on the log scale (oldest first).
+pub fn of_logs(logs: &[f64]) -> Option<RunNoise> {
+    let recent = &logs[logs.len().saturating_sub(WINDOW)..];
+    if recent.len() < MIN_RUNS {
         return None;
     }
     Some(RunNoise {
-        sigma: noise_sigma(&logs),
-        runs: logs.len(),
+        sigma: noise_sigma(recent),
+        runs: recent.len(),
         source: Source::Cell,
     })
 }
@@ -122,22 +140,37 @@ pub struct Book {
     cells: HashMap<String, RunNoise>,
     machine: Option<RunNoise>,
     levels: HashMap<String, Level>,
+    beside: Beside,
 }
 
 impl Book {
-    /// From each cell's recorded medians (oldest first).
-    pub fn from_history(by_cell: impl IntoIterator<Item = (String, Vec<f64>)>) -> Book {
-        let by_cell: Vec<(String, Vec<f64>)> = by_cell.into_iter().collect();
+    /// From each cell's recorded medians (oldest first), with each cell's
+    /// group (`results::group_key`) in the run being judged: cells of one
+    /// group were measured side by side and are also judged against each
+    /// other (`judge::relative`).
+    pub fn from_history(by_cell: Recorded, groups: &HashMap<String, String>) -> Book {
+        let medians = |runs: &[(i64, f64)]| runs.iter().map(|(_, m)| *m).collect::<Vec<f64>>();
         let cells: HashMap<String, RunNoise> = by_cell
             .iter()
-            .filter_map(|(id, medians)| Some((id.clone(), of_cell(medians)?)))
+            .filter_map(|(id, runs)| Some((id.clone(), of_cell(&medians(runs))?)))
             .collect();
         let levels = by_cell
             .iter()
-            .filter_map(|(id, medians)| Some((id.clone(), level_of(medians)?)))
+            .filter_map(|(id, runs)| Some((id.clone(), level_of(&medians(runs))?)))
             .collect();
         let machine = of_machine(&cells.values().copied().collect::<Vec<_>>());
-        Book { cells, machine, levels }
+        let beside = Beside::learn(&by_cell, groups);
+        Book {
+            cells,
+            machine,
+            levels,
+            beside,
+        }
+    }
+
+    /// What history says of each cell beside the others of its group.
+    pub fn beside(&self) -> &Beside {
+        &self.beside
     }
 
     /// The cell's level over its last runs, when history has one.

@@ -7,7 +7,7 @@
 
 use crate::diff::Diff;
 use crate::report::tables::{Table, TableKind};
-use crate::results::{Change, Metric, Results, Verdict};
+use crate::results::{Change, Metric, Results, Since, Verdict};
 
 fn pct(x: f64) -> String {
     format!("{:+.1}%", (x - 1.0) * 100.0)
@@ -41,15 +41,48 @@ pub fn verdict_word(verdict: Option<Verdict>, note: Option<&str>, noise_floor: f
     }
 }
 
-fn row(c: &Change, noise_floor: f64, metric: Metric) -> Vec<String> {
+fn row(c: &Change, noise_floor: f64, metric: Metric, with_beside: bool) -> Vec<String> {
     let fmt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |x| metric.format(x));
-    vec![
+    let note = c.beside.as_ref().map_or(c.note.as_deref(), |b| b.note.as_deref());
+    let mut cells = vec![
         c.id.clone(),
         fmt(c.old_median_ns),
         fmt(c.new_median_ns),
         change_text(c.ratio, c.ci_low, c.ci_high),
-        verdict_word(c.verdict, c.note.as_deref(), noise_floor, metric),
-    ]
+    ];
+    if with_beside {
+        cells.push(
+            c.beside
+                .as_ref()
+                .map_or_else(|| "—".into(), |b| change_text(Some(b.ratio), b.ci_low, b.ci_high)),
+        );
+    }
+    cells.push(verdict_word(c.verdict, note, noise_floor, metric));
+    cells
+}
+
+/// What the "beside the others" column means.
+const BESIDE: &str = "Beside the others: the change of a cell's ratio to the other implementations of its group (the median of them, or each of two), which took turns with it and shared what the machine did; where a group has three or more implementations with history, the verdict is judged on it.";
+
+/// What the "beside the others" column means, and every group that moved as
+/// a whole beyond its noise.
+fn beside_notes(since: &Since) -> Vec<String> {
+    let mut notes = vec![BESIDE.to_string()];
+    for s in since
+        .shifts
+        .iter()
+        .filter(|s| matches!(s.verdict, Verdict::Slower | Verdict::Faster))
+    {
+        notes.push(format!(
+            "All of {} ({}) moved {} [{}, {}] together since their last runs, beyond their run-to-run noise: the machine, or a change they all share.",
+            s.group,
+            s.implementations.join(", "),
+            pct(s.ratio),
+            pct(s.ci_low),
+            pct(s.ci_high)
+        ));
+    }
+    notes
 }
 
 /// What the intervals cover, for a table title. Counts are judged against
@@ -86,6 +119,15 @@ pub fn table(results: &Results) -> Option<Table> {
     let (floor, metric) = (results.analysis.noise, results.view);
     let mut notes = noise_notes(since.noise.as_ref(), metric);
     notes.extend(could_find(&since.for_metric(metric).changes));
+    let with_beside = metric == Metric::Wall && since.changes.iter().any(|c| c.beside.is_some());
+    if with_beside {
+        notes.extend(beside_notes(since));
+    }
+    let mut header = vec!["cell", "then", "now", "change since"];
+    if with_beside {
+        header.push("beside the others");
+    }
+    header.push("verdict");
     Some(Table {
         notes,
         kind: TableKind::Summary,
@@ -99,11 +141,12 @@ pub fn table(results: &Results) -> Option<Table> {
         ),
         labels: 1,
         runs: vec![],
-        header: ["cell", "then", "now", "change since", "verdict"]
+        header: header.iter().map(|s| s.to_string()).collect(),
+        rows: since
+            .changes
             .iter()
-            .map(|s| s.to_string())
+            .map(|c| row(c, floor, metric, with_beside))
             .collect(),
-        rows: since.changes.iter().map(|c| row(c, floor, metric)).collect(),
     })
 }
 
@@ -111,36 +154,51 @@ pub fn table(results: &Results) -> Option<Table> {
 /// `noise_floor` is the band of the diff's metric.
 pub fn diff_table(d: &Diff, noise_floor: f64) -> Table {
     let fmt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |x| d.metric.format(x));
+    let with_beside = d.rows.iter().any(|r| r.beside.is_some());
     let mut rows: Vec<Vec<String>> = d
         .rows
         .iter()
         .map(|r| {
             let c = r.change.as_ref();
-            vec![
+            let note = match &r.beside {
+                Some(b) => b.note.as_deref(),
+                None => c.and_then(|c| c.note.as_deref()).or(r.note.as_deref()),
+            };
+            let mut cells = vec![
                 r.id.clone(),
                 fmt(r.old),
                 fmt(r.new),
                 change_text(c.map(|c| c.ratio), c.and_then(|c| c.ci_low), c.and_then(|c| c.ci_high)),
-                verdict_word(
-                    c.map(|c| c.verdict),
-                    c.and_then(|c| c.note.as_deref()).or(r.note.as_deref()),
-                    noise_floor,
-                    d.metric,
-                ),
-            ]
+            ];
+            if with_beside {
+                cells.push(
+                    r.beside
+                        .as_ref()
+                        .map_or_else(|| "—".into(), |b| change_text(Some(b.ratio), b.ci_low, b.ci_high)),
+                );
+            }
+            cells.push(verdict_word(r.verdict(), note, noise_floor, d.metric));
+            cells
         })
         .collect();
     if let Some(g) = d.geomean {
-        rows.push(vec![
-            "geomean".into(),
-            String::new(),
-            String::new(),
-            pct(g),
-            String::new(),
-        ]);
+        let mut last = vec!["geomean".into(), String::new(), String::new(), pct(g), String::new()];
+        if with_beside {
+            last.push(String::new());
+        }
+        rows.push(last);
+    }
+    let mut header = vec!["cell", "old", "new", "change"];
+    if with_beside {
+        header.push("beside the others");
+    }
+    header.push("verdict");
+    let mut notes = noise_notes(d.noise.as_ref(), d.metric);
+    if with_beside {
+        notes.push(BESIDE.to_string());
     }
     Table {
-        notes: noise_notes(d.noise.as_ref(), d.metric),
+        notes,
         runs: vec![],
         kind: TableKind::Summary,
         title: format!(
@@ -149,10 +207,7 @@ pub fn diff_table(d: &Diff, noise_floor: f64) -> Table {
             covered(d.noise.as_deref(), d.metric)
         ),
         labels: 1,
-        header: ["cell", "old", "new", "change", "verdict"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
+        header: header.iter().map(|s| s.to_string()).collect(),
         rows,
     }
 }

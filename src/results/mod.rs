@@ -595,6 +595,9 @@ pub struct Since {
     /// medians are instructions per call).
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub metrics: IndexMap<Metric, Vec<Change>>,
+    /// Each group's change as a whole, where history has one (wall time).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shifts: Vec<Shift>,
 }
 
 impl Since {
@@ -633,6 +636,45 @@ pub struct Change {
     /// The cell's run-to-run noise the change was judged against, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub noise: Option<crate::judge::noise::RunNoise>,
+    /// The change beside the other implementations of its group, where
+    /// history has one (`judge::relative`); `verdict` is then its verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beside: Option<Beside>,
+}
+
+/// A cell's change between runs measured as its ratio to the other
+/// implementations of its group (the median of them, or each of two).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Beside {
+    /// The implementations the ratio is to.
+    pub against: Vec<String>,
+    /// now / before of that ratio, above 1 is slower, with its interval.
+    pub ratio: f64,
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+    pub verdict: Verdict,
+    /// The smallest change of the ratio this comparison could have found (relative).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum_detectable: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The run-to-run noise of the ratio it was judged against.
+    pub noise: crate::judge::noise::RunNoise,
+}
+
+/// A group's change between runs as a whole: the median of its
+/// implementations' medians, judged against that median's run-to-run noise.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Shift {
+    /// The group (`operation/params`).
+    pub group: String,
+    pub implementations: Vec<String>,
+    /// now / before, above 1 is slower, with its interval.
+    pub ratio: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    pub verdict: Verdict,
+    pub noise: crate::judge::noise::RunNoise,
 }
 
 impl Results {
