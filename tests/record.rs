@@ -31,7 +31,9 @@ runs = 2
 warmup = 0
 [operations.noop]
 [implementations.one]
-run.noop = "true"
+# Long enough for the CPU's tick counters to move between the load readings
+# (two runs of `true` can take less than one 10 ms tick, and then no share is known).
+run.noop = "sleep 0.03"
 [implementations.two]
 run.noop = "true"
 "#;

@@ -69,6 +69,7 @@ fn with_a_change_since(r: &mut results::Results) {
             minimum_detectable: Some(0.04),
             note: None,
             noise: None,
+            beside: None,
         })
         .collect();
     r.since = Some(results::Since {
@@ -79,6 +80,7 @@ fn with_a_change_since(r: &mut results::Results) {
         noise: None,
         changes,
         metrics: Default::default(),
+        shifts: vec![],
     });
 }
 

@@ -211,3 +211,80 @@ pub fn diff_table(d: &Diff, noise_floor: f64) -> Table {
         rows,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::noise::{RunNoise, Source};
+    use crate::results::{Beside, Shift};
+
+    fn noise() -> RunNoise {
+        RunNoise {
+            sigma: 0.01,
+            runs: 8,
+            source: Source::Cell,
+        }
+    }
+
+    fn change(id: &str, beside: Option<Beside>) -> Change {
+        Change {
+            id: id.into(),
+            old_median_ns: Some(1e6),
+            new_median_ns: Some(1.09e6),
+            ratio: Some(1.09),
+            ci_low: Some(1.07),
+            ci_high: Some(1.11),
+            verdict: Some(beside.as_ref().map_or(Verdict::Slower, |b| b.verdict)),
+            minimum_detectable: Some(0.03),
+            note: None,
+            noise: Some(noise()),
+            beside,
+        }
+    }
+
+    #[test]
+    fn a_change_beside_the_others_has_its_column_and_its_verdict_and_a_shift_its_sentence() {
+        let mut r: Results = serde_json::from_str(include_str!("../../tests/fixtures/hostile-results.json")).unwrap();
+        let beside = Beside {
+            against: vec!["b".into(), "c".into(), "d".into()],
+            ratio: 1.002,
+            ci_low: Some(0.99),
+            ci_high: Some(1.014),
+            verdict: Verdict::Unknown,
+            minimum_detectable: Some(0.02),
+            note: None,
+            noise: noise(),
+        };
+        r.since = Some(Since {
+            run_id: 3,
+            label: "the last run".into(),
+            started_at: "2026-11-27T00:00:00Z".into(),
+            warning: None,
+            noise: Some("learned".into()),
+            changes: vec![change("op/a", Some(beside)), change("op/x", None)],
+            metrics: Default::default(),
+            shifts: vec![Shift {
+                group: "op/".into(),
+                implementations: vec!["a".into(), "b".into(), "c".into(), "d".into()],
+                ratio: 1.09,
+                ci_low: 1.05,
+                ci_high: 1.13,
+                verdict: Verdict::Slower,
+                noise: noise(),
+            }],
+        });
+        let t = table(&r).unwrap();
+        assert_eq!(t.header[4], "beside the others");
+        // The absolute change is +9%, but beside the others nothing moved: not called.
+        assert_eq!(t.rows[0][4], "+0.2% [-1.0%, +1.4%]");
+        assert_eq!(t.rows[0][5], "unknown");
+        assert_eq!((t.rows[1][4].as_str(), t.rows[1][5].as_str()), ("—", "slower"));
+        assert!(
+            t.notes
+                .iter()
+                .any(|n| n.starts_with("All of op/ (a, b, c, d) moved +9.0%")),
+            "{:?}",
+            t.notes
+        );
+    }
+}
