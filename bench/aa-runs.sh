@@ -73,7 +73,7 @@ import json, sys
 r = json.load(open(sys.argv[1])); changed = sys.argv[2] == "1"
 for c in (r.get("since") or {}).get("changes", []):
     kind = "changed" if changed and "/d/" in c["id"] else "aa"
-    print(kind, c["id"], c.get("verdict") or "none", c.get("minimum_detectable") or "")
+    print(kind, c["id"], c.get("verdict") or "none", c.get("minimum_detectable") or "0", "beside" if c.get("beside") else "own")
 PY
 }
 tally_diff() { # old.json new.json changed(0|1) → intervals-only verdicts into $plain
@@ -103,9 +103,10 @@ import sys
 rows = [l.split() for l in open(sys.argv[1]) if l.startswith(sys.argv[2] + " ")]
 called = sum(1 for r in rows if r[2] in ("slower", "faster"))
 slower = sum(1 for r in rows if r[2] == "slower")
-mdes = sorted(float(r[3]) for r in rows if len(r) > 3)
+mdes = sorted(float(r[3]) for r in rows if len(r) > 3 and float(r[3]) > 0)
 mde = f"{100 * mdes[len(mdes) // 2]:.1f}%" if mdes else "—"
-print(f"{called} {slower} {len(rows)} {mde}")
+beside = sum(1 for r in rows if len(r) > 4 and r[4] == "beside")
+print(f"{called} {slower} {len(rows)} {mde} {beside}")
 PY
 }
 
@@ -143,12 +144,12 @@ for mode in $MODES; do
       done
       load_end=$(cut -d' ' -f1 /proc/loadavg)
       stop_busy
-      read -r aa_called _ aa_total mde < <(summarise "$tally" aa)
-      read -r _ found total _ < <(summarise "$tally" changed)
-      read -r paa_called _ paa_total _ < <(summarise "$plain" aa)
-      read -r _ pfound ptotal _ < <(summarise "$plain" changed)
+      read -r aa_called _ aa_total mde aa_beside < <(summarise "$tally" aa)
+      read -r _ found total _ _ < <(summarise "$tally" changed)
+      read -r paa_called _ paa_total _ _ < <(summarise "$plain" aa)
+      read -r _ pfound ptotal _ _ < <(summarise "$plain" changed)
       per_run=$(python3 -c "print(f'{$seconds / ($HISTORY + $AA):.1f}')")
-      rows+=("| $mode | $passes | $condition | $load_start → $load_end | **$aa_called of $aa_total** | **$found of $total** | $paa_called of $paa_total | $pfound of $ptotal | $mde | $per_run s |")
+      rows+=("| $mode | $passes | $condition | $load_start → $load_end | **$aa_called of $aa_total** | **$found of $total** | $paa_called of $paa_total | $pfound of $ptotal | $aa_beside of $aa_total | $mde | $per_run s |")
     done
   done
 done
@@ -161,10 +162,10 @@ done
   echo
   echo "The suite: four identical copies of a xorshift loop (implementations a–d). *process*: a C command at 10, 40 and 120 million rounds (about 10, 40 and 120 ms); *inprocess*: the same loop in a Go worker (bench/aa-spin) at 1, 4 and 12 million rounds per call, in batches of at least 10 ms. $RUNS measured runs per cell, 1 warm-up per visit. $HISTORY runs build the history store; then $AA unchanged runs, each cell's change since the previous run an A/A trial; then $CHANGED runs where d does 5% more work (each taken out of the store again afterwards): d's cells should read slower, the others are A/A trials too. *Loaded*: a busy loop on every other core for the whole protocol."
   echo
-  echo "*With noise*: the change-since verdicts of \`versus run\`, measured from each cell's level (the median of its last 5 recorded runs) and judged against its run-to-run noise learned from the store; *smallest change found*: the median over the A/A trials of the change each could have found four times in five. *Intervals only*: \`versus diff\` of the same consecutive pairs without a store (each run's own intervals, the rule before run-to-run noise)."
+  echo "*With noise*: the change-since verdicts of \`versus run\`, measured from each cell's level (the median of its last 5 recorded runs) and judged against its run-to-run noise learned from the store — beside the other implementations of its group (its ratio to the median of the other three) once the store has enough runs for that ratio, on its own before; *judged beside the others*: how many A/A trials were judged so; *smallest change found*: the median over the A/A trials of the change each could have found four times in five. *Intervals only*: \`versus diff\` of the same consecutive pairs without a store (each run's own intervals, the rule before run-to-run noise)."
   echo
-  echo "| cells | passes | machine | load (1 min, start → end) | A/A called changed, with noise | 5% found, with noise | A/A called changed, intervals only | 5% found, intervals only | smallest change found (median) | wall time per run |"
-  echo "|---|---:|---|---|---:|---:|---:|---:|---:|---:|"
+  echo "| cells | passes | machine | load (1 min, start → end) | A/A called changed, with noise | 5% found, with noise | A/A called changed, intervals only | 5% found, intervals only | A/A judged beside the others | smallest change found (median) | wall time per run |"
+  echo "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"
   printf '%s\n' "${rows[@]}"
 } > "$OUT"
 echo "wrote $OUT" >&2
