@@ -127,10 +127,11 @@ fn diff_from(old: &Results, new: &Results, metric: Metric, noise: &Book, from_le
     let settings = new.analysis.clone();
     let olds: IndexMap<&str, &Cell> = old.cells.iter().map(|c| (c.id.as_str(), c)).collect();
     let (new_logs, old_logs) = (relative::logs_of(new), relative::logs_of(old));
+    let (new_cells, old_cells) = (relative::cells_of(new), relative::cells_of(old));
     let from = if from_levels {
         relative::From::Levels
     } else {
-        relative::From::Run(&old_logs)
+        relative::From::Run(&old_logs, &old_cells)
     };
     let mut rows = Vec::new();
     let mut logs = Vec::new();
@@ -159,7 +160,7 @@ fn diff_from(old: &Results, new: &Results, metric: Metric, noise: &Book, from_le
         let beside = change
             .as_ref()
             .filter(|_| metric == Metric::Wall)
-            .and_then(|_| beside(new, (n, o), noise, &new_logs, from, &settings));
+            .and_then(|_| beside(new, (n, o), noise, (&new_logs, &new_cells), from, &settings));
         rows.push(Row {
             id: n.id.clone(),
             old: ov.ok(),
@@ -199,12 +200,12 @@ fn beside(
     new: &Results,
     (n, o): (&Cell, &Cell),
     noise: &Book,
-    logs: &std::collections::HashMap<&str, f64>,
+    run: (&std::collections::HashMap<&str, f64>, &relative::Cells<'_>),
     from: relative::From<'_>,
     settings: &crate::results::AnalysisSettings,
 ) -> Option<Beside> {
     let refs = noise.beside().references(&n.id);
-    let (c, against) = relative::change_beside((n, o), refs, logs, from, settings)?;
+    let (c, against) = relative::change_beside((n, o), refs, run, from, settings)?;
     let implementation = |id: &String| {
         new.cells
             .iter()
@@ -240,28 +241,20 @@ fn shifts(old: &Results, new: &Results, noise: &Book, from_levels: bool) -> Vec<
             } else {
                 (relative::together_in(&g.cells, &old_logs)?, 1.0)
             };
-            let center = now - then;
-            let half = crate::judge::change::reference_half_width(&g.noise, settings.confidence, share);
-            let est = crate::judge::levels::LogEstimate {
-                center,
-                interval: Some((center - half, center + half)),
-                n: g.noise.runs,
-                segments: 1,
-                between_share: None,
-                widened: false,
-            };
+            let est = relative::shift(&g.noise, now - then, share, settings.confidence);
             let implementations = g
                 .cells
                 .iter()
                 .filter_map(|id| new.cells.iter().find(|c| &c.id == id))
                 .map(|c| c.implementation.clone())
                 .collect();
+            let (lo, hi) = est.interval?;
             Some(Shift {
                 group: key.clone(),
                 implementations,
-                ratio: center.exp(),
-                ci_low: (center - half).exp(),
-                ci_high: (center + half).exp(),
+                ratio: est.center.exp(),
+                ci_low: lo.exp(),
+                ci_high: hi.exp(),
                 verdict: crate::judge::verdict::decide(&est, band),
                 noise: g.noise,
             })
@@ -537,5 +530,36 @@ mod tests {
         // The book was learned with four in the group; here the run has two, and the references name absent cells.
         let s = since(&old, &new, &book, (7, "the last run"), true, None);
         assert!(s.changes.iter().all(|c| c.beside.is_none()), "{:?}", s.changes);
+    }
+
+    #[test]
+    fn drift_the_rounds_share_cancels_in_the_interval_beside_the_others() {
+        let (book, last) = shared_history();
+        // Every round of the new run drifts by up to ±15% for all four alike.
+        let drift = [
+            1.0, 1.15, 0.9, 1.1, 0.85, 1.0, 1.12, 0.88, 1.05, 0.95, 1.0, 1.15, 0.9, 1.1, 0.85, 1.0, 1.12, 0.88, 1.05,
+            0.95,
+        ];
+        let run = |m: f64| -> Vec<u64> { drift.iter().map(|d| (m * d) as u64).collect() };
+        let at = |m: f64| -> Vec<u64> { (0..20).map(|i| (m as u64) - 2 + (i * 7) % 5).collect() };
+        let old = results(&[
+            ("a", &at(last), Outcome::Ok),
+            ("b", &at(last), Outcome::Ok),
+            ("c", &at(last), Outcome::Ok),
+            ("d", &at(last), Outcome::Ok),
+        ]);
+        let new = results(&[
+            ("a", &run(1000.0), Outcome::Ok),
+            ("b", &run(1000.0), Outcome::Ok),
+            ("c", &run(1000.0), Outcome::Ok),
+            ("d", &run(1050.0), Outcome::Ok),
+        ]);
+        let s = since(&old, &new, &book, (7, "the last run"), true, None);
+        let d = &s.changes[3];
+        let b = d.beside.as_ref().unwrap();
+        assert_eq!(d.verdict, Some(Verdict::Slower), "{d:?}");
+        assert!(b.ci_high.unwrap() / b.ci_low.unwrap() < 1.05, "{b:?}");
+        // On its own the drift leaves it unknown.
+        assert!(d.ci_high.unwrap() / d.ci_low.unwrap() > 1.1, "{d:?}");
     }
 }

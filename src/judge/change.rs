@@ -86,7 +86,20 @@ pub fn judged(
     settings: &AnalysisSettings,
 ) -> Option<Comparison> {
     let (sn, so) = (new.stats.as_ref()?, old.stats.as_ref()?);
-    let mut est = unpaired(&log_estimate(sn)?, &log_estimate(so)?);
+    let within = unpaired(&log_estimate(sn)?, &log_estimate(so)?);
+    Some(judged_within(new, old, within, center, noise, settings))
+}
+
+/// `judged` with the runs' own part of the interval given: `within`, an
+/// estimate whose interval is moved to `center`.
+pub fn judged_within(
+    new: &Cell,
+    old: &Cell,
+    mut est: LogEstimate,
+    center: f64,
+    noise: Option<(&RunNoise, f64)>,
+    settings: &AnalysisSettings,
+) -> Comparison {
     let shift = center - est.center;
     est.center = center;
     est.interval = est.interval.map(|(lo, hi)| (lo + shift, hi + shift));
@@ -106,7 +119,7 @@ pub fn judged(
             c.note = Some(format!("within run-to-run noise {}", describe(n, settings.confidence)));
         }
     }
-    Some(c)
+    c
 }
 
 /// A step in a cell's history (`versus trend`): the log medians of the

@@ -29,6 +29,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::change;
+use super::compare::{paired_log_ratios, unpaired};
+use super::levels::{self, LogEstimate};
 use super::noise::{Level, Recorded, RunNoise, level_of_logs, of_logs};
 use crate::results::{AnalysisSettings, Cell, Comparison, Results, Verdict};
 
@@ -194,6 +196,21 @@ pub fn together_in(cells: &[String], logs: &HashMap<&str, f64>) -> Option<f64> {
     Some(median(&all?))
 }
 
+/// A group's change as a whole, `center` (log) from its reference, as an
+/// estimate whose interval is the run-to-run noise of the group's median
+/// (with the reference's `share` of it).
+pub fn shift(noise: &RunNoise, center: f64, share: f64, level: f64) -> LogEstimate {
+    let half = change::reference_half_width(noise, level, share);
+    LogEstimate {
+        center,
+        interval: Some((center - half, center + half)),
+        n: noise.runs,
+        segments: 1,
+        between_share: None,
+        widened: false,
+    }
+}
+
 /// The log medians of a run's ok cells, by id.
 pub fn logs_of(results: &Results) -> HashMap<&str, f64> {
     results
@@ -209,34 +226,73 @@ pub fn logs_of(results: &Results) -> HashMap<&str, f64> {
         .collect()
 }
 
+/// The runs of one run's cells, by id, for the paired part of an interval.
+pub type Cells<'a> = HashMap<&'a str, &'a Cell>;
+
+/// The cells of a run by id.
+pub fn cells_of(results: &Results) -> Cells<'_> {
+    results.cells.iter().map(|c| (c.id.as_str(), c)).collect()
+}
+
+/// One run's own interval of a cell's log ratio to the median of `against`:
+/// round by round (the runs of a group are taken in turns, so run i of each
+/// was measured side by side), what the machine did to all of them in that
+/// round cancels, and the segments (passes, forks) count as `levels` says.
+pub fn within(cell: &Cell, against: &[String], cells: &Cells<'_>, level: f64) -> Option<LogEstimate> {
+    let mut per_mate = Vec::new();
+    let mut lengths = None;
+    for a in against {
+        let (ratios, l) = paired_log_ratios(cell, cells.get(a.as_str())?);
+        if ratios.is_empty() || lengths.as_ref().is_some_and(|k: &Vec<usize>| *k != l) {
+            return None;
+        }
+        lengths = Some(l);
+        per_mate.push(ratios);
+    }
+    let n = per_mate.first()?.len();
+    // log(cell / median of the others) = median over the others of log(cell / other).
+    let rounds: Vec<f64> = (0..n)
+        .map(|i| median(&per_mate.iter().map(|r| r[i]).collect::<Vec<f64>>()))
+        .collect();
+    levels::estimate(&rounds, &lengths?, level)
+}
+
 /// Where a change beside the others is measured from: the level of the
-/// ratio over its last runs, or its value in one earlier run.
+/// ratio over its last runs, or its value in one earlier run (with that
+/// run's log medians and cells).
 #[derive(Debug, Clone, Copy)]
 pub enum From<'a> {
     Levels,
-    Run(&'a HashMap<&'a str, f64>),
+    Run(&'a HashMap<&'a str, f64>, &'a Cells<'a>),
 }
 
 /// `new`'s change beside the others of its group (`refs`, from `Beside`),
-/// `old` the same cell in the earlier run; `None` when the cell has no
-/// reference or one of its others is missing from a run. With two
-/// references both must give the same verdict, else it is `unknown`; the
-/// one printed is the smaller change.
+/// `old` the same cell in the earlier run; `logs` and `cells` are the new
+/// run's. `None` when the cell has no reference or one of its others is
+/// missing from a run. The interval is the runs' own (paired, round by
+/// round) widened to the ratio's run-to-run noise. With two references both
+/// must give the same verdict, else it is `unknown`; the one printed is the
+/// smaller change.
 pub fn change_beside(
     (new, old): (&Cell, &Cell),
     refs: &[Reference],
-    logs: &HashMap<&str, f64>,
+    (logs, cells): (&HashMap<&str, f64>, &Cells<'_>),
     from: From<'_>,
     settings: &AnalysisSettings,
 ) -> Option<(Comparison, Vec<String>)> {
     let mut judged = Vec::new();
     for r in refs {
         let now = ratio_in(&new.id, &r.against, logs)?;
+        let mut own = within(new, &r.against, cells, settings.confidence)?;
         let (then, share) = match from {
             From::Levels => (r.level.log_median, r.level.variance_share()),
-            From::Run(old_logs) => (ratio_in(&old.id, &r.against, old_logs)?, 1.0),
+            From::Run(old_logs, old_cells) => {
+                let before = within(old, &r.against, old_cells, settings.confidence)?;
+                own = unpaired(&own, &before);
+                (ratio_in(&old.id, &r.against, old_logs)?, 1.0)
+            }
         };
-        let c = change::judged(new, old, now - then, Some((&r.noise, share)), settings)?;
+        let c = change::judged_within(new, old, own, now - then, Some((&r.noise, share)), settings);
         judged.push((c, r.against.clone()));
     }
     let agree = judged.windows(2).all(|w| w[0].0.verdict == w[1].0.verdict);
