@@ -453,6 +453,16 @@ mod tests {
         assert_eq!(named.label, "run 9");
     }
 
+    /// A run of a, b, c and d (one group) with these runs.
+    fn four(a: &[u64], b: &[u64], c: &[u64], d: &[u64]) -> Results {
+        results(&[
+            ("a", a, Outcome::Ok),
+            ("b", b, Outcome::Ok),
+            ("c", c, Outcome::Ok),
+            ("d", d, Outcome::Ok),
+        ])
+    }
+
     /// Eight recorded runs of a, b, c, d (one group), each run moving all of
     /// them by up to ±2% together and each by ±0.2% of its own.
     fn shared_history() -> (Book, f64) {
@@ -478,20 +488,10 @@ mod tests {
     fn a_group_that_moved_together_is_a_shift_not_four_changes() {
         let (book, last) = shared_history();
         let at = |m: f64| -> Vec<u64> { (0..20).map(|i| (m as u64) - 2 + (i * 7) % 5).collect() };
-        let old = results(&[
-            ("a", &at(last), Outcome::Ok),
-            ("b", &at(last), Outcome::Ok),
-            ("c", &at(last), Outcome::Ok),
-            ("d", &at(last), Outcome::Ok),
-        ]);
+        let old = four(&at(last), &at(last), &at(last), &at(last));
         // Everything 10% slower than its level: the machine.
         let all = at(1100.0);
-        let new = results(&[
-            ("a", &all, Outcome::Ok),
-            ("b", &all, Outcome::Ok),
-            ("c", &all, Outcome::Ok),
-            ("d", &all, Outcome::Ok),
-        ]);
+        let new = four(&all, &all, &all, &all);
         let s = since(&old, &new, &book, (7, "the last run"), true, None);
         for c in &s.changes {
             let b = c.beside.as_ref().unwrap();
@@ -503,12 +503,7 @@ mod tests {
         // Only d 5% slower: d is called, beside the others; they are not.
         let d = at(1050.0);
         let same = at(1000.0);
-        let new = results(&[
-            ("a", &same, Outcome::Ok),
-            ("b", &same, Outcome::Ok),
-            ("c", &same, Outcome::Ok),
-            ("d", &d, Outcome::Ok),
-        ]);
+        let new = four(&same, &same, &same, &d);
         let s = since(&old, &new, &book, (7, "the last run"), true, None);
         let verdicts: Vec<_> = s.changes.iter().map(|c| c.verdict).collect();
         assert_eq!(verdicts[3], Some(Verdict::Slower), "{:?}", s.changes[3]);
@@ -542,18 +537,8 @@ mod tests {
         ];
         let run = |m: f64| -> Vec<u64> { drift.iter().map(|d| (m * d) as u64).collect() };
         let at = |m: f64| -> Vec<u64> { (0..20).map(|i| (m as u64) - 2 + (i * 7) % 5).collect() };
-        let old = results(&[
-            ("a", &at(last), Outcome::Ok),
-            ("b", &at(last), Outcome::Ok),
-            ("c", &at(last), Outcome::Ok),
-            ("d", &at(last), Outcome::Ok),
-        ]);
-        let new = results(&[
-            ("a", &run(1000.0), Outcome::Ok),
-            ("b", &run(1000.0), Outcome::Ok),
-            ("c", &run(1000.0), Outcome::Ok),
-            ("d", &run(1050.0), Outcome::Ok),
-        ]);
+        let old = four(&at(last), &at(last), &at(last), &at(last));
+        let new = four(&run(1000.0), &run(1000.0), &run(1000.0), &run(1050.0));
         let s = since(&old, &new, &book, (7, "the last run"), true, None);
         let d = &s.changes[3];
         let b = d.beside.as_ref().unwrap();
