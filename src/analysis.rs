@@ -299,12 +299,10 @@ fn compare_groups(results: &Results, metric: Metric) -> (Vec<Comparison>, Vec<St
             let Some(mut comparison) = compare_in(metric, c, base, paired, settings) else {
                 continue;
             };
-            // A carry-over is found in time: its comparisons in time are not called.
-            if metric == Metric::Wall
-                && comparison.verdict != Verdict::Baseline
-                && let Some(why) = carryover::note(c).or_else(|| carryover::note(base))
-            {
-                demote(&mut comparison, why);
+            // A carry-over is found in time: its comparisons in time are
+            // called only where all of it could not change the verdict.
+            if metric == Metric::Wall {
+                carryover::judge(&mut comparison, c, base, settings);
             }
             if comparison.verdict != Verdict::Baseline && comparison.ci_low.is_none() {
                 untestable.push(format!("{} ({} runs)", c.label(), comparison.n));
@@ -378,17 +376,6 @@ fn judge_carry_over(results: &mut Results, settings: &AnalysisSettings) {
             }
         }
     }
-}
-
-/// A comparison whose cells' times depend on the order: not called.
-fn demote(c: &mut Comparison, why: String) {
-    c.verdict = Verdict::Unknown;
-    // More runs in the same order would not settle it.
-    c.settle_runs = None;
-    c.note = Some(match c.note.take() {
-        Some(earlier) => format!("{earlier}; {why}"),
-        None => why,
-    });
 }
 
 /// Analyses a saved document again with this versus's rules (statistics,
@@ -493,7 +480,7 @@ pub fn cell_warnings(cells: &[Cell]) -> Vec<Warning> {
         ),
         (
             "many_outliers",
-            "over 10% of the runs are outliers (modified z-score > 3.5): something else ran on the machine; re-run on a quieter machine",
+            "over 10% of the runs are outliers (modified z-score > 3.5): something interrupted some runs (another program, the hypervisor, or a collector or compiler of the code under test; the run's load record says whether other programs took a share). The median resists them; more runs show whether they recur",
         ),
     ] {
         let hit: Vec<&str> = flags

@@ -120,6 +120,11 @@ pub struct Common {
     /// where the machine has hardware counters), a figure a busy machine cannot move.
     #[arg(long, value_name = "METRICS", value_delimiter = ',')]
     pub measure: Option<Vec<String>>,
+    /// Counted runs per cell when instructions are measured (overrides the suite's
+    /// `counted_runs`; default: as many as its measured runs). A run under valgrind
+    /// takes tens of times as long; 6 or more give a count an interval.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub counted_runs: Option<u32>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,

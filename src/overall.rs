@@ -89,6 +89,7 @@ fn row(results: &Results, name: &str, reference: &str) -> OverallRow {
         unknown: 0,
         no_interval: 0,
         unstable: 0,
+        carry_over: 0,
         not_compared: 0,
     };
     let mut used: Vec<LogEstimate> = Vec::new();
@@ -99,10 +100,12 @@ fn row(results: &Results, name: &str, reference: &str) -> OverallRow {
             r.not_compared += usize::from(mine.is_some() || theirs.is_some());
             continue;
         };
-        let Some(c) = compare(mine, theirs, true, &results.analysis) else {
+        let Some(mut c) = compare(mine, theirs, true, &results.analysis) else {
             r.not_compared += 1;
             continue;
         };
+        // The tables' rule: a carry-over that could change the verdict leaves it unknown.
+        let withheld = crate::findings::carryover::judge(&mut c, mine, theirs, &results.analysis);
         match c.verdict {
             Verdict::Faster => r.faster += 1,
             Verdict::Slower => r.slower += 1,
@@ -112,6 +115,8 @@ fn row(results: &Results, name: &str, reference: &str) -> OverallRow {
         match log_estimate(&c) {
             None => r.no_interval += 1,
             Some(_) if unstable(mine) || unstable(theirs) => r.unstable += 1,
+            // Its ratio depends on the order the runs were taken in.
+            Some(_) if withheld => r.carry_over += 1,
             Some(e) => used.push(e),
         }
     }

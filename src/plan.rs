@@ -34,6 +34,8 @@ pub struct Selection {
     pub sampling: Sampling,
     /// `--measure`: the metrics measured, replacing the suite's `measure`.
     pub measure: Option<Vec<crate::results::Metric>>,
+    /// `--counted-runs`: counted runs per cell, replacing the suite's `counted_runs`.
+    pub counted_runs: Option<u32>,
 }
 
 /// `--max-runs` and `--max-time` when the command line gives none.
@@ -287,7 +289,7 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, PlanError> {
                 implementations: measured,
                 skipped,
                 counted: if counting {
-                    suite.settings.counted_runs.unwrap_or(runs)
+                    sel.counted_runs.or(suite.settings.counted_runs).unwrap_or(runs)
                 } else {
                     0
                 },

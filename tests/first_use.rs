@@ -655,3 +655,36 @@ fn a_payload_command_runs_once_across_runs_and_again_when_its_script_changes() {
         .code(0);
     assert_eq!(runs(), 4);
 }
+
+#[test]
+fn files_a_payload_command_writes_beside_its_out_move_with_the_payload() {
+    // The OpenTDF example's generator writes {out} and {out}.go-sdk.tdf; the
+    // implementations read {in}.go-sdk.tdf. Both with the cache and, with
+    // {tmp} in the command, in the run's own folder.
+    for per_run in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let tmp_word = if per_run { " {tmp}" } else { "" };
+        write(
+            dir.path(),
+            "gen.sh",
+            "#!/bin/sh\nhead -c \"$1\" /dev/zero > \"$2\"\necho side > \"$2.side\"\n",
+        );
+        let suite = write(
+            dir.path(),
+            "p.toml",
+            &format!(
+                "name = \"p\"\n[settings]\nruns = 1\nwarmup = 0\n[payload]\ncommand = \"sh gen.sh 100 {{out}}{tmp_word}\"\n[operations.x]\noutput = \"none\"\n[implementations.side]\nrun.x = \"cat {{in}}.side\"\n"
+            ),
+        );
+        versus()
+            .env("VERSUS_CACHE_DIR", dir.path().join("cache"))
+            .args(["run", "-q", "--no-history"])
+            .arg(&suite)
+            .arg("--out")
+            .arg(dir.path().join("o"))
+            .assert()
+            .code(0);
+        let r = results(&dir.path().join("o"));
+        assert_eq!(r["cells"][0]["outcome"], "ok", "per_run {per_run}: {}", r["cells"][0]);
+    }
+}

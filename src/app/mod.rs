@@ -98,6 +98,7 @@ fn selection(common: &Common, only: Vec<String>) -> Result<Selection> {
             .map(crate::suite::parse_measure)
             .transpose()
             .map_err(|e| anyhow::anyhow!("--measure: {e}"))?,
+        counted_runs: common.counted_runs,
     })
 }
 

@@ -1,11 +1,14 @@
 //! Carry-over findings: each cell whose time depends on the implementation
 //! run just before it (`judge::carryover`, stored in `stats.carry_over`),
 //! naming who slows whom and by how much, with the cell's figures run alone
-//! and in turns; the warning that names them all; and the note each
-//! affected comparison carries (`analysis` demotes its verdict).
+//! and in turns; the warning that names them all; and what becomes of each
+//! comparison of such a cell (`apply`: not called, unless even the whole
+//! carry-over could not change its verdict).
 
 use crate::findings::text;
-use crate::results::{CarryOver, Cell, Finding, FindingKind, Results, Warning};
+use crate::judge::levels::LogEstimate;
+use crate::judge::verdict;
+use crate::results::{AnalysisSettings, CarryOver, Cell, Comparison, Finding, FindingKind, Results, Verdict, Warning};
 
 /// The warning's kind in `results.warnings`.
 pub const KIND: &str = "carry_over";
@@ -78,6 +81,76 @@ pub fn note(cell: &Cell) -> Option<String> {
         cell.label(),
         sentence(cell, co)?
     ))
+}
+
+/// How far a detected carry-over could move the cell's median, on the log
+/// scale: the far end of its effect's interval (its whole effect, as if
+/// every run had been taken after the predecessor that slows it, or none);
+/// `None` without a detected carry-over, infinite when the effect has no
+/// interval (nothing bounds it).
+pub fn margin(cell: &Cell) -> Option<f64> {
+    let e = detected(cell)?.effect.as_ref();
+    Some(match e.and_then(|e| Some((e.ci_low?, e.ci_high?))) {
+        Some((lo, hi)) if lo > 0.0 && hi > 0.0 => lo.ln().abs().max(hi.ln().abs()),
+        _ => f64::INFINITY,
+    })
+}
+
+/// A comparison of `cell` with `base` (in time) where either has a
+/// carry-over: its verdict stands only if it would still stand with its
+/// interval widened by both cells' whole carry-over (`margin`) — a 1.01x
+/// carry-over beside a 2x difference changes nothing; one that could
+/// account for the difference leaves it `unknown`. Either way the note says
+/// so. `band` is the comparison's noise band (log scale).
+/// Returns whether the verdict was withheld for it.
+pub fn apply(comparison: &mut Comparison, cell: &Cell, base: &Cell, band: f64) -> bool {
+    if comparison.verdict == Verdict::Baseline {
+        return false;
+    }
+    let (a, b) = (margin(cell), margin(base));
+    if a.is_none() && b.is_none() {
+        return false;
+    }
+    let widen = a.unwrap_or(0.0) + b.unwrap_or(0.0);
+    let why = note(cell).or_else(|| note(base)).unwrap_or_default();
+    let widened = match (comparison.ci_low, comparison.ci_high) {
+        (Some(lo), Some(hi)) if widen.is_finite() && lo > 0.0 && hi > 0.0 => Some(LogEstimate {
+            center: comparison.ratio.ln(),
+            interval: Some((lo.ln() - widen, hi.ln() + widen)),
+            n: comparison.n,
+            segments: 1,
+            between_share: None,
+            widened: true,
+        }),
+        _ => None,
+    };
+    let holds = widened.is_some_and(|w| verdict::decide(&w, band) == comparison.verdict);
+    if holds && comparison.verdict != Verdict::Unknown {
+        let kept = format!(
+            "a carry-over was found ({}), but even all of it would not change this verdict",
+            why.trim_start_matches("not called: carry-over, ")
+        );
+        comparison.note = Some(match comparison.note.take() {
+            Some(earlier) => format!("{earlier}; {kept}"),
+            None => kept,
+        });
+        return false;
+    }
+    comparison.verdict = Verdict::Unknown;
+    // More runs in the same order would not settle it.
+    comparison.settle_runs = None;
+    comparison.note = Some(match comparison.note.take() {
+        Some(earlier) => format!("{earlier}; {why}"),
+        None => why,
+    });
+    true
+}
+
+/// `apply` with the comparison's own noise band (`judge::compare::noise_band`):
+/// the one rule of the tables, the overall table and the findings.
+pub fn judge(comparison: &mut Comparison, cell: &Cell, base: &Cell, settings: &AnalysisSettings) -> bool {
+    let band = (1.0 + crate::judge::compare::noise_band(cell, base, settings)).ln();
+    apply(comparison, cell, base, band)
 }
 
 /// One finding per cell with a detected carry-over, in document order.
@@ -154,7 +227,16 @@ pub fn coverage(results: &Results) -> Option<String> {
         .iter()
         .filter_map(|c| c.stats.as_ref()?.carry_over.as_ref())
         .collect();
-    let tested = ordered.iter().filter(|c| c.effect.is_some()).count();
+    // Tested: an effect with an interval (an effect planned on too few runs
+    // for one can neither find nor rule out anything).
+    let tested = ordered
+        .iter()
+        .filter(|c| {
+            c.effect
+                .as_ref()
+                .is_some_and(|e| e.ci_low.is_some() && e.ci_high.is_some())
+        })
+        .count();
     if ordered.is_empty() || tested == ordered.len() {
         return None;
     }

@@ -1,7 +1,10 @@
 //! Peak memory against payload size, per implementation in a series: about
 //! constant (it grows by less than `CONSTANT_BELOW` bytes per payload byte
 //! over the sizes, or by less than `SMALL_GROWTH` of itself from the
-//! smallest payload to the largest), or growing by k bytes per payload byte
+//! smallest payload to the largest, and no cell is more than
+//! `CONSTANT_SPREAD` above the lowest); not following the size (no such
+//! growth, but cells far apart: a runtime that sizes its heap on the first
+//! call, say), with its lowest and highest cells; or growing by k bytes per payload byte
 //! (the least-squares slope, which the large sizes decide, as they should
 //! for a growth rate). The smallest and largest cells are cited.
 //!
@@ -21,6 +24,10 @@ pub const CONSTANT_BELOW: f64 = 0.05;
 pub const SMALL_GROWTH: f64 = 0.10;
 /// Fewest times the largest payload must be the smallest's to tell growth.
 const MIN_SPAN: f64 = 10.0;
+/// A peak that does not grow with the payload but whose highest cell is
+/// more than this much above its lowest is not "constant": it varies for
+/// another reason (a runtime's heap sized on the first call, a collector).
+pub const CONSTANT_SPREAD: f64 = 0.5;
 
 struct Point<'r> {
     cell: &'r Cell,
@@ -80,8 +87,12 @@ fn finding(series: &Series, name: &str, cells: &[&Cell]) -> Option<Finding> {
     // Growth that is small beside the memory itself (page-sized steps over
     // small payloads) is constant too, however steep its slope.
     let barely = (largest.rss as f64) < (1.0 + SMALL_GROWTH) * smallest.rss as f64;
-    let growth = if k < CONSTANT_BELOW || barely {
+    let (lowest, highest) = (ps.iter().map(|p| p.rss).min()?, ps.iter().map(|p| p.rss).max()?);
+    let level = (highest as f64) <= (1.0 + CONSTANT_SPREAD) * lowest as f64;
+    let growth = if (k < CONSTANT_BELOW || barely) && level {
         Growth::Constant
+    } else if k < CONSTANT_BELOW || barely {
+        Growth::Varies
     } else {
         Growth::Proportional
     };
@@ -105,6 +116,15 @@ fn finding(series: &Series, name: &str, cells: &[&Cell]) -> Option<Finding> {
             let bound = if low.at_most || high.at_most { "≤ " } else { "" };
             format!("{name}: peak memory about constant, {bound}{range} from {span}")
         }
+        Growth::Varies => format!(
+            "{name}: peak memory does not follow the payload size: from {} at {} to {} at {} ({} to {})",
+            shown(low),
+            text::payload(low.payload),
+            shown(high),
+            text::payload(high.payload),
+            text::payload(smallest.payload),
+            text::payload(largest.payload)
+        ),
         Growth::Proportional | Growth::Other => format!(
             "{name}: peak memory grows about {} bytes per payload byte, from {} at {} to {} at {}",
             text::number(k),

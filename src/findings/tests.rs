@@ -320,6 +320,11 @@ fn memory_that_stays_put_is_constant_and_memory_that_follows_the_payload_is_prop
             cell("buffers", "op", s, &[], runs(&mut rng, t, 0.01, 10)),
             50_000_000 + (2.1 * s as f64) as u64,
         ));
+        // A runtime whose heap is largest at the first size and smaller after: no growth, not constant.
+        cells.push(with_memory(
+            cell("heap", "op", s, &[], runs(&mut rng, t, 0.01, 10)),
+            if i == 0 { 288_000_000 } else { 60_000_000 },
+        ));
     }
     let r = document(cells);
     let memory = |name| {
@@ -336,6 +341,12 @@ fn memory_that_stays_put_is_constant_and_memory_that_follows_the_payload_is_prop
     assert!((grows.bytes_per_payload_byte - 2.1).abs() < 0.01, "{grows:?}");
     assert!(text.contains("about 2.10 bytes per payload byte"), "{text}");
     assert!(!grows.upper_bounds);
+    let (heap, text, _) = memory("heap");
+    assert_eq!(heap.growth, Growth::Varies);
+    assert!(
+        text.contains("does not follow the payload size") && !text.contains("constant"),
+        "{text}"
+    );
 }
 
 #[test]

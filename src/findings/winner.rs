@@ -27,14 +27,13 @@ pub struct Decided<'r> {
 }
 
 /// `slow`'s time over `fast`'s with the judge's verdict: paired where
-/// their runs took turns, and never called for a cell whose time depends on
-/// the run before it (`judge::carryover`: the verdict is then `unknown`).
+/// their runs took turns; where either cell's time depends on the run before
+/// it, called only if even the whole carry-over could not change the verdict
+/// (`findings::carryover::judge`, the tables' rule).
 pub fn ratio(slow: &Cell, fast: &Cell, settings: &AnalysisSettings) -> Option<Ratio> {
     let paired = slow.machine == fast.machine && crate::judge::carryover::taken_in_turns(slow, fast);
     let mut c = compare(slow, fast, paired, settings)?;
-    if crate::findings::carryover::detected(slow).is_some() || crate::findings::carryover::detected(fast).is_some() {
-        c.verdict = Verdict::Unknown;
-    }
+    crate::findings::carryover::judge(&mut c, slow, fast, settings);
     Some(Ratio {
         ratio: c.ratio,
         ci_low: c.ci_low,

@@ -84,10 +84,15 @@ pub fn table(results: &Results) -> Option<Table> {
     let left_out: Vec<String> = o
         .implementations
         .iter()
-        .filter(|r| r.no_interval + r.unstable > 0)
+        .filter(|r| r.no_interval + r.unstable + r.carry_over > 0)
         .map(|r| {
+            let carry = if r.carry_over > 0 {
+                format!(", {} with a carry-over that could change the verdict", r.carry_over)
+            } else {
+                String::new()
+            };
             format!(
-                "{}: {} without an interval (below 6 runs), {} unstable",
+                "{}: {} without an interval (below 6 runs), {} unstable{carry}",
                 r.implementation, r.no_interval, r.unstable
             )
         })

@@ -654,7 +654,7 @@ pub fn method_sentence(results: &Results) -> Option<String> {
     };
     let order = match results.order() {
         crate::suite::Order::Balanced => {
-            "taking turns in a balanced order (each implementation runs after each one, itself included, equally often)"
+            "taking turns in a balanced order (over each whole block of rounds, each implementation runs after each one, itself included, equally often; a cell whose runs end mid-block is balanced only as nearly as its count allows)"
         }
         crate::suite::Order::Interleaved => "interleaved across implementations",
         crate::suite::Order::Blocked => {

@@ -290,6 +290,10 @@ pub enum Growth {
     Constant,
     /// Grows with the payload, by `bytes_per_payload_byte`.
     Proportional,
+    /// Does not grow with the payload, yet its cells lie more than
+    /// `findings::memory::CONSTANT_SPREAD` apart (a heap sized on the first
+    /// call, a collector): neither constant nor proportional.
+    Varies,
     /// A class a later versus wrote.
     #[serde(other)]
     Other,

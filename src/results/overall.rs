@@ -42,10 +42,13 @@ pub struct OverallRow {
     pub slower: usize,
     pub same: usize,
     pub unknown: usize,
-    /// Compared but left out of the mean: no interval (below 6 runs), or
-    /// unstable runs on either side.
+    /// Compared but left out of the mean: no interval (below 6 runs),
+    /// unstable runs on either side, or a carry-over that could change the
+    /// verdict (its ratio depends on the order the runs were taken in).
     pub no_interval: usize,
     pub unstable: usize,
+    #[serde(default)]
+    pub carry_over: usize,
     /// Groups where it or the reference did not end ok (or did not run).
     pub not_compared: usize,
 }

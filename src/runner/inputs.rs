@@ -208,6 +208,7 @@ impl Runner<'_> {
         }
         // Renamed into place whole, so an interrupted generator never leaves a short payload.
         fs::rename(&partial, &path).with_context(|| format!("cannot move the payload to {}", path.display()))?;
+        move_companions(&partial, &path)?;
         let bytes = Bytes(fs::metadata(&path)?.len());
         Ok(PayloadFile { path, bytes })
     }
@@ -309,4 +310,28 @@ impl Runner<'_> {
             None => Err(format!("its input from '{}' could not be produced", producer.name).into()),
         }
     }
+}
+
+/// Files a payload command wrote beside `{out}`, named `{out}` and a
+/// suffix (a TDF of the payload at `{out}.go-sdk.tdf`, say), moved with it
+/// from the temporary name to the payload's, so `{in}.SUFFIX` finds them.
+fn move_companions(partial: &Path, path: &Path) -> Result<()> {
+    let (Some(dir), Some(stem)) = (partial.parent(), partial.file_name().and_then(|n| n.to_str())) else {
+        return Ok(());
+    };
+    for entry in fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))? {
+        let from = entry?.path();
+        let Some(suffix) = from
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_prefix(stem))
+            .filter(|s| s.starts_with('.'))
+        else {
+            continue;
+        };
+        let mut to = path.as_os_str().to_owned();
+        to.push(suffix);
+        fs::rename(&from, &to).with_context(|| format!("cannot move {} beside the payload", from.display()))?;
+    }
+    Ok(())
 }
