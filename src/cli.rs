@@ -548,6 +548,11 @@ pub struct ReportArgs {
     /// Bencher Metric Format JSON.
     #[arg(long, value_name = "PATH")]
     pub bmf: Option<PathBuf>,
+    /// The results as this versus analyses them (statistics, verdicts and findings recomputed
+    /// from the samples), in results.json's format; may be the input file itself, to bring it
+    /// up to date, or `-` for standard output.
+    #[arg(long, value_name = "PATH")]
+    pub json: Option<PathBuf>,
     #[command(flatten)]
     pub exports: Exports,
     /// A Markdown summary made for a pull-request comment, of a run with several revisions

@@ -196,3 +196,37 @@ fn bad_input_exits_1_naming_the_file() {
         .code(1)
         .stderr(contains("missing.json"));
 }
+
+#[test]
+fn report_json_writes_the_results_as_this_versus_analyses_them() {
+    // A results file whose stored analysis is stale: comparisons and
+    // findings gone. `report --json` recomputes them from the samples.
+    let dir = tempfile::tempdir().unwrap();
+    let mut stale = json(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/results/age.json"));
+    stale["comparisons"] = Value::Array(vec![]);
+    stale["findings"] = Value::Array(vec![]);
+    let input = dir.path().join("stale.json");
+    fs::write(&input, serde_json::to_string(&stale).unwrap()).unwrap();
+    versus(dir.path())
+        .arg("report")
+        .arg(&input)
+        .arg("--json")
+        .arg(&input)
+        .assert()
+        .success();
+    let fresh = json(&input);
+    let compared = fresh["comparisons"].as_array().unwrap();
+    assert!(!compared.is_empty());
+    assert!(compared.iter().all(|c| c["verdict"].is_string()));
+    assert!(!fresh["findings"].as_array().unwrap().is_empty());
+    // The measurements themselves are the file's, unchanged.
+    let samples = |r: &Value| -> Vec<Value> {
+        r["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["samples"].clone())
+            .collect()
+    };
+    assert_eq!(samples(&fresh), samples(&stale));
+}

@@ -46,7 +46,6 @@ const NOTES_IN_OLD_WORDS: &[&str] = &[
     "aes-gcm-java-jdk21.notes.md",
     "aes-gcm-java-stream.notes.md",
     "aes-gcm-java.notes.md",
-    "age.notes.md",
     "opentdf.notes.md",
 ];
 

@@ -70,6 +70,7 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
         markdown: args.markdown.iter().cloned().collect(),
         csv: args.csv.clone(),
         bmf: args.bmf.clone(),
+        json: args.json.clone(),
         ..super::exports(&args.exports)
     };
     match &folder {

@@ -13,6 +13,12 @@ use crate::results::{AnalysisSettings, CarryOver, Cell, Comparison, Finding, Fin
 /// The warning's kind in `results.warnings`.
 pub const KIND: &str = "carry_over";
 
+/// The start of the note of a comparison a carry-over leaves unknown.
+const WITHHELD: &str = "not called: carry-over";
+
+/// The end of the note of a comparison that keeps its verdict beside one.
+const KEPT: &str = "but even all of it would not change this verdict";
+
 /// The cell's carry-over when one was detected.
 pub fn detected(cell: &Cell) -> Option<&CarryOver> {
     cell.stats.as_ref()?.carry_over.as_ref().filter(|c| c.detected)
@@ -77,7 +83,7 @@ pub fn sentence(cell: &Cell, co: &CarryOver) -> Option<String> {
 pub fn note(cell: &Cell) -> Option<String> {
     let co = detected(cell)?;
     Some(format!(
-        "not called: carry-over, the run before changes {}'s time ({}); its median mixes runs after different implementations, so the ratio depends on the order",
+        "{WITHHELD}, the run before changes {}'s time ({}); its median mixes runs after different implementations, so the ratio depends on the order",
         cell.label(),
         sentence(cell, co)?
     ))
@@ -127,8 +133,8 @@ pub fn apply(comparison: &mut Comparison, cell: &Cell, base: &Cell, band: f64) -
     let holds = widened.is_some_and(|w| verdict::decide(&w, band) == comparison.verdict);
     if holds && comparison.verdict != Verdict::Unknown {
         let kept = format!(
-            "a carry-over was found ({}), but even all of it would not change this verdict",
-            why.trim_start_matches("not called: carry-over, ")
+            "a carry-over was found ({}), {KEPT}",
+            why.trim_start_matches(WITHHELD).trim_start_matches(", ")
         );
         comparison.note = Some(match comparison.note.take() {
             Some(earlier) => format!("{earlier}; {kept}"),
@@ -192,6 +198,15 @@ pub fn findings(results: &Results) -> Vec<Finding> {
         .collect()
 }
 
+/// How many of the run's comparisons (in time) carry this note.
+fn count(results: &Results, marker: &str) -> usize {
+    results
+        .comparisons
+        .iter()
+        .filter(|c| c.note.as_deref().is_some_and(|n| n.contains(marker)))
+        .count()
+}
+
 /// The warning naming every cell with a carry-over, if any.
 pub fn warning(results: &Results) -> Option<Warning> {
     let named: Vec<String> = results
@@ -210,8 +225,10 @@ pub fn warning(results: &Results) -> Option<Warning> {
     (!named.is_empty()).then(|| Warning {
         kind: KIND.into(),
         message: format!(
-            "{} cell(s) ran at a different speed depending on which implementation ran just before them: what one run leaves behind (memory to reclaim, caches evicted) was charged to the next. Taking turns cannot cancel that, so their comparisons are not called (unknown); the findings give each one's time run alone and in turns. Compare them with --order blocked (each implementation's runs in one block, as hyperfine does), or find what the run before leaves behind. Cells: {}.",
+            "{} cell(s) ran at a different speed depending on which implementation ran just before them: what one run leaves behind (memory to reclaim, caches evicted) was charged to the next. Taking turns cannot cancel that, so a comparison with one of them keeps its verdict only where even the whole carry-over could not change it: {} kept, {} unknown. The findings give each one's time run alone and in turns. Compare them with --order blocked (each implementation's runs in one block, as hyperfine does), or find what the run before leaves behind. Cells: {}.",
             named.len(),
+            count(results, KEPT),
+            count(results, WITHHELD),
             named.join(", ")
         ),
     })
@@ -240,14 +257,16 @@ pub fn coverage(results: &Results) -> Option<String> {
     if ordered.is_empty() || tested == ordered.len() {
         return None;
     }
-    let min = crate::judge::carryover::MIN_RUNS;
     let most = ordered.iter().map(|c| c.after.len()).max().unwrap_or(1).max(1);
+    // The group's tests share the confidence, so more implementations need
+    // more runs after each for any test to have an interval.
+    let min = crate::judge::carryover::runs_needed(most, results.analysis.confidence);
     let hint = match results.order() {
         crate::suite::Order::Balanced => format!(" (--runs {} here)", min * most),
         _ => String::new(),
     };
     Some(format!(
-        "Carry-over (a run slowed or sped up by the one before it) was tested in {tested} of {} cells: the test takes at least {min} runs after each predecessor{hint}.",
+        "Carry-over (a run slowed or sped up by the one before it) was tested in {tested} of {} cells: with {most} implementations taking turns the test takes at least {min} runs after each predecessor{hint}.",
         ordered.len()
     ))
 }

@@ -254,6 +254,16 @@ pub fn judge_group(cells: &[&Cell], settings: &AnalysisSettings) -> Vec<Option<C
         .collect()
 }
 
+/// Runs needed after each predecessor for a test to have an interval, in a
+/// group where each of `implementations` runs after each (the balanced
+/// order): every cell tests each other predecessor against itself, and the
+/// group's tests share the confidence.
+pub fn runs_needed(implementations: usize, confidence: f64) -> usize {
+    let tests = (implementations * implementations.saturating_sub(1)).max(1);
+    let level = 1.0 - (1.0 - confidence) / tests as f64;
+    crate::stats::order::min_samples(level).max(MIN_RUNS)
+}
+
 /// Whether two cells' runs were taken in turns, so run i of each can be
 /// paired: not when both recorded an order in which every run had a round
 /// of its own (`blocked`, hyperfine's order). Cells without a recorded

@@ -148,7 +148,7 @@ fn a_program_slower_after_another_is_detected_named_and_not_called() {
     // Its comparisons say so; the one the carry-over could account for
     // (b against steady c: 2 µs alone, up to 4 µs after a) is not called,
     // while b against a (8 µs) stands whatever ran before b.
-    let mut withheld = 0;
+    let (mut withheld, mut kept) = (0, 0);
     for c in r.comparisons.iter().filter(|c| c.verdict != Verdict::Baseline) {
         if c.implementation == "b" || c.baseline == "b" {
             assert!(c.note.as_deref().unwrap().contains("carry-over"), "{c:?}");
@@ -158,6 +158,7 @@ fn a_program_slower_after_another_is_detected_named_and_not_called() {
                 withheld += 1;
             } else {
                 assert_ne!(c.verdict, Verdict::Unknown, "{c:?}");
+                kept += 1;
                 assert!(
                     c.note.as_deref().unwrap().contains("would not change this verdict"),
                     "{c:?}"
@@ -170,7 +171,13 @@ fn a_program_slower_after_another_is_detected_named_and_not_called() {
     assert_eq!(found.len(), 1);
     assert!(found[0].text.starts_with("b after a: "), "{}", found[0].text);
     assert!(found[0].text.contains("its time after itself"), "{}", found[0].text);
-    assert!(r.warnings.iter().any(|w| w.kind == "carry_over"));
+    // The warning counts both kinds, as the tables show them.
+    let w = r.warnings.iter().find(|w| w.kind == "carry_over").unwrap();
+    assert!(
+        w.message.contains(&format!("{kept} kept, {withheld} unknown")),
+        "{}",
+        w.message
+    );
 }
 
 #[test]
@@ -281,4 +288,14 @@ fn identical_implementations_are_not_flagged_in_95_percent_of_trials() {
             found.len()
         );
     }
+}
+
+#[test]
+fn the_runs_a_test_needs_grow_with_the_implementations_sharing_the_confidence() {
+    use crate::judge::carryover::runs_needed;
+    // Two take turns: 2 tests at 97.5% each, 7 runs (6 give 96.9%).
+    assert_eq!(runs_needed(2, 0.95), 7);
+    // Three: 6 tests at 99.17% each, 8 runs.
+    assert_eq!(runs_needed(3, 0.95), 8);
+    assert!(runs_needed(6, 0.95) > 8);
 }
