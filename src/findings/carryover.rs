@@ -2,11 +2,11 @@
 //! run just before it (`judge::carryover`, stored in `stats.carry_over`),
 //! naming who slows whom and by how much, with the cell's figures run alone
 //! and in turns; the warning that names them all; and what becomes of each
-//! comparison of such a cell (`apply`: not called, unless even the whole
-//! carry-over could not change its verdict).
+//! comparison of such a cell (`apply`: not called, unless the runs after
+//! each predecessor give its verdict on their own).
 
 use crate::findings::text;
-use crate::judge::levels::LogEstimate;
+use crate::judge::compare::unpaired;
 use crate::judge::verdict;
 use crate::results::{AnalysisSettings, CarryOver, Cell, Comparison, Finding, FindingKind, Results, Verdict, Warning};
 
@@ -17,7 +17,7 @@ pub const KIND: &str = "carry_over";
 const WITHHELD: &str = "not called: carry-over";
 
 /// The end of the note of a comparison that keeps its verdict beside one.
-const KEPT: &str = "but even all of it would not change this verdict";
+const KEPT: &str = "but the runs after each predecessor give this verdict on their own";
 
 /// The cell's carry-over when one was detected.
 pub fn detected(cell: &Cell) -> Option<&CarryOver> {
@@ -89,48 +89,34 @@ pub fn note(cell: &Cell) -> Option<String> {
     ))
 }
 
-/// How far a detected carry-over could move the cell's median, on the log
-/// scale: the far end of its effect's interval (its whole effect, as if
-/// every run had been taken after the predecessor that slows it, or none);
-/// `None` without a detected carry-over, infinite when the effect has no
-/// interval (nothing bounds it).
-pub fn margin(cell: &Cell) -> Option<f64> {
-    let e = detected(cell)?.effect.as_ref();
-    Some(match e.and_then(|e| Some((e.ci_low?, e.ci_high?))) {
-        Some((lo, hi)) if lo > 0.0 && hi > 0.0 => lo.ln().abs().max(hi.ln().abs()),
-        _ => f64::INFINITY,
-    })
-}
-
 /// A comparison of `cell` with `base` (in time) where either has a
-/// carry-over: its verdict stands only if it would still stand with its
-/// interval widened by both cells' whole carry-over (`margin`) — a 1.01x
-/// carry-over beside a 2x difference changes nothing; one that could
-/// account for the difference leaves it `unknown`. Either way the note says
-/// so. `band` is the comparison's noise band (log scale).
-/// Returns whether the verdict was withheld for it.
-pub fn apply(comparison: &mut Comparison, cell: &Cell, base: &Cell, band: f64) -> bool {
+/// carry-over: its verdict stands only if the runs of each regime the
+/// carry-over separates (after the predecessors that change the cell's
+/// time, and after the others: `judge::carryover::regimes`) give the same
+/// verdict on their own, against each regime of the other cell — a 2 µs
+/// program that takes 4 µs after a heavy one is faster than an 8 µs one
+/// either way; against another 2 µs program, one regime says `same` and
+/// the other `slower`, and the comparison is `unknown`. Either way the
+/// note says so. `band` is the comparison's noise band (log scale), `level`
+/// its confidence. Returns whether the verdict was withheld for it.
+pub fn apply(comparison: &mut Comparison, cell: &Cell, base: &Cell, band: f64, level: f64) -> bool {
     if comparison.verdict == Verdict::Baseline {
         return false;
     }
-    let (a, b) = (margin(cell), margin(base));
-    if a.is_none() && b.is_none() {
+    if detected(cell).is_none() && detected(base).is_none() {
         return false;
     }
-    let widen = a.unwrap_or(0.0) + b.unwrap_or(0.0);
     let why = note(cell).or_else(|| note(base)).unwrap_or_default();
-    let widened = match (comparison.ci_low, comparison.ci_high) {
-        (Some(lo), Some(hi)) if widen.is_finite() && lo > 0.0 && hi > 0.0 => Some(LogEstimate {
-            center: comparison.ratio.ln(),
-            interval: Some((lo.ln() - widen, hi.ln() + widen)),
-            n: comparison.n,
-            segments: 1,
-            between_share: None,
-            widened: true,
+    let regimes = crate::judge::carryover::regimes;
+    let holds = match (regimes(cell, level), regimes(base, level)) {
+        (Some(mine), Some(theirs)) => mine.iter().all(|m| {
+            theirs.iter().all(|t| {
+                let est = unpaired(m, t);
+                est.interval.is_some() && verdict::decide(&est, band) == comparison.verdict
+            })
         }),
-        _ => None,
+        _ => false,
     };
-    let holds = widened.is_some_and(|w| verdict::decide(&w, band) == comparison.verdict);
     if holds && comparison.verdict != Verdict::Unknown {
         let kept = format!(
             "a carry-over was found ({}), {KEPT}",
@@ -156,7 +142,7 @@ pub fn apply(comparison: &mut Comparison, cell: &Cell, base: &Cell, band: f64) -
 /// the one rule of the tables, the overall table and the findings.
 pub fn judge(comparison: &mut Comparison, cell: &Cell, base: &Cell, settings: &AnalysisSettings) -> bool {
     let band = (1.0 + crate::judge::compare::noise_band(cell, base, settings)).ln();
-    apply(comparison, cell, base, band)
+    apply(comparison, cell, base, band, settings.confidence)
 }
 
 /// One finding per cell with a detected carry-over, in document order.

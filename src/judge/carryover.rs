@@ -254,6 +254,34 @@ pub fn judge_group(cells: &[&Cell], settings: &AnalysisSettings) -> Vec<Option<C
         .collect()
 }
 
+/// A cell's runs in the regimes its carry-over separates, each as a median
+/// log time per call with its interval at `level`: the runs after the
+/// predecessors that change its time and the runs after the others, when a
+/// carry-over was detected; all its runs otherwise. `None` without a
+/// recorded order (or too few runs for an estimate).
+pub fn regimes(cell: &Cell, level: f64) -> Option<Vec<LogEstimate>> {
+    let split = Split::of(cell)?;
+    let co = cell
+        .stats
+        .as_ref()
+        .and_then(|s| s.carry_over.as_ref())
+        .filter(|c| c.detected);
+    let Some(effect) = co.and_then(|c| c.effect.as_ref()) else {
+        let all: Vec<usize> = (0..split.names.len()).collect();
+        return Some(vec![split.estimate(&all, level)?]);
+    };
+    let index = |names: &[String]| -> Vec<usize> {
+        names
+            .iter()
+            .filter_map(|n| split.names.iter().position(|m| m == n))
+            .collect()
+    };
+    Some(vec![
+        split.estimate(&index(&effect.after), level)?,
+        split.estimate(&index(&effect.against), level)?,
+    ])
+}
+
 /// Runs needed after each predecessor for a test to have an interval, in a
 /// group where each of `implementations` runs after each (the balanced
 /// order): every cell tests each other predecessor against itself, and the

@@ -89,7 +89,7 @@ fn too_few_runs_to_test_for_carry_over_is_said_with_the_runs_it_takes() {
     assert!(detected(&r).is_empty());
     let method = crate::report::tables::method_sentence(&r).unwrap();
     assert!(
-        method.contains("tested in 0 of 3 cells") && method.contains("--runs 18 here"),
+        method.contains("tested in 0 of 3 cells") && method.contains("--runs 24 here"),
         "{method}"
     );
     // Enough runs: nothing to say.
@@ -160,7 +160,7 @@ fn a_program_slower_after_another_is_detected_named_and_not_called() {
                 assert_ne!(c.verdict, Verdict::Unknown, "{c:?}");
                 kept += 1;
                 assert!(
-                    c.note.as_deref().unwrap().contains("would not change this verdict"),
+                    c.note.as_deref().unwrap().contains("give this verdict on their own"),
                     "{c:?}"
                 );
             }
@@ -190,7 +190,7 @@ fn a_difference_the_whole_carry_over_could_not_explain_keeps_its_verdict() {
     let b = r.comparisons.iter().find(|c| c.implementation == "b").unwrap();
     assert_eq!(b.verdict, Verdict::Faster, "{b:?}");
     assert!(
-        b.note.as_deref().unwrap().contains("would not change this verdict"),
+        b.note.as_deref().unwrap().contains("give this verdict on their own"),
         "{b:?}"
     );
     let row = r
@@ -215,7 +215,13 @@ fn a_difference_the_whole_carry_over_could_not_explain_keeps_its_verdict() {
         .iter()
         .find(|o| o.implementation == "b")
         .unwrap();
-    assert_eq!((row.unknown, row.carry_over, row.cells), (1, 1, 0), "{row:?}");
+    // b's two modes (2 and 4 µs) also make its runs unstable; either way
+    // the cell stays out of the mean, counted once.
+    assert_eq!(
+        (row.unknown, row.carry_over + row.unstable, row.cells),
+        (1, 1, 0),
+        "{row:?}"
+    );
 }
 
 #[test]
