@@ -243,7 +243,15 @@ pub fn coverage(results: &Results) -> Option<String> {
     if ordered.is_empty() || tested == ordered.len() {
         return None;
     }
-    let most = ordered.iter().map(|c| c.after.len()).max().unwrap_or(1).max(1);
+    // Implementations taking turns in a group, whether or not each got to
+    // run before each other in so few runs.
+    let most = results
+        .cells
+        .iter()
+        .filter_map(|c| c.samples.order.as_ref().map(|o| o.implementations.len()))
+        .max()
+        .unwrap_or(1)
+        .max(1);
     // The group's tests share the confidence, so more implementations need
     // more runs after each for any test to have an interval.
     let min = crate::judge::carryover::runs_needed(most, results.analysis.confidence);

@@ -36,6 +36,8 @@ pub const MIN_SIZES: usize = 3;
 pub struct Fitted<'r> {
     pub implementation: &'r str,
     pub cells: Vec<&'r Cell>,
+    /// The payload sizes of its cells left out of the fit as unstable.
+    pub left_out: Vec<u64>,
     pub line: Line,
     pub draws: Vec<Line>,
     pub fit: CostFit,
@@ -48,11 +50,17 @@ pub fn fits<'r>(series: &Series<'r>, confidence: f64) -> Vec<Fitted<'r>> {
         .into_iter()
         .filter_map(|(name, mut cells)| {
             // An unstable cell's median is one draw of which mode won: no evidence for a line.
+            let left_out = cells
+                .iter()
+                .filter(|c| crate::findings::unstable::is_unstable(c))
+                .filter_map(|c| c.payload_bytes)
+                .collect();
             cells.retain(|c| !crate::findings::unstable::is_unstable(c));
             let (line, draws, fit) = fit(&cells, confidence)?;
             Some(Fitted {
                 implementation: name,
                 cells,
+                left_out,
                 line,
                 draws,
                 fit,
@@ -154,6 +162,15 @@ fn resampled_lines(cells: &[&Cell], x: &[f64], y: &[f64]) -> Vec<Line> {
         .collect()
 }
 
+/// " (unstable, left out: 1 MiB)" when cells were left out of the fit.
+fn left_out_text(sizes: &[u64]) -> String {
+    if sizes.is_empty() {
+        return String::new();
+    }
+    let sizes: Vec<String> = sizes.iter().map(|b| text::payload(*b)).collect();
+    format!(" (unstable, left out: {})", sizes.join(", "))
+}
+
 /// The finding for one fit: its cost, or that it is not linear in size.
 pub fn finding(series: &Series, f: &Fitted) -> Finding {
     let c = &f.fit;
@@ -167,11 +184,12 @@ pub fn finding(series: &Series, f: &Fitted) -> Finding {
         (
             FindingKind::Cost,
             format!(
-                "{}: {} + {}, within {} of every median {span}",
+                "{}: {} + {}, within {} of every median {span}{}",
                 f.implementation,
                 fixed_text(c, series.metric),
                 per_byte_text(c, series.metric),
-                text::percent(c.max_residual)
+                text::percent(c.max_residual),
+                left_out_text(&f.left_out)
             ),
         )
     } else {

@@ -1,7 +1,9 @@
 //! Cells whose runs do not describe one level (`judge::stability`), named
-//! once per operation: "unstable runs, not used as evidence: wasm-wazero at
-//! 1 MiB (two modes, 2.01 and 45.3 ms)". Every other finding leaves them
-//! out: no winner, crossover, cost line or drift rests on them.
+//! once per operation: "unstable runs, their medians not used as evidence
+//! (…): wasm-wazero at 1 MiB (two modes, 2.01 and 45.3 ms)". Every other
+//! finding leaves their medians out: no crossover, cost line or drift rests
+//! on them, and a winner among them only where every run of the fastest
+//! beat every run of the others (`winner`).
 
 use indexmap::IndexMap;
 
@@ -61,7 +63,10 @@ pub fn findings(results: &Results) -> Vec<Finding> {
                 .zip(&cells)
                 .map(|(u, c)| format!("{} at {} ({})", c.implementation, place(c), why(&u.instability)))
                 .collect();
-            let sentence = format!("unstable runs, not used as evidence: {}", parts.join(", "));
+            let sentence = format!(
+                "unstable runs, their medians not used as evidence (a winner only where every run is ahead): {}",
+                parts.join(", ")
+            );
             let mut f = Finding::new(
                 FindingKind::Unstable,
                 op,

@@ -71,7 +71,7 @@ pub fn table(results: &Results) -> Option<Table> {
         })
         .collect();
     let mut notes = vec![format!(
-        "Geometric mean of each implementation's time ratios against {} over the cells with a {:.0}% interval and neither side's runs unstable (bimodal or widely spread; a cell that never reached a steady state still counts, and the warm-up findings name it); its interval combines theirs (log scale, in quadrature: the cells are the suite's grid, not a sample of workloads). Counts are of every comparison's verdict, as the tables give them.",
+        "Geometric mean of each implementation's time ratios against {} over the cells with a {:.0}% interval and neither side's runs unstable (bimodal or widely spread; a cell that never reached a steady state still counts, and the no_steady_state warning names it); its interval combines theirs (log scale, in quadrature: the cells are the suite's grid, not a sample of workloads). Counts are of every comparison's verdict, as the tables give them.",
         o.reference,
         results.analysis.confidence * 100.0
     )];

@@ -9,9 +9,7 @@ use crate::diff::Diff;
 use crate::report::tables::{Table, TableKind};
 use crate::results::{Change, Metric, Results, Since, Verdict};
 
-fn pct(x: f64) -> String {
-    format!("{:+.1}%", (x - 1.0) * 100.0)
-}
+use super::revisions::pct;
 
 /// "+4.2% [-1.0%, +9.5%]", or "—" without a ratio.
 fn change_text(ratio: Option<f64>, low: Option<f64>, high: Option<f64>) -> String {
@@ -224,6 +222,14 @@ mod tests {
             runs: 8,
             source: Source::Cell,
         }
+    }
+
+    #[test]
+    fn a_bound_just_past_zero_keeps_its_side() {
+        assert_eq!(pct(0.99981), "-0.02%");
+        assert_eq!(pct(1.00013), "+0.01%");
+        assert_eq!(pct(1.042), "+4.2%");
+        assert_eq!(pct(1.0), "+0.0%");
     }
 
     fn change(id: &str, beside: Option<Beside>) -> Change {
