@@ -64,9 +64,14 @@ pub fn rows<'a>(results: &'a Results, label: &str) -> Vec<Row<'a>> {
 
 /// A change as a signed percentage: 1.051 → "+5.1%".
 pub fn pct(ratio: f64) -> String {
+    format!("{:+.1}%", (ratio - 1.0) * 100.0)
+}
+
+/// An interval's bound as a change: as `pct`, but a bound just past zero is
+/// printed as such, never as "-0.0%" (the verdict beside it rests on which
+/// side of zero it lies).
+pub fn bound(ratio: f64) -> String {
     let p = (ratio - 1.0) * 100.0;
-    // A bound just past zero is printed as such, never as "-0.0%": the
-    // verdict beside it rests on which side of zero it lies.
     let mut decimals = 1;
     while decimals < 4 && p != 0.0 && (p * 10f64.powi(decimals)).round() == 0.0 {
         decimals += 1;
@@ -77,7 +82,7 @@ pub fn pct(ratio: f64) -> String {
 /// "+5.1% [+3.9%, +6.3%]", or the ratio alone without an interval.
 pub fn change_text(c: &Comparison) -> String {
     match (c.ci_low, c.ci_high) {
-        (Some(lo), Some(hi)) => format!("{} [{}, {}]", pct(c.ratio), pct(lo), pct(hi)),
+        (Some(lo), Some(hi)) => format!("{} [{}, {}]", pct(c.ratio), bound(lo), bound(hi)),
         _ => pct(c.ratio),
     }
 }

@@ -9,12 +9,12 @@ use crate::diff::Diff;
 use crate::report::tables::{Table, TableKind};
 use crate::results::{Change, Metric, Results, Since, Verdict};
 
-use super::revisions::pct;
+use super::revisions::{bound, pct};
 
 /// "+4.2% [-1.0%, +9.5%]", or "—" without a ratio.
 fn change_text(ratio: Option<f64>, low: Option<f64>, high: Option<f64>) -> String {
     match (ratio, low, high) {
-        (Some(r), Some(lo), Some(hi)) => format!("{} [{}, {}]", pct(r), pct(lo), pct(hi)),
+        (Some(r), Some(lo), Some(hi)) => format!("{} [{}, {}]", pct(r), bound(lo), bound(hi)),
         (Some(r), _, _) => pct(r),
         _ => "—".into(),
     }
@@ -226,10 +226,14 @@ mod tests {
 
     #[test]
     fn a_bound_just_past_zero_keeps_its_side() {
-        assert_eq!(pct(0.99981), "-0.02%");
-        assert_eq!(pct(1.00013), "+0.01%");
-        assert_eq!(pct(1.042), "+4.2%");
-        assert_eq!(pct(1.0), "+0.0%");
+        assert_eq!(bound(0.99981), "-0.02%");
+        assert_eq!(bound(1.00013), "+0.01%");
+        assert_eq!(bound(1.042), "+4.2%");
+        assert_eq!(bound(1.0), "+0.0%");
+        assert_eq!(
+            change_text(Some(1.0002), Some(0.997), Some(1.002)),
+            "+0.0% [-0.3%, +0.2%]"
+        );
     }
 
     fn change(id: &str, beside: Option<Beside>) -> Change {
