@@ -211,7 +211,7 @@ pub fn warning(results: &Results) -> Option<Warning> {
     (!named.is_empty()).then(|| Warning {
         kind: KIND.into(),
         message: format!(
-            "{} cell(s) ran at a different speed depending on which implementation ran just before them: what one run leaves behind (memory to reclaim, caches evicted) was charged to the next. Taking turns cannot cancel that, so a comparison with one of them keeps its verdict only where even the whole carry-over could not change it: {} kept, {} unknown. The findings give each one's time run alone and in turns. Compare them with --order blocked (each implementation's runs in one block, as hyperfine does), or find what the run before leaves behind. Cells: {}.",
+            "{} cell(s) ran at a different speed depending on which implementation ran just before them: what one run leaves behind (memory to reclaim, caches evicted) was charged to the next. Taking turns cannot cancel that, so a comparison with one of them keeps its verdict only where the runs after each predecessor give it on their own: {} kept, {} unknown. The findings give each one's time run alone and in turns. Compare them with --order blocked (each implementation's runs in one block, as hyperfine does), or find what the run before leaves behind. Cells: {}.",
             named.len(),
             count(results, KEPT),
             count(results, WITHHELD),

@@ -28,8 +28,8 @@ pub struct Decided<'r> {
 
 /// `slow`'s time over `fast`'s with the judge's verdict: paired where
 /// their runs took turns; where either cell's time depends on the run before
-/// it, called only if even the whole carry-over could not change the verdict
-/// (`findings::carryover::judge`, the tables' rule).
+/// it, called only if the runs after each predecessor give the verdict on
+/// their own (`findings::carryover::judge`, the tables' rule).
 pub fn ratio(slow: &Cell, fast: &Cell, settings: &AnalysisSettings) -> Option<Ratio> {
     let paired = slow.machine == fast.machine && crate::judge::carryover::taken_in_turns(slow, fast);
     let mut c = compare(slow, fast, paired, settings)?;
