@@ -100,13 +100,20 @@ pub fn note(cell: &Cell) -> Option<String> {
 /// note says so. `band` is the comparison's noise band (log scale), `level`
 /// its confidence. Returns whether the verdict was withheld for it.
 pub fn apply(comparison: &mut Comparison, cell: &Cell, base: &Cell, band: f64, level: f64) -> bool {
-    if comparison.verdict == Verdict::Baseline {
-        return false;
-    }
-    if detected(cell).is_none() && detected(base).is_none() {
+    if comparison.verdict == Verdict::Baseline || (detected(cell).is_none() && detected(base).is_none()) {
         return false;
     }
     let why = note(cell).or_else(|| note(base)).unwrap_or_default();
+    let found = why.trim_start_matches(WITHHELD).trim_start_matches(", ");
+    // An unknown is unknown already, whatever ran before: not the carry-over's doing.
+    if comparison.verdict == Verdict::Unknown {
+        let also = format!("a carry-over was also found ({found})");
+        comparison.note = Some(match comparison.note.take() {
+            Some(earlier) => format!("{earlier}; {also}"),
+            None => also,
+        });
+        return false;
+    }
     let regimes = crate::judge::carryover::regimes;
     let holds = match (regimes(cell, level), regimes(base, level)) {
         (Some(mine), Some(theirs)) => mine.iter().all(|m| {
@@ -117,11 +124,8 @@ pub fn apply(comparison: &mut Comparison, cell: &Cell, base: &Cell, band: f64, l
         }),
         _ => false,
     };
-    if holds && comparison.verdict != Verdict::Unknown {
-        let kept = format!(
-            "a carry-over was found ({}), {KEPT}",
-            why.trim_start_matches(WITHHELD).trim_start_matches(", ")
-        );
+    if holds {
+        let kept = format!("a carry-over was found ({found}), {KEPT}");
         comparison.note = Some(match comparison.note.take() {
             Some(earlier) => format!("{earlier}; {kept}"),
             None => kept,
@@ -211,7 +215,7 @@ pub fn warning(results: &Results) -> Option<Warning> {
     (!named.is_empty()).then(|| Warning {
         kind: KIND.into(),
         message: format!(
-            "{} cell(s) ran at a different speed depending on which implementation ran just before them: what one run leaves behind (memory to reclaim, caches evicted) was charged to the next. Taking turns cannot cancel that, so a comparison with one of them keeps its verdict only where the runs after each predecessor give it on their own: {} kept, {} unknown. The findings give each one's time run alone and in turns. Compare them with --order blocked (each implementation's runs in one block, as hyperfine does), or find what the run before leaves behind. Cells: {}.",
+            "{} cell(s) ran at a different speed depending on which implementation ran just before them: what one run leaves behind (memory to reclaim or caches evicted, for example: the run does not measure which) was charged to the next. Taking turns cannot cancel that, so a comparison with one of them keeps its verdict only where the runs after each predecessor give it on their own: {} kept, {} unknown because of it. The findings give each one's time run alone and in turns. Compare them with --order blocked (each implementation's runs in one block, as hyperfine does), or find what the run before leaves behind. Cells: {}.",
             named.len(),
             count(results, KEPT),
             count(results, WITHHELD),

@@ -120,7 +120,7 @@ fn phrase(s: &SizeSegment, sizes: &[Decided], noise: f64, metric: Metric) -> Str
     }
     match (s.answer, &s.implementation) {
         (SizeAnswer::Winner, Some(name)) => {
-            // The narrowest margin in the segment is the evidence that it holds throughout.
+            // The smallest lead in the segment, with its interval: the evidence that it holds throughout.
             let closest = inside
                 .iter()
                 .min_by(|a, b| margin(a).total_cmp(&margin(b)))
@@ -167,13 +167,10 @@ fn phrase(s: &SizeSegment, sizes: &[Decided], noise: f64, metric: Metric) -> Str
     }
 }
 
-/// The winner's lead at one size, on the log scale (the lower end of the
-/// interval where there is one).
+/// The winner's lead at one size: its ratio to the runner-up ("closest
+/// at" names the size where the ratio is smallest, as the tables show it).
 fn margin(d: &Decided) -> f64 {
-    d.winner
-        .ratio
-        .as_ref()
-        .map_or(f64::MAX, |r| r.ci_low.unwrap_or(r.ratio))
+    d.winner.ratio.as_ref().map_or(f64::MAX, |r| r.ratio)
 }
 
 /// The pairs each size compared, first seen first, with their sizes.
