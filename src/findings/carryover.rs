@@ -107,11 +107,7 @@ pub fn apply(comparison: &mut Comparison, cell: &Cell, base: &Cell, band: f64, l
     let found = why.trim_start_matches(WITHHELD).trim_start_matches(", ");
     // An unknown is unknown already, whatever ran before: not the carry-over's doing.
     if comparison.verdict == Verdict::Unknown {
-        let also = format!("a carry-over was also found ({found})");
-        comparison.note = Some(match comparison.note.take() {
-            Some(earlier) => format!("{earlier}; {also}"),
-            None => also,
-        });
+        add_note(comparison, format!("a carry-over was also found ({found})"));
         return false;
     }
     let regimes = crate::judge::carryover::regimes;
@@ -125,21 +121,22 @@ pub fn apply(comparison: &mut Comparison, cell: &Cell, base: &Cell, band: f64, l
         _ => false,
     };
     if holds {
-        let kept = format!("a carry-over was found ({found}), {KEPT}");
-        comparison.note = Some(match comparison.note.take() {
-            Some(earlier) => format!("{earlier}; {kept}"),
-            None => kept,
-        });
+        add_note(comparison, format!("a carry-over was found ({found}), {KEPT}"));
         return false;
     }
     comparison.verdict = Verdict::Unknown;
     // More runs in the same order would not settle it.
     comparison.settle_runs = None;
-    comparison.note = Some(match comparison.note.take() {
-        Some(earlier) => format!("{earlier}; {why}"),
-        None => why,
-    });
+    add_note(comparison, why);
     true
+}
+
+/// `text` after the comparison's note, if it has one.
+fn add_note(comparison: &mut Comparison, text: String) {
+    comparison.note = Some(match comparison.note.take() {
+        Some(earlier) => format!("{earlier}; {text}"),
+        None => text,
+    });
 }
 
 /// `apply` with the comparison's own noise band (`judge::compare::noise_band`):
