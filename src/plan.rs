@@ -104,6 +104,9 @@ pub struct Plan {
     pub forks: u32,
     /// The order a group's implementations take their runs in (`order`).
     pub order: Order,
+    /// In-process cells: an untimed batch before each timed one that follows
+    /// another process's turn (`settings.lead_in`).
+    pub lead_in: bool,
     /// What counts instructions, for groups with counted runs.
     pub counter: crate::exec::counter::Choice,
 }
@@ -307,6 +310,7 @@ pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, PlanError> {
         passes,
         forks,
         order,
+        lead_in: suite.settings.lead_in,
         counter: suite.settings.counter,
     })
 }

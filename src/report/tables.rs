@@ -661,9 +661,18 @@ pub fn method_sentence(results: &Results) -> Option<String> {
             "in blocks, one implementation's runs after another's (drift of the machine is not cancelled)"
         }
     };
+    let lead_in = match results.design.as_ref().and_then(|d| d.lead_in) {
+        Some(true) if in_process => {
+            " A timed batch that follows another process's turn comes right after an untimed batch of the same size (the lead-in), so waking the worker is not charged to it."
+        }
+        Some(false) if in_process => {
+            " No lead-in (settings.lead_in = false): a timed batch that follows another process's turn also pays for waking its worker."
+        }
+        _ => "",
+    };
     let carry_over = crate::findings::carryover::coverage(results).map_or_else(String::new, |c| format!(" {c}"));
     Some(format!(
-        "Each cell: {span} measured runs after up to {warm} warm-up run(s), {order}; every run's exit status and output checks verified. {kind}{carry_over}"
+        "Each cell: {span} measured runs after up to {warm} warm-up run(s), {order}; every run's exit status and output checks verified. {kind}{lead_in}{carry_over}"
     ))
 }
 

@@ -49,6 +49,11 @@ pub struct Design {
     /// results written before it could be chosen (they were interleaved).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<crate::suite::Order>,
+    /// Whether in-process cells ran an untimed batch before each timed one
+    /// that followed another process's turn; absent in results written
+    /// before the lead-in (they did not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lead_in: Option<bool>,
 }
 
 /// A stretch of a cell's measured runs taken in one go: its group's turn in

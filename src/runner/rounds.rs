@@ -275,6 +275,12 @@ impl Runner<'_> {
                 continue;
             }
             self.previous.span = None;
+            if !warmup && self.plan.lead_in && self.previous.implementation != Some(states[s].imp) {
+                lead_in(&mut states[s]);
+                if states[s].outcome.is_some() {
+                    continue;
+                }
+            }
             if let Some(m) = self.meter.as_mut() {
                 m.begin();
             }
@@ -465,6 +471,21 @@ impl Runner<'_> {
                 st.fail(inprocess::outcome_of(&e), format!("{phase} batch: {e}"));
             }
         }
+    }
+}
+
+/// The untimed batch an in-process cell runs before a timed one that follows
+/// another process's turn or opens a visit (`settings.lead_in`). A worker
+/// woken after sitting idle while another process ran is slower for its
+/// first milliseconds: on the 2-core machine of docs/results/lead-in.md a
+/// Go worker lost about 1.3 ms per batch to it (5-10% of a 10-20 ms batch),
+/// a Rust worker about 0.3 ms, and a batch taken right after the worker's
+/// own did not. Without the lead-in that cost is charged to whichever
+/// implementation follows another, a carry-over the harness itself makes.
+fn lead_in(st: &mut CellState) {
+    let Mode::Worker(w) = &mut st.mode else { return };
+    if let Err(e) = w.sample() {
+        st.fail(inprocess::outcome_of(&e), format!("lead-in batch: {e}"));
     }
 }
 

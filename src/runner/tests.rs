@@ -348,6 +348,7 @@ pub(super) fn analysed(cells: Vec<Cell>, order: Option<crate::suite::Order>) -> 
         forks: 1,
         order_seed: 0,
         order: Some(order),
+        lead_in: None,
     });
     crate::analysis::analyze(&mut results, &[]);
     results

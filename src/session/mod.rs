@@ -77,6 +77,7 @@ impl Session<'_> {
             forks: self.plan.forks,
             order_seed: runner.seed,
             order: Some(self.plan.order),
+            lead_in: Some(self.plan.lead_in),
         });
         runner.kept = Some(self.dir.join("differing-outputs"));
         if self.plan.counts() {

@@ -43,6 +43,9 @@ pub struct Settings {
     pub forks: u32,
     /// The order a group's implementations take their runs in.
     pub order: Order,
+    /// In-process cells: an untimed batch before each timed one that follows
+    /// another process's turn.
+    pub lead_in: bool,
     /// Sample until settled within this band (`Sampling::Resolve`), unless the command line says otherwise.
     pub resolve: Option<f64>,
     pub warmup: Warmup,

@@ -70,6 +70,11 @@ pub struct Settings {
     /// B C A, …) or "blocked" (each implementation's runs in one block, hyperfine's
     /// order; drift of the machine is then not cancelled).
     pub order: Option<Order>,
+    /// In-process cells: before a timed batch that follows another process's
+    /// turn (or starts a group's visit), one untimed batch of the same size, so
+    /// what waking the worker costs is not charged to the timed one (default
+    /// true; false halves the calls of interleaved in-process cells).
+    pub lead_in: Option<bool>,
     /// Sample each group until every comparison is settled: faster, slower, or the
     /// same within this band, e.g. "2%" (also the run's noise floor), within the
     /// default limits of `--max-runs` and `--max-time`.

@@ -532,6 +532,7 @@ program as an argument; set `shell = true` in [settings] to run commands through
             passes,
             forks: file.settings.forks.unwrap_or(passes),
             order: file.settings.order.unwrap_or_default(),
+            lead_in: file.settings.lead_in.unwrap_or(true),
             resolve: file
                 .settings
                 .resolve
