@@ -521,6 +521,80 @@ fn in_process_workers_take_turns_and_their_faults_are_outcomes() {
     assert_eq!(good["stats"]["max_rss_bytes"].as_u64(), Some(peak));
 }
 
+/// Each call of the worker below appends its implementation's name to a log:
+/// the calls each implementation's worker served, counted.
+fn calls_served(log: &Path) -> std::collections::HashMap<String, usize> {
+    let mut served = std::collections::HashMap::new();
+    for who in fs::read_to_string(log).unwrap().lines() {
+        *served.entry(who.to_string()).or_insert(0) += 1;
+    }
+    served
+}
+
+#[test]
+fn a_timed_batch_after_another_workers_turn_comes_after_an_untimed_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Each call lasts 3 ms, past the 1 ms target: batches of one call.
+    let worker = write(
+        dir.path(),
+        "tick.py",
+        "import os, time\nimport versus_worker\n\n\
+         @versus_worker.operation(\"tick\")\ndef tick():\n\
+         \x20   with open(os.environ[\"CALLS\"], \"a\") as f:\n\
+         \x20       f.write(os.environ[\"WHO\"] + \"\\n\")\n\
+         \x20   time.sleep(0.003)\n\x20   return b\"t\"\n\n\
+         if __name__ == \"__main__\":\n\x20   versus_worker.main()\n",
+    );
+    let run = |lead_in: bool| {
+        let log = dir.path().join(format!("calls-{lead_in}"));
+        let mut text = format!(
+            "[settings]\nruns = 4\nwarmup = 1\nmin_sample_time = \"1ms\"\norder = \"interleaved\"\nlead_in = {lead_in}\n[operations.tick]\n"
+        );
+        for who in ["a", "b", "c"] {
+            text.push_str(&format!(
+                "[implementations.{who}]\nworker = \"python3 {}\"\nenv = {{ PYTHONPATH = \"{}\", WHO = \"{who}\", CALLS = \"{}\" }}\n",
+                worker.display(),
+                root.join("workers/python/src").display(),
+                log.display()
+            ));
+        }
+        let out = dir.path().join(format!("out-{lead_in}"));
+        run_quiet(&write(dir.path(), &format!("s-{lead_in}.toml"), &text), &out)
+            .assert()
+            .success();
+        let md = fs::read_to_string(out.join("report.md")).unwrap();
+        (results(&out), calls_served(&log), md)
+    };
+    let (with, served_with, md_with) = run(true);
+    let (without, served_without, md_without) = run(false);
+    assert_eq!(with["design"]["lead_in"], true);
+    assert_eq!(without["design"]["lead_in"], false);
+    assert!(md_with.contains("(the lead-in)"), "{md_with}");
+    assert!(md_without.contains("No lead-in"), "{md_without}");
+    for cell in with["cells"].as_array().unwrap() {
+        let who = cell["implementation"].as_str().unwrap();
+        let order = &cell["samples"]["order"];
+        let me = order["implementations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|i| i == who)
+            .unwrap() as u64;
+        // Interleaved, three take turns: no run follows its own.
+        let after_another = order["after"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p.as_u64() != Some(me))
+            .count();
+        assert_eq!(after_another, 4, "{cell}");
+        assert_eq!(cell["samples"]["iterations"], serde_json::json!([1, 1, 1, 1]));
+        // One untimed batch (of one call) before each of them, none otherwise.
+        assert_eq!(served_with[who], served_without[who] + after_another, "{who}");
+    }
+}
+
 #[test]
 fn diff_gates_on_a_real_slowdown_and_refuses_bad_input() {
     let dir = tempfile::tempdir().unwrap();

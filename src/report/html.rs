@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::outcome::Outcome;
 use crate::report::charts;
-use crate::report::tables;
+use crate::report::{method, tables};
 use crate::results::{Results, RunStatus};
 
 const TEMPLATE: &str = include_str!("report.html.j2");
@@ -201,7 +201,7 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
             name: m.name(),
             findings: crate::report::findings::groups(v),
             summary: tables::summary_grid(v).map(grid_view),
-            verdict_note: tables::verdict_note(v),
+            verdict_note: method::verdict_note(v),
             since: crate::report::since::table(v).map(TableView::from),
         })
         .collect();
@@ -229,15 +229,15 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
         started_at => results.started_at.clone(),
         status => status,
         command => results.suite.command.clone(),
-        method => tables::method_sentence(results),
-        counting => tables::counting_sentence(results),
+        method => method::method_sentence(results),
+        counting => method::counting_sentence(results),
         metrics => ser(&metrics),
         findings => ser(crate::report::findings::groups(results)),
         summary => ser(&summary),
         since => ser(crate::report::since::table(results).map(TableView::from)),
         since_warning => results.since.as_ref().and_then(|s| s.warning.clone()),
         revisions => ser(crate::report::revisions::tables(results).into_iter().map(TableView::from).collect::<Vec<_>>()),
-        verdict_note => tables::verdict_note(results),
+        verdict_note => method::verdict_note(results),
         notes => notes.map(|n| safe(crate::report::notes::to_html(n))),
         problems => ser(&problems),
         sections => ser(&sections),

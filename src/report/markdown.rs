@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 
 use crate::report::html;
+use crate::report::method;
 use crate::report::tables::{self, Table};
 use crate::results::{Metric, Results, RunStatus};
 
@@ -155,10 +156,10 @@ fn heading(out: &mut String, results: &Results) {
         results.environment.versus_version, results.started_at
     );
     let _ = writeln!(out, "Command: `{}`\n", results.suite.command.replace('`', "'"));
-    if let Some(m) = tables::method_sentence(results) {
+    if let Some(m) = method::method_sentence(results) {
         let _ = writeln!(out, "{m}\n");
     }
-    if let Some(m) = tables::counting_sentence(results) {
+    if let Some(m) = method::counting_sentence(results) {
         let _ = writeln!(out, "{}\n", escape(&m));
     }
 }
@@ -178,11 +179,11 @@ fn overview(out: &mut String, results: &Results, views: &[(Metric, Results)], no
     if let Some(grid) = tables::summary_grid(results) {
         let _ = writeln!(out, "## Summary\n");
         table(out, &grid.table(), "###");
-        let _ = writeln!(out, "{}\n", escape(&tables::verdict_note(results)));
+        let _ = writeln!(out, "{}\n", escape(&method::verdict_note(results)));
         for (_, view) in views {
             if let Some(grid) = tables::summary_grid(view) {
                 table(out, &grid.table(), "###");
-                let _ = writeln!(out, "{}\n", escape(&tables::verdict_note(view)));
+                let _ = writeln!(out, "{}\n", escape(&method::verdict_note(view)));
             }
         }
     }

@@ -18,6 +18,7 @@ pub mod info;
 pub mod layout;
 pub mod levels;
 pub mod markdown;
+pub mod method;
 pub mod notes;
 pub mod overall;
 pub mod paired;

@@ -78,7 +78,7 @@ fn the_blocked_order_runs_each_implementation_in_one_block() {
     // The report says drift is then not cancelled, and compares unpaired.
     let r = analysed(cells, Some(Order::Blocked));
     assert!(r.warnings.iter().any(|w| w.kind == crate::analysis::BLOCKED));
-    let method = crate::report::tables::method_sentence(&r).unwrap();
+    let method = crate::report::method::method_sentence(&r).unwrap();
     assert!(method.contains("drift of the machine is not cancelled"), "{method}");
 }
 
@@ -87,14 +87,14 @@ fn too_few_runs_to_test_for_carry_over_is_said_with_the_runs_it_takes() {
     // Ten runs over three implementations: three or four after each predecessor.
     let r = trial(["heavy", "afterheavy", "steady"], Order::Balanced, 10, 7, 0.03);
     assert!(detected(&r).is_empty());
-    let method = crate::report::tables::method_sentence(&r).unwrap();
+    let method = crate::report::method::method_sentence(&r).unwrap();
     assert!(
         method.contains("tested in 0 of 3 cells") && method.contains("--runs 24 here"),
         "{method}"
     );
     // Enough runs: nothing to say.
     let r = trial(["steady", "steady", "steady"], Order::Balanced, 24, 7, 0.03);
-    let method = crate::report::tables::method_sentence(&r).unwrap();
+    let method = crate::report::method::method_sentence(&r).unwrap();
     assert!(!method.contains("Carry-over"), "{method}");
 }
 
