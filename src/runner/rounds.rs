@@ -478,8 +478,8 @@ impl Runner<'_> {
 /// another process's turn or opens a visit (`settings.lead_in`). A worker
 /// woken after sitting idle while another process ran is slower for its
 /// first milliseconds: on the 2-core machine of docs/results/lead-in.md a
-/// Go worker lost about 1.3 ms per batch to it (5-10% of a 10-20 ms batch),
-/// a Rust worker about 0.3 ms, and a batch taken right after the worker's
+/// Go worker's batch lost up to 9% to it (about 1.3 ms per 10-20 ms batch),
+/// other languages' up to 3%, and a batch taken right after the worker's
 /// own did not. Without the lead-in that cost is charged to whichever
 /// implementation follows another, a carry-over the harness itself makes.
 fn lead_in(st: &mut CellState) {
