@@ -13,7 +13,7 @@
 #   bash bench/lead-in.sh        # writes docs/results/lead-in.md
 #
 # LANGS (default "go rust python node java"), RUNS (default 30),
-# VERSUS: a versus binary instead of building the release one. About 10
+# VERSUS: a versus binary instead of building the release one. About 3
 # minutes here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
