@@ -173,6 +173,7 @@ fn size(results: &Results, f: &Finding, w: &SizeWinner) -> Vec<String> {
             out.push(format!("at {at}: {name} is called unstable, but its runs are not"));
         }
     }
+    out.extend(open_names(results, &cells, w, &at));
     let (answer, winner) = rule(results, &cells);
     if answer != w.answer || winner != w.implementation {
         let said = |a: SizeAnswer, n: &Option<String>| match n {
@@ -184,6 +185,39 @@ fn size(results: &Results, f: &Finding, w: &SizeWinner) -> Vec<String> {
             said(w.answer, &w.implementation),
             said(answer, &winner)
         ));
+    }
+    out
+}
+
+/// An unknown answer names every cell the fastest is not confirmed ahead
+/// of (by the findings' own rule, `winner::ratio`), and no other.
+fn open_names(results: &Results, cells: &[&Cell], w: &SizeWinner, at: &str) -> Vec<String> {
+    let open = |c: &Cell| {
+        crate::findings::winner::ratio(c, cells[0], &results.analysis).and_then(|r| r.verdict) != Some(Verdict::Slower)
+    };
+    let mut out = Vec::new();
+    for name in &w.also_unknown {
+        match cells[1..].iter().find(|c| &c.implementation == name) {
+            None => out.push(format!(
+                "at {at}: {name} is named as open, but is no other cell of the group"
+            )),
+            Some(c) if !open(c) => out.push(format!(
+                "at {at}: {name} is named as open, but is confirmed slower than {}",
+                w.fastest
+            )),
+            Some(_) => {}
+        }
+    }
+    if w.answer == SizeAnswer::Unknown {
+        for c in &cells[1..] {
+            let named = c.implementation == w.runner_up || w.also_unknown.contains(&c.implementation);
+            if !named && open(c) {
+                out.push(format!(
+                    "at {at}: {} is not confirmed slower than {}, but the finding does not name it",
+                    c.implementation, w.fastest
+                ));
+            }
+        }
     }
     out
 }

@@ -135,9 +135,10 @@ fn phrase(s: &SizeSegment, sizes: &[Decided], noise: f64, metric: Metric) -> Str
         }
         (SizeAnswer::Same, _) => pairs(&inside)
             .iter()
-            .map(|((a, b), at)| {
+            .map(|(names, at)| {
                 format!(
-                    "{a} and {b} are the same within ±{} at {}",
+                    "{} are the same within ±{} at {}",
+                    text::and_list(names),
                     text::percent(noise),
                     text::sizes(at, &all)
                 )
@@ -160,7 +161,7 @@ fn phrase(s: &SizeSegment, sizes: &[Decided], noise: f64, metric: Metric) -> Str
         _ => {
             let said: Vec<String> = pairs(&inside)
                 .iter()
-                .map(|((a, b), at)| format!("{} ({a} or {b})", text::sizes(at, &all)))
+                .map(|(names, at)| format!("{} ({})", text::sizes(at, &all), text::or_list(names)))
                 .collect();
             format!("unknown which {} at {}", metric.is_fastest(), said.join(", "))
         }
@@ -173,15 +174,22 @@ fn margin(d: &Decided) -> f64 {
     d.winner.ratio.as_ref().map_or(f64::MAX, |r| r.ratio)
 }
 
-/// The pairs each size compared, first seen first, with their sizes.
-fn pairs(inside: &[&Decided]) -> Vec<((String, String), Vec<u64>)> {
-    let mut out: Vec<((String, String), Vec<u64>)> = Vec::new();
+/// The cells each size compared (the fastest and its runner-up, or every
+/// cell an unknown leaves open), first seen first, with their sizes; sizes
+/// that compared the same cells in another order share an entry.
+fn pairs(inside: &[&Decided]) -> Vec<(Vec<String>, Vec<u64>)> {
+    let sorted = |names: &[String]| {
+        let mut s = names.to_vec();
+        s.sort();
+        s
+    };
+    let mut out: Vec<(Vec<String>, Vec<u64>)> = Vec::new();
     for d in inside {
-        let key = (d.winner.fastest.clone(), d.winner.runner_up.clone());
-        let flipped = (key.1.clone(), key.0.clone());
-        match out.iter_mut().find(|(k, _)| *k == key || *k == flipped) {
+        let names = winner::contenders(d);
+        let key = sorted(&names);
+        match out.iter_mut().find(|(k, _)| sorted(k) == key) {
             Some((_, at)) => at.push(d.bytes),
-            None => out.push((key, vec![d.bytes])),
+            None => out.push((names, vec![d.bytes])),
         }
     }
     out

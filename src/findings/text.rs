@@ -174,10 +174,19 @@ pub fn percent(share: f64) -> String {
 
 /// "a", "a and b", "a, b and c".
 pub fn and_list(items: &[String]) -> String {
+    list(items, "and")
+}
+
+/// "a", "a or b", "a, b or c".
+pub fn or_list(items: &[String]) -> String {
+    list(items, "or")
+}
+
+fn list(items: &[String], conjunction: &str) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [rest @ .., last] => format!("{} {conjunction} {last}", rest.join(", ")),
     }
 }
 

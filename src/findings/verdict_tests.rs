@@ -301,3 +301,44 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn an_unknown_names_every_cell_the_fastest_is_not_confirmed_ahead_of() {
+    // A, B and C the same noisy runs in other orders (B's median a hair
+    // above A's, C's above B's), D twice as slow.
+    let spread = [900, 1100, 950, 1050, 1000, 920, 1080, 970, 1030, 1010];
+    let order = |rotate: usize, extra: u64| -> Vec<u64> {
+        let mut v: Vec<u64> = spread.iter().map(|x| x * 1000 + extra).collect();
+        v.rotate_left(rotate);
+        v
+    };
+    let r = document(vec![
+        unsized_cell("A", order(0, 0)),
+        unsized_cell("B", order(3, 100)),
+        unsized_cell("C", order(6, 200)),
+        unsized_cell("D", order(0, 1_000_000)),
+    ]);
+    let f = &find(&r, FindingKind::Winner, None)[0];
+    let w = &f.winners.as_ref().unwrap()[0];
+    assert_eq!(w.answer, SizeAnswer::Unknown, "{}", f.text);
+    let mut open: Vec<&str> = vec![w.fastest.as_str(), w.runner_up.as_str()];
+    open.extend(w.also_unknown.iter().map(String::as_str));
+    open.sort_unstable();
+    assert_eq!(open, ["A", "B", "C"], "{}", f.text);
+    assert!(f.text.starts_with("unknown which is fastest: "), "{}", f.text);
+    assert!(f.text.contains(" or ") && !f.text.contains('D'), "{}", f.text);
+    for name in ["A", "B", "C"] {
+        assert!(f.text.contains(name), "{}", f.text);
+    }
+    assert_holds(&r);
+    // The checker finds an open cell left out, and a slower one named.
+    let at = r.findings.iter().position(|x| x.kind == FindingKind::Winner).unwrap();
+    let mut left_out = r.clone();
+    left_out.findings[at].winners.as_mut().unwrap()[0].also_unknown.clear();
+    assert!(!contradictions(&left_out).is_empty());
+    let mut slower_named = r.clone();
+    slower_named.findings[at].winners.as_mut().unwrap()[0]
+        .also_unknown
+        .push("D".into());
+    assert!(!contradictions(&slower_named).is_empty());
+}

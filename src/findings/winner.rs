@@ -100,6 +100,16 @@ pub fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSettings) -
             _ => SizeAnswer::Unknown,
         }
     };
+    let also_unknown = if answer == SizeAnswer::Unknown {
+        ok[1..]
+            .iter()
+            .filter(|c| c.implementation != against.implementation)
+            .filter(|c| verdict(&ratio(c, fastest, settings)) != Some(Verdict::Slower))
+            .map(|c| c.implementation.clone())
+            .collect()
+    } else {
+        Vec::new()
+    };
     Some(Decided {
         bytes,
         winner: SizeWinner {
@@ -111,6 +121,7 @@ pub fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSettings) -
             answer,
             every_run: every_run && answer == SizeAnswer::Winner,
             unstable: shaky,
+            also_unknown,
         },
         compared: [fastest, against],
         cells: ok,
@@ -154,7 +165,8 @@ pub fn evidence_text(d: &Decided, metric: Metric) -> String {
 /// What a group's answer is, in words, after its place ("at 1 MB", or
 /// nothing for a group without sizes): "a is fastest, ahead of b (…)",
 /// "a and b are the same within ±1% (…)", "unknown which of a and b is
-/// faster (…)", "unknown which is fastest: the runs of a are unstable";
+/// faster (…)", "unknown which is fastest at 1 MB: a, c or b (a against
+/// b: …)", "unknown which is fastest: the runs of a are unstable";
 /// in `metric`'s words ("a needs the fewest instructions, …").
 pub fn sentence(d: &Decided, place: &str, noise: f64, metric: Metric) -> String {
     let w = &d.winner;
@@ -176,6 +188,22 @@ pub fn sentence(d: &Decided, place: &str, noise: f64, metric: Metric) -> String 
             "unknown which {fastest}{at}: the runs of {} are unstable",
             text::and_list(&w.unstable)
         ),
-        _ => format!("unknown which of {a} and {b} {faster}{at} ({evidence})"),
+        _ if w.also_unknown.is_empty() => format!("unknown which of {a} and {b} {faster}{at} ({evidence})"),
+        _ => format!(
+            "unknown which {fastest}{at}: {} ({a} against {b}: {evidence})",
+            text::or_list(&contenders(d))
+        ),
     }
+}
+
+/// The cells an `unknown` answer leaves open, fastest first: the fastest,
+/// the cell the answer rests on, and the others not confirmed slower.
+pub fn contenders(d: &Decided) -> Vec<String> {
+    let w = &d.winner;
+    d.cells
+        .iter()
+        .map(|c| &c.implementation)
+        .filter(|n| **n == w.fastest || **n == w.runner_up || w.also_unknown.contains(n))
+        .cloned()
+        .collect()
 }

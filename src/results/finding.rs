@@ -164,6 +164,11 @@ pub struct SizeWinner {
     /// of an unstable cell is needed to tell.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub every_run: bool,
+    /// The other cells the fastest is not confirmed ahead of either,
+    /// besides `runner_up`, fastest first (answer `unknown`): the finding
+    /// names them all. Empty otherwise, and in files written before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_unknown: Vec<String>,
 }
 
 /// What one size says about who is fastest.
