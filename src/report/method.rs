@@ -120,6 +120,9 @@ pub fn method_sentence(results: &Results) -> Option<String> {
         Some(false) if in_process => {
             " No lead-in (settings.lead_in = false): a timed batch that follows another process's turn also pays for waking its worker."
         }
+        None if in_process => {
+            " Measured before versus ran a lead-in: a timed batch that followed another process's turn also paid for waking its worker, which can cost several percent of a batch."
+        }
         _ => "",
     };
     let carry_over = crate::findings::carryover::coverage(results).map_or_else(String::new, |c| format!(" {c}"));
