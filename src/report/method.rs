@@ -75,15 +75,15 @@ pub fn counting_sentence(results: &Results) -> Option<String> {
     ))
 }
 
+/// The fewest and most measured runs of the cells that have any.
+pub fn run_counts(results: &Results) -> Option<(usize, usize)> {
+    let runs = results.cells.iter().map(|c| c.samples.len()).filter(|n| *n > 0);
+    Some((runs.clone().min()?, runs.max()?))
+}
+
 /// How each cell was measured, in one sentence.
 pub fn method_sentence(results: &Results) -> Option<String> {
-    let runs: Vec<usize> = results
-        .cells
-        .iter()
-        .map(|c| c.samples.len())
-        .filter(|n| *n > 0)
-        .collect();
-    let (lo, hi) = (runs.iter().min()?, runs.iter().max()?);
+    let (lo, hi) = run_counts(results)?;
     let warm = results.cells.iter().map(|c| c.warmup_runs).max().unwrap_or(0);
     let in_process = results.cells.iter().any(|c| !c.samples.iterations.is_empty());
     let whole = results

@@ -209,16 +209,10 @@ fn unknown_table(out: &mut String, rows: &[&Row], base: &str, label: &str) {
 fn footer(results: &Results) -> String {
     let env = &results.environment;
     let load = env.load_average.map(|l| format!(", load {l:.2}")).unwrap_or_default();
-    let runs: Vec<usize> = results
-        .cells
-        .iter()
-        .map(|c| c.samples.len())
-        .filter(|n| *n > 0)
-        .collect();
-    let runs = match (runs.iter().min(), runs.iter().max()) {
-        (Some(lo), Some(hi)) if lo == hi => format!(" · {lo} runs per cell"),
-        (Some(lo), Some(hi)) => format!(" · {lo}–{hi} runs per cell"),
-        _ => String::new(),
+    let runs = match crate::report::method::run_counts(results) {
+        Some((lo, hi)) if lo == hi => format!(" · {lo} runs per cell"),
+        Some((lo, hi)) => format!(" · {lo}–{hi} runs per cell"),
+        None => String::new(),
     };
     format!(
         "<sub>versus {} · {} ({} cores{load}){}</sub>",
