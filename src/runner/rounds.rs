@@ -277,7 +277,13 @@ impl Runner<'_> {
             self.previous.span = None;
             if !warmup && self.plan.lead_in && self.previous.implementation != Some(states[s].imp) {
                 lead_in(&mut states[s]);
+                if interrupted() {
+                    return true;
+                }
                 if states[s].outcome.is_some() {
+                    // Counted as the run that failed, as a failed timed batch is.
+                    events.run_done();
+                    events.runs_dropped(planned.saturating_sub(round + 1) as u64);
                     continue;
                 }
             }
