@@ -74,9 +74,11 @@ pub fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSettings) -
         .filter(|c| unstable(c))
         .map(|c| c.implementation.clone())
         .collect();
-    let mut against = ok[1];
-    let mut r = ratio(against, fastest, settings);
+    // Each other cell against the fastest, once: the answer and the names it leaves open read them.
+    let others: Vec<(&Cell, Option<Ratio>)> = ok[1..].iter().map(|c| (*c, ratio(c, fastest, settings))).collect();
     let verdict = |r: &Option<Ratio>| r.as_ref().and_then(|r| r.verdict);
+    let behind = |(_, r): &&(&Cell, Option<Ratio>)| verdict(r) == Some(Verdict::Slower);
+    let (mut against, mut r) = others[0].clone();
     let every_run = !shaky.is_empty() && apart(fastest, &ok[1..]);
     let answer = if !shaky.is_empty() && !every_run {
         SizeAnswer::Unstable
@@ -85,13 +87,9 @@ pub fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSettings) -
             Some(Verdict::Same) if shaky.is_empty() => SizeAnswer::Same,
             Some(Verdict::Slower) => {
                 // Ahead of the runner-up is not ahead of all: each other cell must be confirmed slower too.
-                let behind = ok[2..].iter().find_map(|c| {
-                    let rc = ratio(c, fastest, settings);
-                    (verdict(&rc) != Some(Verdict::Slower)).then_some((*c, rc))
-                });
-                match behind {
+                match others[1..].iter().find(|o| !behind(o)) {
                     Some((c, rc)) => {
-                        (against, r) = (c, rc);
+                        (against, r) = (*c, rc.clone());
                         SizeAnswer::Unknown
                     }
                     None => SizeAnswer::Winner,
@@ -101,11 +99,10 @@ pub fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSettings) -
         }
     };
     let also_unknown = if answer == SizeAnswer::Unknown {
-        ok[1..]
+        others
             .iter()
-            .filter(|c| c.implementation != against.implementation)
-            .filter(|c| verdict(&ratio(c, fastest, settings)) != Some(Verdict::Slower))
-            .map(|c| c.implementation.clone())
+            .filter(|o| !behind(o) && o.0.implementation != against.implementation)
+            .map(|(c, _)| c.implementation.clone())
             .collect()
     } else {
         Vec::new()
