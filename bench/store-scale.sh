@@ -41,6 +41,10 @@ if [[ -z "${VERSUS:-}" ]]; then
 fi
 VERSUS=$(realpath "$VERSUS")
 declare -A BIN=([after]="$VERSUS")
+# The layout of the results files each side's versus writes (generate.py):
+# versus before the one-line arrays of src/results/layout.rs wrote one
+# number per line.
+declare -A LAYOUT=([after]=versus [before]="${BEFORE_LAYOUT:-pretty}")
 SIDES=(after)
 if [[ -n "${VERSUS_BEFORE:-}" ]]; then
   BIN[before]=$(realpath "$VERSUS_BEFORE")
@@ -109,7 +113,7 @@ out "# The history store at a team's scale"
 out
 out "Made by \`bash bench/store-scale.sh\` (RUNS=$RUNS, REPS=$REPS) on $(date -u +%Y-%m-%dT%H:%MZ): $(nproc) cores, $(awk '/model name/ { sub(/.*: /, ""); print; exit }' /proc/cpuinfo), load $(load) at the start; PostgreSQL $(psql_ -c 'SHOW server_version'). **after**: $("$VERSUS" --version)$(for s in "${SIDES[@]}"; do [[ $s == before ]] && printf '; **before**: %s (%s)' "$("${BIN[before]}" --version)" "${VERSUS_BEFORE_LABEL:-the versus before this change}"; done)."
 out
-out "Both stores filled through \`versus history import\` with documents made by \`bench/store-scale/generate.py\` from one real $CELLS-cell run (\`$(basename "$TEMPLATE")\`, $(mb "$(stat -c %s "$TEMPLATE")") MB; 10–30 samples per cell), each cell with its own run-to-run noise (0.5–3%) and one cell in 25 stepping to a new level. Times are wall seconds, medians of $REPS; RSS is GNU time's peak resident KiB. Load is the 1-minute load average when each row was taken: the machine is shared with other builds."
+out "Both stores filled through \`versus history import\` with documents made by \`bench/store-scale/generate.py\` from one real $CELLS-cell run (\`$(basename "$TEMPLATE")\`, $(mb "$(stat -c %s "$TEMPLATE")") MB; 10–30 samples per cell), each cell with its own run-to-run noise (0.5–3%) and one cell in 25 stepping to a new level, its figures kept to a measurement's grain (CPU times in whole microseconds, extremes in whole nanoseconds). Each side is given the documents in the layout its own versus writes: $(for s in "${SIDES[@]}"; do printf '%s %s; ' "$s" "${LAYOUT[$s]}"; done)\`pretty\` is one number per line, \`versus\` an array of numbers on one line (src/results/layout.rs). Times are wall seconds, medians of $REPS; RSS is GNU time's peak resident KiB. Load is the 1-minute load average when each row was taken: the machine is shared with other builds."
 out
 
 measure_checkpoint() { # SIDE BACKEND N
@@ -138,10 +142,11 @@ done_runs=0
 for cp in $CHECKPOINTS; do
   while (( done_runs < cp )); do
     last=$(( done_runs + BATCH < cp ? done_runs + BATCH : cp ))
-    rm -rf "$WORK/gen"; mkdir -p "$WORK/gen"
-    python3 "$ROOT/bench/store-scale/generate.py" "$TEMPLATE" "$WORK/gen" $((done_runs + 1)) "$last" "$RUNS"
-    files=$(ls -v "$WORK"/gen/run-*.json)
     for side in "${SIDES[@]}"; do
+      # Each side is given documents in the layout its own versus writes.
+      rm -rf "$WORK/gen"; mkdir -p "$WORK/gen"
+      python3 "$ROOT/bench/store-scale/generate.py" "$TEMPLATE" "$WORK/gen" $((done_runs + 1)) "$last" "$RUNS" "${LAYOUT[$side]}"
+      files=$(ls -v "$WORK"/gen/run-*.json)
       for backend in sqlite postgres; do
         t0=$(date +%s.%N)
         # shellcheck disable=SC2086
@@ -201,8 +206,10 @@ out "Recording one $CELLS-cell run into the PostgreSQL store of $N runs (\`versu
 out
 out "| versus | direct | 2.4 ms round trip | 20 ms round trip | load |"
 out "|---|---:|---:|---:|---:|"
-python3 "$ROOT/bench/store-scale/generate.py" "$TEMPLATE" "$WORK" $((N + 1)) $((N + 1)) "$RUNS"
-DOC="$WORK/run-$((N + 1)).json"
+for side in "${SIDES[@]}"; do
+  mkdir -p "$WORK/rec-$side"
+  python3 "$ROOT/bench/store-scale/generate.py" "$TEMPLATE" "$WORK/rec-$side" $((N + 1)) $((N + 1)) "$RUNS" "${LAYOUT[$side]}"
+done
 pg_port=$(cat "$VERSUS_PG_STATE/port")
 port=$(( 20000 + RANDOM % 20000 ))
 row=()
@@ -225,7 +232,7 @@ for side in "${SIDES[@]}"; do
     reps=$REPS
     [[ $side == before && $via == 20 ]] && reps=1
     : > "$WORK/rec"
-    for _ in $(seq "$reps"); do timed "$WORK/rec" "$v" history --store "$url" import "$DOC"; done
+    for _ in $(seq "$reps"); do timed "$WORK/rec" "$v" history --store "$url" import "$WORK/rec-$side/run-$((N + 1)).json"; done
     cells+=("$(col "$WORK/rec" 1 | median)")
   done
   out "| $side | ${cells[0]} | ${cells[1]} | ${cells[2]} | $(load) |"

@@ -185,7 +185,7 @@ impl Store {
         let mut row = row.into_iter();
         match (row.next(), row.next()) {
             // Runs recorded before schema 3 keep their text as it was.
-            (_, Some(Value::Blob(gzip))) => Ok(Document::from_gzip(gzip)),
+            (_, Some(Value::Blob(packed))) => Ok(Document::from_stored(packed)),
             (Some(Value::Text(text)), _) => Ok(Document::from_text(&text)),
             _ => bail!("history store {}: run {id} has no document", self.location),
         }

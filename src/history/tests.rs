@@ -289,6 +289,29 @@ fn records_in_a_few_statements(fresh: &Fresh) {
     assert!(opened <= 2, "opening took {opened} statements");
 }
 
+/// Pruning a run takes the series only it had (on PostgreSQL with no
+/// index or foreign key by series since schema 5), and keeps the rest.
+fn prune_sweeps_series_left_without_cells(fresh: &Fresh) {
+    let loc = fresh();
+    let (r, text) = fixture();
+    let (w, wide_text) = wide(5);
+    let machine = store::machine_of(&r.environment);
+    let mut s = open(&loc).unwrap();
+    s.record(&r, &doc(&text), &meta()).unwrap();
+    let b = s.record(&w, &doc(&wide_text), &meta()).unwrap();
+    assert_eq!(s.series(&r.suite.name, &machine).unwrap().len(), r.cells.len() + 5);
+    assert_eq!(s.prune(&[b]).unwrap(), (1, vec![]));
+    assert_eq!(
+        s.series(&r.suite.name, &machine).unwrap().len(),
+        r.cells.len(),
+        "the pruned run's own series went with it"
+    );
+    let mut points = 0;
+    s.trend_points(&r.suite.name, &machine, 0, None, Metric::Wall, &mut |_| points += 1)
+        .unwrap();
+    assert_eq!(points, r.cells.len(), "the kept run's cells stay");
+}
+
 fn refuses_a_newer_schema(fresh: &Fresh) {
     let loc = fresh();
     drop(open(&loc).unwrap());
@@ -349,6 +372,10 @@ const CASES: &[(&str, Case)] = &[
     ("records_and_reads_back", records_and_reads_back),
     ("migrates_from_the_previous_schema", migrates_from_the_previous_schema),
     ("refuses_a_newer_schema", refuses_a_newer_schema),
+    (
+        "prune_sweeps_series_left_without_cells",
+        prune_sweeps_series_left_without_cells,
+    ),
     ("records_in_a_few_statements", records_in_a_few_statements),
     ("concurrent_writers_lose_nothing", concurrent_writers_lose_nothing),
     (

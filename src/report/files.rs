@@ -61,7 +61,7 @@ impl Outputs {
 pub fn write(results: &Results, outputs: &Outputs, notes: Option<&str>) -> Result<()> {
     if outputs.json_to_stdout() {
         let mut out = std::io::stdout().lock();
-        let written = serde_json::to_writer_pretty(&mut out, results)
+        let written = results::layout::to_writer(&mut out, results)
             .map_err(std::io::Error::from)
             .and_then(|()| writeln!(out));
         // A reader that went away (`| head`) did not want the rest.

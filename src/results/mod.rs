@@ -18,6 +18,7 @@ mod carry_over;
 mod column;
 pub mod finding;
 mod journal;
+pub mod layout;
 pub mod metric;
 mod order;
 pub mod overall;
@@ -704,16 +705,16 @@ pub fn now_rfc3339_millis() -> String {
 
 /// The exact text `write_json_atomic` writes for `value`.
 pub fn to_json_text<T: Serialize>(value: &T) -> Result<String> {
-    Ok(serde_json::to_string_pretty(value)? + "\n")
+    Ok(layout::to_string(value)? + "\n")
 }
 
-/// Writes `value` as pretty JSON to `path` atomically (temp file + rename), so a
+/// Writes `value` as JSON (`layout`) to `path` atomically (temp file + rename), so a
 /// crash never leaves a half-written results file.
 pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let tmp = path.with_extension("json.partial");
     let write = || -> std::io::Result<()> {
         let mut f = std::io::BufWriter::new(File::create(&tmp)?);
-        serde_json::to_writer_pretty(&mut f, value)?;
+        layout::to_writer(&mut f, value)?;
         f.write_all(b"\n")?;
         f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
         fs::rename(&tmp, path)
