@@ -18,7 +18,6 @@ use crate::bisect::search::{self, Ending, Measure, Measured, Probe, Settings};
 use crate::bisect::step::{Attempt, Evidence};
 use crate::cli::{BisectArgs, Record};
 use crate::exit;
-use crate::history::Document;
 use crate::plan::{self, params_key};
 use crate::report::files::{self, Outputs};
 use crate::results::Results;
@@ -247,10 +246,7 @@ impl Real<'_> {
         };
         files::write(&results, &outputs, None)?;
         let status = exit::status_of_run(&results, &end);
-        let id = match recording {
-            Some(_) => super::history::finish(recording, &results, &Document::from_file(&results_path)?, status)?,
-            None => None,
-        };
+        let id = super::history::finish_from_file(recording, &results, &results_path, status)?;
         Ok((results, id))
     }
 }

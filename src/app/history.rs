@@ -232,6 +232,26 @@ pub(super) fn resolve(store: &mut Store, reference: &str, suite: Option<&str>) -
     }
 }
 
+impl Recording {
+    /// How the store this run goes to packs its document.
+    pub fn packing(&self) -> crate::history::Packing {
+        self.location.packing()
+    }
+}
+
+/// `finish` with the document read from the results file at `path`, packed
+/// as the store asks; nothing when not recording.
+pub fn finish_from_file(
+    recording: Option<Recording>,
+    results: &Results,
+    path: &Path,
+    status: u8,
+) -> Result<Option<i64>> {
+    let Some(rec) = &recording else { return Ok(None) };
+    let document = Document::from_file(path, rec.packing())?;
+    finish(recording, results, &document, status)
+}
+
 /// Records the run whose results file is `document`, once its results are
 /// written. A server that cannot take it is asked again (see `RETRY_ENV`);
 /// a run still not recorded is left in `.versus/unrecorded/` and the store's

@@ -170,7 +170,7 @@ fn import(store: &mut Store, paths: &[PathBuf], as_this_machine: bool) -> Result
     for p in paths {
         let results = results::read(p)?;
         let meta = import_meta(p, &results, here.as_ref())?;
-        let id = store.record(&results, &Document::from_file(p)?, &meta)?;
+        let id = store.record(&results, &Document::from_file(p, store.packing())?, &meta)?;
         say!("{}: run {id} ({})", p.display(), results.suite.name);
     }
     Ok(ExitCode::from(exit::OK))

@@ -62,8 +62,9 @@ pub fn import(args: ImportArgs) -> Result<ExitCode> {
         report.display()
     ));
     let status = exit::status_of_run(&results, &End::Complete);
-    if recording.is_some() {
-        history::finish(recording, &results, &Document::from_results(&results)?, status)?;
+    if let Some(r) = &recording {
+        let document = Document::from_results(&results, r.packing())?;
+        history::finish(recording, &results, &document, status)?;
     }
     Ok(ExitCode::from(status))
 }

@@ -243,9 +243,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     // The results are on disk: only now may the store fail the run.
     let status = exit::status_of_run(&results, &end);
     let status = revisions::finish(&results, &args.revisions, status, end == End::Interrupted)?;
-    if recording.is_some() {
-        history::finish(recording, &results, &Document::from_file(&results_path)?, status)?;
-    }
+    history::finish_from_file(recording, &results, &results_path, status)?;
     Ok(ExitCode::from(status))
 }
 
@@ -391,7 +389,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
     // when recording, and compressed as it is serialised: for 100,000 runs
     // the text would be megabytes.
     let document = match &recording {
-        Some(_) => Some(Document::from_results(&results)?),
+        Some(r) => Some(Document::from_results(&results, r.packing())?),
         None => None,
     };
     if args.sort == SortOrder::MeanTime {

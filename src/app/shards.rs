@@ -165,10 +165,7 @@ pub fn merge(args: MergeArgs) -> Result<ExitCode> {
     ));
     // The results are on disk: only now may the store fail the merge.
     let status = status(&merged);
-    if recording.is_some() {
-        let document = crate::history::Document::from_file(&results_path)?;
-        super::history::finish(recording, &merged, &document, status)?;
-    }
+    super::history::finish_from_file(recording, &merged, &results_path, status)?;
     Ok(ExitCode::from(status))
 }
 

@@ -21,6 +21,7 @@
 pub mod backend;
 pub mod context;
 pub mod document;
+pub mod packing;
 pub mod postgres;
 mod record;
 pub mod schema;
@@ -34,6 +35,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 
 pub use document::Document;
+pub use packing::Packing;
 pub use series::{CellSummary, Point, Series, TrendRun, Window};
 pub use store::{Filter, Git, RunMeta, RunSummary, Store};
 
@@ -48,6 +50,14 @@ pub enum Location {
 }
 
 impl Location {
+    /// How documents are packed for this store (`packing`).
+    pub fn packing(&self) -> Packing {
+        Packing::for_dialect(match self {
+            Location::Sqlite(_) => backend::Dialect::Sqlite,
+            Location::Postgres(_) => backend::Dialect::Postgres,
+        })
+    }
+
     /// `postgres://…` or `postgresql://…` is a server; anything else a file path.
     pub fn parse(text: &str) -> Location {
         if text.starts_with("postgres://") || text.starts_with("postgresql://") {

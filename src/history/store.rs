@@ -113,6 +113,11 @@ impl Store {
         Ok(Store { db, location })
     }
 
+    /// How this store's documents are packed (`packing`).
+    pub fn packing(&self) -> super::Packing {
+        super::Packing::for_dialect(self.db.dialect())
+    }
+
     /// The store's schema version.
     pub fn schema_version(&mut self) -> Result<i64> {
         let rows = self.db.query("SELECT max(version) FROM versus_schema", &[])?;
@@ -186,7 +191,7 @@ impl Store {
         match (row.next(), row.next()) {
             // Runs recorded before schema 3 keep their text as it was.
             (_, Some(Value::Blob(packed))) => Ok(Document::from_stored(packed)),
-            (Some(Value::Text(text)), _) => Ok(Document::from_text(&text)),
+            (Some(Value::Text(text)), _) => Ok(Document::from_text(&text, super::Packing::Gzip)),
             _ => bail!("history store {}: run {id} has no document", self.location),
         }
     }

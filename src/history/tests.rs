@@ -16,7 +16,7 @@ fn fixture() -> (Results, String) {
 }
 
 fn doc(text: &str) -> Document {
-    Document::from_text(text)
+    Document::from_text(text, super::Packing::Bzip2)
 }
 
 fn meta() -> RunMeta {
