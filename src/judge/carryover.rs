@@ -239,7 +239,13 @@ impl<'c> Split<'c> {
 /// `None` for a cell without a recorded order or not ok). The group's tests
 /// share the analysis's confidence.
 pub fn judge_group(cells: &[&Cell], settings: &AnalysisSettings) -> Vec<Option<CarryOver>> {
-    let splits: Vec<Option<Split>> = cells.iter().map(|c| Split::of(c)).collect();
+    // A cell whose runs only ever followed its own has nothing to compare
+    // (`versus exec` of one command): no split, whose lists would cost tens
+    // of bytes a run at 100,000 runs to say so.
+    let splits: Vec<Option<Split>> = cells
+        .iter()
+        .map(|c| others_ran(c).then(|| Split::of(c)).flatten())
+        .collect();
     let plans: Vec<Vec<Test>> = splits
         .iter()
         .map(|s| s.as_ref().map_or_else(Vec::new, Split::plan))
@@ -252,6 +258,14 @@ pub fn judge_group(cells: &[&Cell], settings: &AnalysisSettings) -> Vec<Option<C
         .zip(&plans)
         .map(|(s, plan)| s.as_ref().map(|s| s.judge(plan, level, band)))
         .collect()
+}
+
+/// Whether the cell's recorded order names an implementation besides its own.
+fn others_ran(cell: &Cell) -> bool {
+    cell.samples
+        .order
+        .as_ref()
+        .is_some_and(|o| o.implementations.iter().any(|n| *n != cell.implementation))
 }
 
 /// A cell's runs in the regimes its carry-over separates, each as a median

@@ -99,6 +99,23 @@ fn too_few_runs_to_test_for_carry_over_is_said_with_the_runs_it_takes() {
 }
 
 #[test]
+fn one_implementation_alone_has_no_carry_over_to_test_or_to_mention() {
+    let s = suite(
+        "[implementations.a]\nrun.x = \"steady\"",
+        "[operations.x]\noutput = \"none\"",
+    );
+    let (cells, _) = run_on(&s, &selection(Order::Balanced, 10), Fake::new());
+    assert!(cells[0].samples.order.is_some(), "the order is still recorded");
+    let r = analysed(cells, Some(Order::Balanced));
+    assert_eq!(r.cells[0].stats.as_ref().unwrap().carry_over, None);
+    let method = crate::report::method::method_sentence(&r).unwrap();
+    assert!(
+        !method.contains("Carry-over") && !method.contains("carry-over"),
+        "{method}"
+    );
+}
+
+#[test]
 fn each_run_records_its_place_its_predecessor_and_the_gap() {
     let s = three("a", "b", "c");
     let (cells, log) = run_on(&s, &selection(Order::Interleaved, 2), Fake::new());
