@@ -6,7 +6,7 @@
 //! digits of samples and statistics a third tighter than gzip (a generated
 //! 1,000-cell document of 4.6 MB: 372 KB against 555 KB; bench/store-scale.sh),
 //! in pieces compressed side by side on two cores. Its encoder holds about
-//! 7 MB per core while a piece is full. The default store is a local SQLite
+//! 6 MB per core while a piece is full. The default store is a local SQLite
 //! file, recorded at the end of every run: there gzip (256 KB of encoder)
 //! keeps a long `versus exec` from doubling its peak memory just to save
 //! local disk (bench/scaling.sh, section 3). Reading needs no choice: the
@@ -70,7 +70,7 @@ const BZIP2_LEVEL: u32 = 9;
 /// KB, as the block's first stage can lengthen runs of four equal bytes).
 const PIECE: usize = 850_000;
 
-/// Pieces compressed at once, each by an encoder of its own (about 7 MB
+/// Pieces compressed at once, each by an encoder of its own (about 6 MB
 /// of memory while its piece is full): on two cores, importing a generated
 /// 1,000-cell document took 0.24 s instead of 0.39 s with one.
 const WORKERS: usize = 2;
