@@ -453,6 +453,34 @@ mod tests {
         assert_eq!(named.label, "run 9");
     }
 
+    #[test]
+    fn the_change_since_needs_no_samples_of_the_earlier_run() {
+        // A real run with several groups and counted instructions: read as
+        // the store reads an earlier run (samples left out), it gives the
+        // same change since as read whole.
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/results/sha256-instructions/results.json");
+        let text = std::fs::read_to_string(path).unwrap();
+        let whole: Results = serde_json::from_str(&text).unwrap();
+        let lean: Results = crate::results::lean::without_runs(|| serde_json::from_str(&text)).unwrap();
+        assert!(lean.cells.iter().all(|c| c.samples.is_empty()));
+        let mut new = whole.clone();
+        for c in &mut new.cells {
+            if let Some(s) = c.stats.as_mut() {
+                s.median_ns *= 1.5;
+            }
+        }
+        let from = |old: &Results| since(old, &new, &Book::default(), (3, "run 3"), false, None);
+        let (a, b) = (from(&whole), from(&lean));
+        assert!(
+            a.changes
+                .iter()
+                .all(|c| c.ratio.is_some_and(|r| (r - 1.5).abs() < 1e-9))
+        );
+        assert!(!a.metrics.is_empty(), "instructions compared too");
+        assert_eq!(a, b);
+    }
+
     /// A run of a, b, c and d (one group) with these runs.
     fn four(a: &[u64], b: &[u64], c: &[u64], d: &[u64]) -> Results {
         results(&[

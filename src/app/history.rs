@@ -125,10 +125,11 @@ fn since(store: &mut Store, results: &Results, compare_to: Option<&str>) -> Resu
         ),
     };
     // The earlier run as it was recorded, statistics included: parsed as it
-    // is decompressed, and not analysed again.
+    // is decompressed, not analysed again, its samples left out (the change
+    // since compares statistics only).
     let old = store
         .document(id)?
-        .results_streamed()
+        .results_without_runs()
         .with_context(|| format!("history store {}: run {id}", store.location))?;
     let warning = (machine_of(&old.environment) != here).then(|| {
         format!(

@@ -3,11 +3,6 @@
 //! `SCHEMA_VERSION` on any change that would break a reader, and only ever
 //! add fields otherwise. Readers must ignore fields they do not know.
 
-use std::fs::{self, File};
-use std::io::Write;
-use std::path::Path;
-
-use anyhow::{Context, Result};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
@@ -16,19 +11,23 @@ use crate::plan::Params;
 
 mod carry_over;
 mod column;
+mod file;
 pub mod finding;
 mod journal;
 pub mod layout;
+pub mod lean;
 pub mod metric;
 mod order;
 pub mod overall;
 mod revisions;
 mod samples;
 mod segments;
+mod since;
 pub mod validate;
 pub use crate::judge::stability::{Instability, InstabilityKind};
 pub use carry_over::{CarryOver, Effect, RunsAfter};
 pub use column::Column;
+pub use file::{from_text, read, to_json_text, write_json_atomic};
 pub use finding::{
     CostFit, Crossover, Drift, Evidence, Finding, FindingKind, FirstRun, FitProblem, Growth, MemoryGrowth,
     OutcomeCount, Ratio, SizeAnswer, SizeSegment, SizeWinner, UnstableCell,
@@ -40,6 +39,7 @@ pub use overall::{Overall, OverallRow};
 pub use revisions::{BuildRecord, BuildStatus, RevisionColumn, RevisionInfo, Revisions};
 pub use samples::{Samples, per_call, per_call_batches};
 pub use segments::{Design, Levels, Segment, gather};
+pub use since::{Beside, Change, Shift, Since};
 
 pub const SCHEMA_VERSION: u32 = 2;
 /// Older versions this versus still reads (their verdicts are computed again).
@@ -139,6 +139,7 @@ pub struct Cell {
     pub runs_requested: u32,
     /// Wall times of the warm-up runs, kept to show warm-up effects.
     pub warmup_wall_ns: Vec<u64>,
+    #[serde(deserialize_with = "lean::samples")]
     pub samples: Samples,
     /// When the cell's group started (RFC 3339): cells with the same time were
     /// measured side by side and are compared as pairs.
@@ -574,110 +575,6 @@ pub struct Results {
     pub revisions: Option<Revisions>,
 }
 
-/// The run a results document is compared with, and each cell's change since it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Since {
-    /// The earlier run's id in the history store.
-    pub run_id: i64,
-    /// How it was chosen: "last run", "baseline NAME" or "run N".
-    pub label: String,
-    /// When the earlier run started (RFC 3339).
-    pub started_at: String,
-    /// Set when the earlier run was measured on another machine: its ratios mislead.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub warning: Option<String>,
-    /// What the run-to-run noise the changes were judged against rests on;
-    /// absent when no history knew it (only the two runs' own intervals).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub noise: Option<String>,
-    /// One per cell present in both runs, in this run's cell order.
-    pub changes: Vec<Change>,
-    /// The same in each other metric both runs measured (`instructions`:
-    /// medians are instructions per call).
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
-    pub metrics: IndexMap<Metric, Vec<Change>>,
-    /// Each group's change as a whole, where history has one (wall time).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub shifts: Vec<Shift>,
-}
-
-impl Since {
-    /// The changes in `metric` as the changes of a view in that metric.
-    pub fn for_metric(&self, metric: Metric) -> Since {
-        let changes = match metric {
-            Metric::Wall => self.changes.clone(),
-            other => self.metrics.get(&other).cloned().unwrap_or_default(),
-        };
-        Since {
-            changes,
-            metrics: IndexMap::new(),
-            ..self.clone()
-        }
-    }
-}
-
-/// One cell's change since an earlier run (unpaired, as `versus diff` computes it).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Change {
-    pub id: String,
-    /// Median time per call before and now; null when that side is not ok.
-    pub old_median_ns: Option<f64>,
-    pub new_median_ns: Option<f64>,
-    /// now / before, above 1 is slower, with its 95% interval; null when not comparable.
-    pub ratio: Option<f64>,
-    pub ci_low: Option<f64>,
-    pub ci_high: Option<f64>,
-    pub verdict: Option<Verdict>,
-    /// The smallest change this comparison could have found (relative, 0.04 = 4%).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub minimum_detectable: Option<f64>,
-    /// Why there is no ratio, or why its verdict is unknown ("within run-to-run noise ±3.1% …").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-    /// The cell's run-to-run noise the change was judged against, when known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub noise: Option<crate::judge::noise::RunNoise>,
-    /// The change beside the other implementations of its group, where
-    /// history has one (`judge::relative`); `verdict` is then its verdict.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub beside: Option<Beside>,
-}
-
-/// A cell's change between runs measured as its ratio to the other
-/// implementations of its group (the median of them, or each of two).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Beside {
-    /// The implementations the ratio is to.
-    pub against: Vec<String>,
-    /// now / before of that ratio, above 1 is slower, with its interval.
-    pub ratio: f64,
-    pub ci_low: Option<f64>,
-    pub ci_high: Option<f64>,
-    pub verdict: Verdict,
-    /// The smallest change of the ratio this comparison could have found (relative).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub minimum_detectable: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-    /// The run-to-run noise of the ratio it was judged against.
-    pub noise: crate::judge::noise::RunNoise,
-}
-
-/// A group's change between runs as a whole: the median of its
-/// implementations' medians, judged against that median's run-to-run noise.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Shift {
-    /// The group (`operation/params`).
-    pub group: String,
-    pub implementations: Vec<String>,
-    /// now / before, above 1 is slower, with its interval.
-    pub ratio: f64,
-    pub ci_low: f64,
-    pub ci_high: f64,
-    pub verdict: Verdict,
-    pub noise: crate::judge::noise::RunNoise,
-}
-
 impl Results {
     /// The order the run's groups took their runs in (`interleaved` for
     /// results written before it could be chosen).
@@ -703,54 +600,6 @@ pub fn now_rfc3339_millis() -> String {
     humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string()
 }
 
-/// The exact text `write_json_atomic` writes for `value`.
-pub fn to_json_text<T: Serialize>(value: &T) -> Result<String> {
-    Ok(layout::to_string(value)? + "\n")
-}
-
-/// Writes `value` as JSON (`layout`) to `path` atomically (temp file + rename), so a
-/// crash never leaves a half-written results file.
-pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    let tmp = path.with_extension("json.partial");
-    let write = || -> std::io::Result<()> {
-        let mut f = std::io::BufWriter::new(File::create(&tmp)?);
-        layout::to_writer(&mut f, value)?;
-        f.write_all(b"\n")?;
-        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        fs::rename(&tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        anyhow::anyhow!("cannot write {}: {e}", path.display())
-    })
-}
-
-/// Reads a results file, refusing other schema versions with a clear message.
-pub fn read(path: &Path) -> Result<Results> {
-    let text = fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    from_text(&text).with_context(|| path.display().to_string())
-}
-
-/// Parses and checks a results document: the right schema version, every
-/// field present, every value possible (`validate`).
-pub fn from_text(text: &str) -> Result<Results> {
-    let probe: serde_json::Value = serde_json::from_str(text).context("not valid JSON")?;
-    match probe.get("schema_version").and_then(|v| v.as_u64()) {
-        Some(v) if READS_SCHEMA_VERSIONS.iter().any(|r| u64::from(*r) == v) => {}
-        Some(v) => {
-            anyhow::bail!("schema_version {v} is not supported by this versus (it reads version {SCHEMA_VERSION})")
-        }
-        None => anyhow::bail!("no schema_version: not a versus results file"),
-    }
-    // Parsed again from the text, not from `probe`: a `Value`'s objects are
-    // sorted by key, which would lose the order of implementations (the
-    // report's column order) and of parameters.
-    let mut results: Results = serde_json::from_str(text).context("not a valid versus results file")?;
-    results.schema_version = SCHEMA_VERSION;
-    validate::check(&results).map_err(|e| anyhow::anyhow!(e))?;
-    Ok(results)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -769,14 +618,5 @@ mod tests {
         assert_eq!(cell.warmup_per_call_ns(), [250.0, 500.0]);
         cell.samples.warmup_iterations = vec![1, 2];
         assert_eq!(cell.warmup_per_call_ns(), [1000.0, 1000.0]);
-    }
-
-    #[test]
-    fn reading_keeps_the_order_of_implementations() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile-results.json");
-        let r = read(&path).unwrap();
-        let names: Vec<&str> = r.environment.implementations.keys().map(String::as_str).collect();
-        // As written in the file (suite order), not sorted.
-        assert_eq!(names, ["plain", "<img src=x onerror=alert(1)>", "sleepy"]);
     }
 }
