@@ -123,21 +123,60 @@ fi
 
 # --- 3. memory -------------------------------------------------------------------
 if section 3; then
+command -v strace >/dev/null || { apt-get install -y strace >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y strace >/dev/null; }; }
 rss() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1; }
-declare -A mem
+# held CMD...: "PEAK FILE" in KiB: the process's peak resident memory
+# (VmHWM) and its file pages still mapped (RssFile: its executable and
+# libraries), read from /proc while strace holds it at exit_group.
+held() {
+  strace -o /dev/null -e trace=exit_group -e inject=exit_group:delay_enter=1500000 "$@" > /dev/null 2>&1 &
+  local sp=$! pid="" last=""
+  while [[ -z $pid ]]; do pid=$(pgrep -P "$sp" | head -1); sleep 0.02; done
+  while kill -0 "$pid" 2>/dev/null; do
+    local s; s=$(awk '/^VmHWM:/ { h = $2 } /^RssFile:/ { f = $2 } END { if (h) print h, f }' "/proc/$pid/status" 2>/dev/null)
+    [[ -n $s ]] && last=$s
+    sleep 0.1
+  done
+  wait "$sp" || true
+  echo "$last"
+}
+declare -A mem peak file
+# The default path records into the user's data folder (this folder is in
+# no git work tree): a new one, so "history on" starts from an empty store.
+export XDG_DATA_HOME="$WORK/data"
 mkdir -p "$WORK/history"
+# held_into KEY N CMD...: held's figures into peak[KEY-N] and file[KEY-N];
+# a reading that came back empty is taken again (at most three times).
+held_into() {
+  local key=$1 n=$2 got="" try; shift 2
+  for try in 1 2 3; do
+    got=$(held "$@")
+    [[ -n $got ]] && break
+    echo "scaling.sh: no reading of $key at $n runs (try $try)" >&2
+  done
+  read -r "peak[$key-$n]" "file[$key-$n]" <<< "$got"
+}
+measure() { # measure KEY N CMD...: %M of one run; VmHWM and RssFile of another
+  local key=$1 n=$2; shift 2
+  mem[$key-$n]=$(rss "$@")
+  held_into "$key" "$n" "$@"
+}
 for n in 1 "$RUNS_100K"; do
-  mem[versus-$n]=$(rss "$VERSUS" exec -N --runs "$n" --warmup 0 -q --no-history true)
-  mem[hyperfine-$n]=$(rss hyperfine -N --runs "$n" --warmup 0 --style none true)
-  # The default path: recorded in .versus/history.db of the current folder,
-  # first into a new store, then with the change since that first run.
-  rm -rf "$WORK/history/.versus"
-  mem[history-$n]=$(cd "$WORK/history" && rss "$VERSUS" exec -N --runs "$n" --warmup 0 -q true)
-  mem[since-$n]=$(cd "$WORK/history" && rss "$VERSUS" exec -N --runs "$n" --warmup 0 -q true)
+  measure versus "$n" "$VERSUS" exec -N --runs "$n" --warmup 0 -q --no-history true
+  measure hyperfine "$n" hyperfine -N --runs "$n" --warmup 0 --style none true
+  # The default path: first into a new store, then (twice: the peek run
+  # records too) with the change since the run before.
+  rm -rf "$WORK/data"
+  cd "$WORK/history"
+  mem[history-$n]=$(rss "$VERSUS" exec -N --runs "$n" --warmup 0 -q true)
+  rm -rf "$WORK/data"
+  held_into history "$n" "$VERSUS" exec -N --runs "$n" --warmup 0 -q true
+  measure since "$n" "$VERSUS" exec -N --runs "$n" --warmup 0 -q true
+  cd "$ROOT"
 done
 out "## 3. Peak memory at $RUNS_100K runs"
 out
-out "Peak resident memory (GNU time's %M, KiB) of \`versus exec -N --runs N --warmup 0 -q --no-history true\` and \`hyperfine -N --runs N --warmup 0 --style none true\`, one after the other, at N = 1 and N = $RUNS_100K; what the runs cost is the difference. Resident memory counts the pages of each tool's own executable that are mapped in (file pages shared with the page cache), so a larger binary starts higher. *versus, history on* is the default path (no \`--no-history\`): the run recorded in a new \`.versus/history.db\`; *versus, history + since* the same command again, which also compares with that first run."
+out "Peak resident memory (GNU time's %M, KiB) of \`versus exec -N --runs N --warmup 0 -q --no-history true\` and \`hyperfine -N --runs N --warmup 0 --style none true\`, one after the other, at N = 1 and N = $RUNS_100K; what the runs cost is the difference. *versus, history on* is the default path (no \`--no-history\`): the run recorded in a new store (\`XDG_DATA_HOME\` set to an empty folder: \`versus exec\` outside a git work tree keeps its runs in the user's data folder); *versus, history + since* the same command again, which also compares with the run before."
 out
 out "| tool | peak RSS, 1 run | peak RSS, $RUNS_100K runs | cost of the runs | bytes per run |"
 out "|---|---:|---:|---:|---:|"
@@ -150,5 +189,20 @@ vm=${mem[versus-$RUNS_100K]} hm=${mem[hyperfine-$RUNS_100K]}
 vc=$(( vm - mem[versus-1] )) hc=$(( hm - mem[hyperfine-1] ))
 out
 out "versus / hyperfine at $RUNS_100K runs: **$(awk -v a="$vm" -v b="$hm" 'BEGIN { printf "%.2f", a / b }')×** in peak RSS (target: at most 1×), **$(awk -v a="$vc" -v b="$hc" 'BEGIN { printf "%.2f", a / b }')×** in what the runs cost; on the default path (history on) **$(awk -v a="${mem[history-$RUNS_100K]}" -v b="$hm" 'BEGIN { printf "%.2f", a / b }')×**, and **$(awk -v a="${mem[since-$RUNS_100K]}" -v b="$hm" 'BEGIN { printf "%.2f", a / b }')×** with the change since an earlier run."
+out
+out "### What the peak is made of"
+out
+out "Resident memory counts the pages of a tool's executable and shared libraries that are mapped in: file pages, shared with the page cache and with every other process running the same file, which the kernel can drop and read again. The same commands again, each held at its exit by strace (\`-e inject=exit_group:delay_enter=…\`) while /proc/PID/status is read: the process's peak (VmHWM; GNU time's figure above also counts its children) and its file pages then (RssFile). File pages only grow over a run, so *peak less file pages* is at most the memory the tool held at its peak (its heap, stacks and written data)."
+out
+out "| tool | runs | peak (VmHWM) | file pages at exit | peak less file pages |"
+out "|---|---:|---:|---:|---:|"
+for t in versus history since hyperfine; do
+  for n in 1 "$RUNS_100K"; do
+    out "| ${label[$t]} | $n | ${peak[$t-$n]} | ${file[$t-$n]} | $(( peak[$t-$n] - file[$t-$n] )) |"
+  done
+done
+h=$(( peak[hyperfine-$RUNS_100K] - file[hyperfine-$RUNS_100K] ))
+out
+out "Peak less file pages at $RUNS_100K runs, versus / hyperfine: **$(awk -v a=$(( peak[versus-$RUNS_100K] - file[versus-$RUNS_100K] )) -v b="$h" 'BEGIN { printf "%.2f", a / b }')×** with --no-history, **$(awk -v a=$(( peak[history-$RUNS_100K] - file[history-$RUNS_100K] )) -v b="$h" 'BEGIN { printf "%.2f", a / b }')×** on the default path, **$(awk -v a=$(( peak[since-$RUNS_100K] - file[since-$RUNS_100K] )) -v b="$h" 'BEGIN { printf "%.2f", a / b }')×** with the change since; file pages at exit $(( file[history-$RUNS_100K] )) KiB for versus on the default path against ${file[hyperfine-$RUNS_100K]} KiB for hyperfine."
 fi
 cat "$REPORT"

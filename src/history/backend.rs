@@ -194,4 +194,10 @@ pub trait Backend {
     fn rollback(&mut self) -> Result<()>;
     /// Statements sent so far (on PostgreSQL, each one round trip), for tests.
     fn statements(&self) -> u64;
+    /// Says that what follows writes much that is not read again (a run's
+    /// document passing through once), or, with `false`, that this is over.
+    /// SQLite keeps a small page cache meanwhile; a server has nothing to do.
+    fn one_pass(&mut self, _on: bool) -> Result<()> {
+        Ok(())
+    }
 }

@@ -18,8 +18,14 @@ impl Store {
     /// Records a run whose results file is `document`. Returns the run's id.
     pub fn record(&mut self, results: &Results, document: &Document, meta: &RunMeta) -> Result<i64> {
         let location = self.location.clone();
-        self.transaction(|db| record_in(db, results, document, meta))
-            .with_context(|| format!("history store {location}: cannot record the run"))
+        let id = self
+            .db
+            .one_pass(true)
+            .and_then(|()| self.transaction(|db| record_in(db, results, document, meta)));
+        let restored = self.db.one_pass(false);
+        let id = id.with_context(|| format!("history store {location}: cannot record the run"))?;
+        restored?;
+        Ok(id)
     }
 }
 
