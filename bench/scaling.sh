@@ -123,38 +123,25 @@ fi
 
 # --- 3. memory -------------------------------------------------------------------
 if section 3; then
-command -v strace >/dev/null || { apt-get install -y strace >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y strace >/dev/null; }; }
 rss() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1; }
 # held CMD...: "PEAK FILE" in KiB: the process's peak resident memory
-# (VmHWM) and its file pages still mapped (RssFile: its executable and
-# libraries), read from /proc while strace holds it at exit_group.
+# (VmHWM) and its file pages then (RssFile: its executable and libraries),
+# written at its exit by bench/peek/peek.c, preloaded (for that process
+# only, not its children).
+cc -shared -fPIC -O2 -o "$WORK/peek.so" "$ROOT/bench/peek/peek.c"
 held() {
-  strace -o /dev/null -e trace=exit_group -e inject=exit_group:delay_enter=1500000 "$@" > /dev/null 2>&1 &
-  local sp=$! pid="" last=""
-  while [[ -z $pid ]]; do pid=$(pgrep -P "$sp" | head -1); sleep 0.02; done
-  while kill -0 "$pid" 2>/dev/null; do
-    local s; s=$(awk '/^VmHWM:/ { h = $2 } /^RssFile:/ { f = $2 } END { if (h) print h, f }' "/proc/$pid/status" 2>/dev/null)
-    [[ -n $s ]] && last=$s
-    sleep 0.1
-  done
-  wait "$sp" || true
-  echo "$last"
+  rm -f "$WORK/peek.out"
+  PEEK_OUT="$WORK/peek.out" sh -c 'PEEK_PID=$$ exec env LD_PRELOAD="$0" "$@"' "$WORK/peek.so" "$@" > /dev/null 2>&1 || true
+  cat "$WORK/peek.out" 2>/dev/null
 }
 declare -A mem peak file
 # The default path records into the user's data folder (this folder is in
 # no git work tree): a new one, so "history on" starts from an empty store.
 export XDG_DATA_HOME="$WORK/data"
 mkdir -p "$WORK/history"
-# held_into KEY N CMD...: held's figures into peak[KEY-N] and file[KEY-N];
-# a reading that came back empty is taken again (at most three times).
-held_into() {
-  local key=$1 n=$2 got="" try; shift 2
-  for try in 1 2 3; do
-    got=$(held "$@")
-    [[ -n $got ]] && break
-    echo "scaling.sh: no reading of $key at $n runs (try $try)" >&2
-  done
-  read -r "peak[$key-$n]" "file[$key-$n]" <<< "$got"
+held_into() { # held_into KEY N CMD...: held's figures into peak[KEY-N] and file[KEY-N]
+  local key=$1 n=$2; shift 2
+  read -r "peak[$key-$n]" "file[$key-$n]" <<< "$(held "$@")"
 }
 measure() { # measure KEY N CMD...: %M of one run; VmHWM and RssFile of another
   local key=$1 n=$2; shift 2
@@ -192,7 +179,7 @@ out "versus / hyperfine at $RUNS_100K runs: **$(awk -v a="$vm" -v b="$hm" 'BEGIN
 out
 out "### What the peak is made of"
 out
-out "Resident memory counts the pages of a tool's executable and shared libraries that are mapped in: file pages, shared with the page cache and with every other process running the same file, which the kernel can drop and read again. The same commands again, each held at its exit by strace (\`-e inject=exit_group:delay_enter=…\`) while /proc/PID/status is read: the process's peak (VmHWM; GNU time's figure above also counts its children) and its file pages then (RssFile). File pages only grow over a run, so *peak less file pages* is at most the memory the tool held at its peak (its heap, stacks and written data)."
+out "Resident memory counts the pages of a tool's executable and shared libraries that are mapped in: file pages, shared with the page cache and with every other process running the same file, which the kernel can drop and read again. The same commands again, each with a small library preloaded (bench/peek/peek.c) that reads /proc/self/status as the tool exits: the process's peak (VmHWM; GNU time's figure above also counts its children) and its file pages then (RssFile). File pages only grow over a run, so *peak less file pages* is at most the memory the tool held at its peak (its heap, stacks and written data)."
 out
 out "| tool | runs | peak (VmHWM) | file pages at exit | peak less file pages |"
 out "|---|---:|---:|---:|---:|"

@@ -93,7 +93,7 @@ fn median_estimate(cell: &Cell, per_call: &[f64], level: f64) -> Option<levels::
         return None;
     }
     let logs: Vec<f64> = per_call.iter().map(|x| x.ln()).collect();
-    levels::estimate(&logs, &cell.segment_lengths(), level)
+    levels::estimate_owned(logs, &cell.segment_lengths(), level)
 }
 
 /// Statistics of an ok cell with at least one sample.
@@ -102,10 +102,14 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         return None;
     }
     // One series, warm-up first, and the measured runs as its tail: a cell
-    // of 100,000 runs is not copied once per statistic.
-    let series = whole_series(cell);
-    let per_call = &series[series.len() - cell.samples.len()..];
+    // of 100,000 runs is not copied once per statistic. What needs the runs
+    // in order comes first; then they are sorted in place for the rest.
+    let mut series = whole_series(cell);
+    let first = series.len() - cell.samples.len();
+    let per_call = &series[first..];
     let wall = summarize(per_call)?;
+    let outliers = robust::outliers(per_call);
+    let unstable = crate::judge::stability::assess(per_call, &cell.segment_lengths());
     let calls: u64 = cell.samples.iterations.iter().sum();
     let per_call_of = |xs: &[u64]| {
         (calls > 0 && xs.len() == cell.samples.iterations.len()).then(|| xs.iter().sum::<u64>() as f64 / calls as f64)
@@ -117,15 +121,17 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         .as_ref()
         .and_then(|e| e.interval)
         .map(|(lo, hi)| (lo.exp(), hi.exp()));
-    let mean_ci = (per_call.len() >= MIN_SAMPLES_95)
-        .then(|| bootstrap::intervals(per_call, settings.confidence, seed))
-        .flatten()
-        .map(|(_, mean)| mean);
     let (steady_from, steady_state) = match steady::steady_state(&series, STEADY_TOLERANCE) {
         Steady::From(k) => (Some(k), SteadyState::Reached),
         Steady::NotReached => (None, SteadyState::NotReached),
         Steady::Unknown => (None, SteadyState::Unknown),
     };
+    series[first..].sort_unstable_by(f64::total_cmp);
+    let sorted = &series[first..];
+    let mean_ci = (sorted.len() >= MIN_SAMPLES_95)
+        .then(|| bootstrap::intervals_of_sorted(sorted, settings.confidence, seed))
+        .flatten()
+        .map(|(_, mean)| mean);
     Some(Stats {
         n: wall.n,
         mean_ns: wall.mean,
@@ -143,7 +149,7 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         levels: median_est.filter(|e| e.segments > 1).map(|e| Levels::of(&e)),
         mean_ci_low_ns: mean_ci.map(|i| i.low),
         mean_ci_high_ns: mean_ci.map(|i| i.high),
-        outliers: robust::outliers(per_call),
+        outliers,
         steady_from,
         steady_state,
         alloc_bytes_per_call: per_call_of(&cell.samples.alloc_bytes),
@@ -152,7 +158,7 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         carry_over: None,
         instructions: None,
         repeatability: None,
-        unstable: crate::judge::stability::assess(per_call, &cell.segment_lengths()),
+        unstable,
     })
 }
 
@@ -281,8 +287,15 @@ fn compare_groups(results: &Results, metric: Metric) -> (Vec<Comparison>, Vec<St
     let mut comparisons = Vec::new();
     let mut untestable = Vec::new();
     for cells in groups(&results.cells) {
-        let views: Vec<Cell> = cells.iter().filter_map(|c| view_cell(c, metric)).collect();
-        let view_refs: Vec<&Cell> = views.iter().collect();
+        // Wall time's view is the cell itself: not copied (a cell may hold 100,000 runs).
+        let views: Vec<Cell> = match metric {
+            Metric::Wall => Vec::new(),
+            _ => cells.iter().filter_map(|c| view_cell(c, metric)).collect(),
+        };
+        let view_refs: Vec<&Cell> = match metric {
+            Metric::Wall => cells.to_vec(),
+            _ => views.iter().collect(),
+        };
         let Some(base_view) = baseline_of(&view_refs, results.suite.baseline.as_deref()) else {
             continue;
         };
