@@ -72,6 +72,16 @@ fn kill_9(child: &mut Child) {
     child.wait().unwrap();
 }
 
+/// Whether any process's command line names `path` (a run's command that
+/// writes to it, still alive).
+fn running_with(path: &Path) -> bool {
+    let needle = path.to_string_lossy().into_owned();
+    fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .any(|e| fs::read(e.path().join("cmdline")).is_ok_and(|c| String::from_utf8_lossy(&c).contains(&needle)))
+}
+
 fn run(suite: &Path, out: &Path) -> Command {
     let mut c = versus();
     c.args(["run", "-q", "--no-history"]).arg(suite).arg("--out").arg(out);
@@ -133,6 +143,8 @@ fn report_renders_a_killed_run_from_its_journal_without_measuring_or_changing_it
     let mut bytes = fs::read(&journal).unwrap();
     bytes.extend_from_slice(br#"{"type":"group","data":[{"id":"x/a/n=2","#);
     fs::write(&journal, &bytes).unwrap();
+    // The killed run's last command may still be starting: counted once it is gone.
+    wait_for("the killed run's commands to end", || !running_with(&log));
     let runs_before = lines(&log).len();
 
     let o = versus().arg("report").arg(&out).output().unwrap();
