@@ -148,8 +148,11 @@ mod tests {
         use std::os::unix::process::CommandExt;
         // A real process in its own group: on a line from us it computes,
         // fills 64 MB and frees them, says so, then idles.
-        let script = "import sys, time\nsys.stdin.readline()\nsum(range(3_000_000))\n\
-                      x = b'a' * 64_000_000\ndel x\nprint('done', flush=True)\ntime.sleep(30)\n";
+        // It says it is ready first: metered before then, it could still be
+        // between fork and exec, whose memory is not the one measured after.
+        let script = "import sys, time\nprint('ready', flush=True)\nsys.stdin.readline()\n\
+                      sum(range(3_000_000))\nx = b'a' * 64_000_000\ndel x\nprint('done', flush=True)\n\
+                      time.sleep(30)\n";
         let mut child = Command::new("python3")
             .args(["-c", script])
             .process_group(0)
@@ -158,13 +161,15 @@ mod tests {
             .spawn()
             .unwrap();
         let pgid = child.id() as i32;
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        assert_eq!(line.trim(), "ready");
         let mut meter = UsageMeter::new(vec![("svc".into(), pgid)]);
         meter.begin();
         writeln!(child.stdin.as_mut().unwrap(), "go").unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.as_mut().unwrap())
-            .read_line(&mut line)
-            .unwrap();
+        line.clear();
+        out.read_line(&mut line).unwrap();
         let busy = meter.end();
         meter.begin();
         let idle = meter.end();
