@@ -194,6 +194,12 @@ pub trait Backend {
     fn rollback(&mut self) -> Result<()>;
     /// Statements sent so far (on PostgreSQL, each one round trip), for tests.
     fn statements(&self) -> u64;
+    /// Writes `bytes` into the blob `column` of row `row` of `table`, whose
+    /// room a `zeroblob(N)` of that length reserved, in pieces (SQLite's
+    /// incremental blob I/O: the whole is never copied). Not a statement.
+    fn write_blob(&mut self, table: &str, column: &str, row: i64, _bytes: &[u8]) -> Result<()> {
+        anyhow::bail!("this store cannot write {table}.{column} of row {row} in pieces")
+    }
     /// Says that what follows writes much that is not read again (a run's
     /// document passing through once), or, with `false`, that this is over.
     /// SQLite keeps a small page cache meanwhile; a server has nothing to do.

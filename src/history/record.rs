@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use anyhow::{Context, Result, bail};
 
-use super::backend::{Backend, Column, Value};
+use super::backend::{Backend, Column, Dialect, Param, Value};
 use super::document::Document;
 use super::store::{RunMeta, Store, machine_of};
 use crate::results::{Environment, Metric, Results};
@@ -57,11 +57,22 @@ fn insert_run(
     meta: &RunMeta,
 ) -> Result<i64> {
     let status = serde_json::to_value(results.status)?.as_str().unwrap_or("").to_string();
+    // SQLite: the row reserves the document's room (a zeroblob, never built
+    // in memory) and the bytes are written into it in pieces: binding them
+    // would copy the whole document once to bind and once more to build
+    // the row. A server takes them bound, by reference.
+    let streamed = db.dialect() == Dialect::Sqlite;
+    let (room, bytes) = match streamed {
+        true => ("zeroblob(?15)", Param::Int(Some(document.packed().len() as i64))),
+        false => ("?15", Param::Blob(Some(document.shared()))),
+    };
     let rows = db.query(
-        "INSERT INTO runs (machine_id, suite_name, suite_hash, started_at, finished_at, status, exit_status, \
-         versus_version, command, git_commit, git_branch, git_dirty, recorded_at, source, document, \
-         document_gzip, cell_count) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, '', ?15, ?16) RETURNING id",
+        &format!(
+            "INSERT INTO runs (machine_id, suite_name, suite_hash, started_at, finished_at, status, exit_status, \
+             versus_version, command, git_commit, git_branch, git_dirty, recorded_at, source, document, \
+             document_gzip, cell_count) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, '', {room}, ?16) RETURNING id"
+        ),
         &[
             machine.into(),
             results.suite.name.as_str().into(),
@@ -77,14 +88,17 @@ fn insert_run(
             meta.git.dirty.map(i64::from).into(),
             crate::results::now_rfc3339().into(),
             meta.source.as_str().into(),
-            super::backend::Param::Blob(Some(document.shared())),
+            bytes,
             (results.cells.len() as i64).into(),
         ],
     )?;
-    match rows.first().and_then(|r| r.first()) {
-        Some(Value::Int(id)) => Ok(*id),
-        _ => bail!("the store gave no id for the new run"),
+    let Some(Value::Int(id)) = rows.first().and_then(|r| r.first()) else {
+        bail!("the store gave no id for the new run")
+    };
+    if streamed {
+        db.write_blob("runs", "document_gzip", *id, document.packed())?;
     }
+    Ok(*id)
 }
 
 /// The series id of every cell of `results`, adding the series no earlier

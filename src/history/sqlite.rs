@@ -155,6 +155,16 @@ impl Backend for Sqlite {
         self.statements
     }
 
+    fn write_blob(&mut self, table: &str, column: &str, row: i64, bytes: &[u8]) -> Result<()> {
+        let ctx = || format!("history store {}: {table}.{column} of row {row}", self.path.display());
+        let mut blob = self
+            .conn
+            .blob_open(rusqlite::MAIN_DB, table, column, row, false)
+            .with_context(ctx)?;
+        std::io::Write::write_all(&mut blob, bytes).with_context(ctx)?;
+        blob.close().with_context(ctx)
+    }
+
     fn one_pass(&mut self, on: bool) -> Result<()> {
         let ctx = || format!("history store {}", self.path.display());
         match (on, self.cache_before) {
