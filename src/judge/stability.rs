@@ -29,7 +29,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::judge::levels;
-use crate::stats::robust::median_and_mad;
+use crate::stats::robust::median_and_mad_of_sorted;
 use crate::stats::summary::median_of_sorted;
 
 /// Two groups of runs whose medians are at least this far apart are two modes.
@@ -124,7 +124,7 @@ pub fn assess(per_call: &[f64], lengths: &[usize]) -> Option<Instability> {
         return None;
     }
     let s = sorted(per_call);
-    let (median, mad) = median_and_mad(&s)?;
+    let (median, mad) = median_and_mad_of_sorted(&s)?;
     let spread = 1.4826 * mad / median;
     let unstable = |kind, (low_ns, high_ns)| Instability {
         kind,
