@@ -1,18 +1,11 @@
 //! versus as a library: each layer usable on its own. The binary (`main.rs`)
 //! is glue over `app`.
 //!
-//! Layers flow one way: `suite` (file → validated model) → `plan` (matrix →
-//! groups of cells) → `runner` + `exec` (processes → samples) → `stats`
-//! (pure statistics) → `judge` (the one rule of every verdict: intervals
-//! over runs and segments, three answers, run-to-run noise) → `analysis`
-//! (each cell's statistics, comparisons, warnings) → `overall` (the suite
-//! at a glance) and `findings` (the takeaways: winners, crossovers, costs,
-//! memory, warm-up, drift) → `report` (text).
-//! `session` drives one run of a plan through those layers; `app` turns
-//! flags into a session and its results into outputs. `revisions` makes an
-//! implementation one column per git revision (checked out and built before
-//! the session) and judges the later revisions against the first;
-//! `bisect` searches a commit range with such runs.
+//! The modules stand on floors, and a module uses only those on floors
+//! below its own (`tests/layers.rs` holds the table and fails on an edge
+//! it does not allow). A sample travels up: `exec` and `runner` measure
+//! it, `results` records it, `analysis` concludes from it through the one
+//! `judge`, and `report` writes what was concluded.
 
 #![warn(clippy::too_many_lines)]
 
@@ -23,31 +16,38 @@ compile_error!(
     "versus runs on Linux only: it measures runs with pidfd, cgroups and /proc. Build and run it on Linux (a container or VM works)."
 );
 
-pub mod analysis;
-pub mod app;
+// Ground floor: shared nouns and pure statistics; they import nothing from the crate.
+pub mod base; // units, placeholders, outcomes, parameter sets, metrics, run order, figures in words
+pub mod stats; // pure statistics over slices: summaries, intervals, bootstrap, change points
+
+// The document every later layer reads and writes.
+pub mod results; // the versioned results document and every type it serialises
+
+// Inputs, the machine, and the judge.
+pub mod environment; // what the machine says of itself: CPU, load, git state
+pub mod judge; // the one rule of every verdict: pairing, intervals, carry-over, three answers, noise
+pub mod payload; // the payload bytes a suite asks for
+pub mod suite; // the suite file → a validated model
+
+// Processes, plans and the store.
+pub mod exec; // starting and measuring processes, services, counters, the orphan guard
+pub mod history; // the history store (SQLite, PostgreSQL)
+pub mod plan; // the parameter matrix → groups of cells; shards
+pub mod worker; // the in-process worker protocol
+
+// Measuring and concluding.
+pub mod analysis; // the one analysis stage: statistics, comparisons, overall, findings, diff, trend, revisions
+pub mod runner; // rounds of runs, output checks, in-process and counted runs
+
+// Making documents.
+pub mod import; // other harnesses' files → a results document
+pub mod merge; // a sharded run's pieces → one document
+pub mod revisions; // implementations as columns per git revision, checked out and built
+pub mod session; // one run of a plan: journal, resume, the document
+
+// Writing them.
 pub mod bisect;
-pub mod cli;
-pub mod diff;
-pub mod environment;
-pub mod exec;
-pub mod exit;
-pub mod findings;
-pub mod history;
-pub mod import;
-pub mod judge;
-pub mod merge;
-pub mod outcome;
-pub mod overall;
-pub mod payload;
-pub mod placeholder;
-pub mod plan;
-pub mod report;
-pub mod results;
-pub mod revisions;
-pub mod runner;
-pub mod session;
-pub mod stats;
-pub mod suite;
-pub mod trend;
-pub mod units;
-pub mod worker;
+pub mod report; // the table model, sections, formats and charts; never computes a statistic // the search for the commit that made a cell slower
+
+// Glue.
+pub mod app; // flags → sessions → outputs, one file per subcommand; the CLI and exit statuses

@@ -4,9 +4,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use versus::app;
-use versus::cli::{Cli, Command};
+use versus::app::cli::{Cli, Command};
+use versus::app::exit;
 use versus::exec::{guard, helper};
-use versus::exit;
 
 fn run() -> anyhow::Result<ExitCode> {
     match Cli::parse().command {
@@ -17,7 +17,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Diff(args) => app::diff(args),
         Command::Report(args) => app::report(args),
         Command::Import(args) => app::import::import(args),
-        Command::History(args) => app::history_cmd::history(args),
+        Command::History(args) => app::history::history(args),
         Command::Trend(args) => app::trend::trend(args),
         Command::Bisect(args) => app::bisect::bisect(*args),
         Command::Schema => app::schema(),

@@ -4,7 +4,8 @@
 //! build failed), compared with reviewed snapshots (`cargo insta review`).
 
 use serde_json::{Value, json};
-use versus::report::{pr_comment, revisions, terminal};
+use versus::report::formats::{pr_comment, terminal};
+use versus::report::sections::revisions;
 use versus::results::{Environment, Results};
 
 /// Runs of 1 ms with a small wobble; `scale` multiplies them, `noise` widens the wobble.
@@ -148,7 +149,7 @@ fn the_revisions_table_in_the_terminal() {
 fn fail_above_counts_slower_verdicts_beyond_the_threshold() {
     let r = run_at_two_revisions();
     let ids = |t: f64| {
-        versus::revisions::compare::regressions(&r, t)
+        versus::analysis::revisions::regressions(&r, t)
             .iter()
             .map(|c| format!("{}/{}", c.operation, c.params["size"]))
             .collect::<Vec<_>>()

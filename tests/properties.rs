@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use serde_json::Value;
-use versus::report::{html, markdown, terminal};
+use versus::report::formats::{html, markdown, terminal};
 
 fn fixture(name: &str) -> Value {
     let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -37,8 +37,8 @@ fn use_results(text: &str) {
     let _ = markdown::render(&r);
     let _ = terminal::summary(&r);
     versus::analysis::analyze(&mut r, &[]);
-    let d = versus::diff::diff(&r, &r, versus::results::Metric::Wall, &Default::default());
-    let _ = versus::report::since::diff_table(&d, 0.01);
+    let d = versus::analysis::diff::diff(&r, &r, versus::base::metric::Metric::Wall, &Default::default());
+    let _ = versus::report::sections::since::diff_table(&d, 0.01);
 }
 
 fn extreme_number() -> impl Strategy<Value = f64> {
@@ -87,6 +87,6 @@ proptest! {
 
     #[test]
     fn any_size_text_is_a_size_or_an_error(text in "[0-9.]{0,30}[ kKmMgGiIbB]{0,4}") {
-        let _ = versus::units::parse_size(&text);
+        let _ = versus::base::units::parse_size(&text);
     }
 }

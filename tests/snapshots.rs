@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use versus::report::{markdown, terminal};
+use versus::report::formats::{markdown, terminal};
 use versus::results::{self, Results};
 
 /// A committed results file as `versus report` renders it: analysed again
@@ -109,8 +109,8 @@ fn diff_of_two_runs() {
     let mut new = fixture("aes-gcm-java-jdk25.json");
     versus::analysis::analyze(&mut old, &[]);
     versus::analysis::analyze(&mut new, &[]);
-    let d = versus::diff::diff(&old, &new, versus::results::Metric::Wall, &Default::default());
-    let table = versus::report::since::diff_table(&d, new.analysis.noise);
+    let d = versus::analysis::diff::diff(&old, &new, versus::base::metric::Metric::Wall, &Default::default());
+    let table = versus::report::sections::since::diff_table(&d, new.analysis.noise);
     insta::assert_snapshot!("diff_terminal", terminal::render_table(&table));
     insta::assert_snapshot!("diff_markdown", markdown::render_diff(&table, &[]));
 }
@@ -119,7 +119,7 @@ fn diff_of_two_runs() {
 /// against the baseline over every cell (geometric mean, verdict counts).
 #[test]
 fn overall_section_of_the_html_report() {
-    let html = versus::report::html::render(&fixture("age.json"), None).unwrap();
+    let html = versus::report::formats::html::render(&fixture("age.json"), None).unwrap();
     let start = html.find("<section id=\"overall\">").unwrap();
     let end = start + html[start..].find("</section>").unwrap() + "</section>".len();
     insta::assert_snapshot!(&html[start..end]);

@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use versus::report::{export, html, markdown, tables, terminal};
+use versus::report::formats::{export, html, markdown, terminal};
 
 fuzz_target!(|text: &str| {
     let Ok(mut results) = versus::results::from_text(text) else { return };
@@ -14,6 +14,6 @@ fuzz_target!(|text: &str| {
     let _ = export::csv(&results);
     let _ = terminal::summary(&results);
     versus::analysis::analyze(&mut results, &[]);
-    let d = versus::diff::diff(&results, &results);
-    let _ = tables::diff_table(&d);
+    let d = versus::analysis::diff::diff(&results, &results);
+    let _ = versus::report::sections::since::diff_table(&d, 0.01);
 });

@@ -6,10 +6,11 @@
 //! statistics that need their order are done.
 
 use super::STEADY_TOLERANCE;
+use crate::base::metric::Metric;
+use crate::base::outcome::Outcome;
 use crate::judge::levels;
-use crate::outcome::Outcome;
 use crate::results::metric::{metric_stats, view_cell};
-use crate::results::{AnalysisSettings, Cell, Levels, Metric, MetricStats, Stats, SteadyState};
+use crate::results::{AnalysisSettings, Cell, Levels, MetricStats, Stats, SteadyState};
 use crate::stats::bootstrap::{self, seed_for};
 use crate::stats::order::MIN_SAMPLES_95;
 use crate::stats::steady::{self, Steady};

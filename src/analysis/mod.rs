@@ -12,19 +12,25 @@
 
 use std::collections::HashMap;
 
-use crate::findings::carryover;
-use crate::judge::counts::compare_in;
+use crate::analysis::findings::carryover;
+use crate::base::metric::Metric;
+use crate::base::order::Order;
+use crate::base::outcome::Outcome;
+use crate::base::params::params_key;
 use crate::judge::levels;
-use crate::outcome::Outcome;
-use crate::plan::params_key;
+use crate::judge::pair::{Judged, judge_pair};
 use crate::results::metric::view_cell;
 use crate::results::{
-    AnalysisSettings, Cell, Comparison, Environment, Metric, MetricResults, Results, SteadyState, Verdict, Warning,
+    AnalysisSettings, Cell, Comparison, Environment, MetricResults, Results, SteadyState, Verdict, Warning,
 };
 use crate::stats::{self, summarize};
-use crate::suite::Order;
 
 mod cell;
+pub mod diff;
+pub mod findings;
+pub mod overall;
+pub mod revisions;
+pub mod trend;
 pub use cell::{cell_stats, fill_stats, metric_cell_stats};
 
 /// Coefficient of variation above which a cell is flagged as noisy.
@@ -75,14 +81,14 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
         let view = crate::results::metric::view(results, metric);
         // Outcomes, warm-up and memory are the same whatever the metric:
         // only who wins, and what size costs, are its own.
-        let mut findings = crate::findings::compute(&view).0;
+        let mut findings = crate::analysis::findings::compute(&view).0;
         findings.retain(|f| {
             use crate::results::FindingKind::*;
             matches!(f.kind, Winner | Crossover | Cost | NotLinear)
         });
         results.metrics.insert(metric, MetricResults { comparisons, findings });
     }
-    crate::revisions::compare::analyze(results);
+    crate::analysis::revisions::analyze(results);
     let mut warnings = environment_warnings(&results.environment);
     if !untestable.is_empty() {
         warnings.push(Warning {
@@ -108,8 +114,8 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
     }
     warnings.extend(extra_warnings.iter().cloned());
     results.warnings = warnings;
-    crate::overall::refresh(results);
-    crate::findings::refresh(results);
+    crate::analysis::overall::refresh(results);
+    crate::analysis::findings::refresh(results);
 }
 
 /// The cells of each group (one operation at one parameter set), in document order.
@@ -159,14 +165,9 @@ fn compare_groups(results: &Results, metric: Metric) -> (Vec<Comparison>, Vec<St
             }
             // Cells of one group were interleaved, segment by segment, unless
             // one came from an earlier run (--resume): `compare` pairs what it can.
-            let Some(mut comparison) = compare_in(metric, c, base, paired, settings) else {
+            let Some(Judged { comparison, .. }) = judge_pair(metric, c, base, paired, settings) else {
                 continue;
             };
-            // A carry-over is found in time: its comparisons in time are
-            // called only where all of it could not change the verdict.
-            if metric == Metric::Wall {
-                carryover::judge(&mut comparison, c, base, settings);
-            }
             if comparison.verdict != Verdict::Baseline && comparison.ci_low.is_none() {
                 untestable.push(format!("{} ({} runs)", c.label(), comparison.n));
             }
@@ -207,7 +208,7 @@ pub const COMPUTED_WARNINGS: &[&str] = &[
     "busy_during_run",
     "cpu_governor",
     "instructions_not_counted",
-    crate::findings::drift::KIND,
+    crate::analysis::findings::drift::KIND,
     carryover::KIND,
     BLOCKED,
 ];
@@ -391,7 +392,7 @@ pub fn environment_warnings(env: &Environment) -> Vec<Warning> {
 }
 
 /// What others took of the machine while the run went, and what to do.
-fn busy_during_run(load: &crate::environment::load::RunLoad) -> String {
+fn busy_during_run(load: &crate::results::RunLoad) -> String {
     let mut seen = Vec::new();
     if let (Some(share), Some(cpus)) = (load.others_share, load.cpus) {
         seen.push(format!(
@@ -419,8 +420,9 @@ fn busy_during_run(load: &crate::environment::load::RunLoad) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::params::Params;
     use crate::judge::compare::compare;
-    use crate::plan::Params;
+    use crate::judge::counts::compare_in;
     use crate::results::Samples;
 
     fn cell(name: &str, wall: &[u64], outcome: Outcome) -> Cell {
@@ -631,7 +633,7 @@ mod tests {
 
     #[test]
     fn others_taking_a_real_share_during_the_run_is_a_warning() {
-        use crate::environment::load::RunLoad;
+        use crate::results::RunLoad;
         let load = |others: f64| RunLoad {
             samples: 10,
             every_s: 2.0,

@@ -15,12 +15,13 @@ use anyhow::{Result, bail};
 use indexmap::IndexMap;
 
 use super::params;
-use crate::cli::ExecArgs;
-use crate::placeholder::CommandTemplate;
+use crate::app::cli::ExecArgs;
+use crate::base::params::ParamValue;
+use crate::base::placeholder::CommandTemplate;
 use crate::session::preflight::{literal_program, program_exists};
 use crate::suite::model::{ImplementationSpec, OperationSpec, OutputMode, PayloadSpec};
 use crate::suite::shell::shell_syntax;
-use crate::suite::{self, ParamValue, Suite, SuiteFile};
+use crate::suite::{self, Suite, SuiteFile};
 
 /// Builds the suite for `versus exec`'s commands and checks their programs exist.
 pub fn suite(args: &ExecArgs) -> Result<Suite> {

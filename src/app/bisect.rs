@@ -13,12 +13,13 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 
 use super::{folder_name, run_session, say, selection};
+use crate::app::cli::{BisectArgs, Record};
+use crate::app::exit;
+use crate::base::params::params_key;
 use crate::bisect::record::{self, Recorded, Summary};
 use crate::bisect::search::{self, Ending, Measure, Measured, Probe, Settings};
 use crate::bisect::step::{Attempt, Evidence};
-use crate::cli::{BisectArgs, Record};
-use crate::exit;
-use crate::plan::{self, params_key};
+use crate::plan::{self};
 use crate::report::files::{self, Outputs};
 use crate::results::Results;
 use crate::revisions::{RevArg, git};
@@ -230,7 +231,7 @@ impl Real<'_> {
             save_baseline: None,
         };
         let hash = crate::history::context::hash(&fs::read(&self.suite_path).unwrap_or_default());
-        let recording = super::history::start(
+        let recording = super::recording::start(
             &record,
             &suite.dir,
             &crate::history::Outside::Here,
@@ -246,7 +247,7 @@ impl Real<'_> {
         };
         files::write(&results, &outputs, None)?;
         let status = exit::status_of_run(&results, &end);
-        let id = super::history::finish_from_file(recording, &results, &results_path, status)?;
+        let id = super::recording::finish_from_file(recording, &results, &results_path, status)?;
         Ok((results, id))
     }
 }

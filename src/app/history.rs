@@ -1,377 +1,273 @@
-//! Glue between runs and the history store: before a run's results are
-//! written, the store is opened and the "change since" an earlier run is
-//! attached; after they are written, the run is recorded. A store that
-//! cannot be opened or written never costs the run its results folder: its
-//! error is returned only once the results are on disk. A server that went
-//! away (restarted mid-run) is asked again for a while; if it still cannot
-//! take the run, the run is left in `.versus/unrecorded/` with what the
-//! store would have kept, for `versus history import`: nothing is lost.
-//! Also `diff RUN|NAME`'s reading of recorded runs.
+//! `versus history`: list, show, export, import, prune and size up the runs
+//! in the store. Printing goes through `say!`, which stops quietly when the
+//! reader went away (`versus history show 3 | head -1`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 
-use crate::cli::{Record, StoreArg};
-use crate::history::store::machine_of;
-use crate::history::{self, Document, Location, Outside, RunMeta, Store, context};
-use crate::judge::noise::{self, Book};
-use crate::results::{self, Results};
+use super::recording::{meta_path, open, this_machine};
+use crate::app::cli::{HistoryAction, HistoryArgs};
+use crate::app::exit;
+use crate::base::units::format_bytes;
+use crate::history::space::Stats;
+use crate::history::{Document, Filter, Outside, RunMeta, Store, context};
+use crate::report::formats::terminal;
+use crate::results;
 
-/// How long a run keeps trying a server that cannot take it, in seconds
-/// (the environment variable overrides the default).
-pub const RETRY_ENV: &str = "VERSUS_STORE_RETRY_SECONDS";
-const RETRY_DEFAULT_S: u64 = 30;
-
-/// A run's link to the store, from before its results are written to after.
-pub struct Recording {
-    location: Location,
-    store: Result<Store>,
-    meta: RunMeta,
-    save_baseline: Option<String>,
-    /// Where a run the store cannot take is left: `.versus/unrecorded/` of the project.
-    unrecorded: PathBuf,
-}
-
-/// This machine's identity, as runs record it.
-pub(super) fn this_machine() -> String {
-    machine_of(&crate::environment::collect(""))
-}
-
-/// The store `--store` names (or the default for `dir`). A default store
-/// made now is said once, with where it is and why there.
-pub(super) fn open(arg: &StoreArg, dir: &Path, outside: &Outside) -> Result<Store> {
-    open_at(
-        &Location::resolve(arg.store.as_deref(), dir, outside),
-        arg.store.is_none(),
-        outside,
-    )
-}
-
-/// Opens the store at `location`; `default` when no --store chose it.
-fn open_at(location: &Location, default: bool, outside: &Outside) -> Result<Store> {
-    let new = default && matches!(location, Location::Sqlite(p) if !p.exists());
-    let store = history::open(location)?;
-    if new {
-        let why = if location.is_user_data(outside) {
-            "this folder is in no git repository, so its runs are kept in your data folder"
-        } else {
-            "at the root of the project"
-        };
-        eprintln!(
-            "History: a new store at {} ({why}); choose another with --store or VERSUS_STORE, or skip it with --no-history",
-            location.shown()
-        );
-    }
-    Ok(store)
-}
-
-/// Opens the store for a run of the suite in `dir` (None with --no-history)
-/// and attaches the change since an earlier run to `results`. `hashed` is
-/// what identifies the suite's content (the file, or exec's commands).
-pub fn start(
-    record: &Record,
-    dir: &Path,
-    outside: &Outside,
-    results: &mut Results,
-    suite_hash: String,
-    source: &str,
-) -> Option<Recording> {
-    if record.no_history {
-        return None;
-    }
-    let meta = RunMeta {
-        suite_hash,
-        exit_status: None,
-        git: context::git_state(dir),
-        source: source.to_string(),
-        machine_id: None,
-    };
-    let location = Location::resolve(record.store.store.as_deref(), dir, outside);
-    let mut store = open_at(&location, record.store.store.is_none(), outside);
-    if let Ok(s) = &mut store {
-        match since(s, results, record.compare_to.as_deref()) {
-            Ok(Some(since)) => results.since = Some(since),
-            Ok(None) => {}
-            Err(e) => store = Err(e),
+pub fn history(args: HistoryArgs) -> Result<ExitCode> {
+    let mut store = open(&args.store, Path::new("."), &Outside::user_data())?;
+    // `versus history` alone lists, as `versus history list` does.
+    let action = args.action.unwrap_or(HistoryAction::List {
+        suite: None,
+        machine: None,
+        branch: None,
+        since: None,
+        limit: crate::app::cli::HISTORY_LIST_LIMIT,
+    });
+    match action {
+        HistoryAction::List {
+            suite,
+            machine,
+            branch,
+            since,
+            limit,
+        } => list(
+            &mut store,
+            &Filter {
+                suite,
+                machine,
+                branch,
+                since,
+            },
+            limit,
+        ),
+        HistoryAction::Show { run } => show(&mut store, run),
+        HistoryAction::Export { run, out } => {
+            store.document(run)?.write_text(&out)?;
+            say!("run {run} written to {}", out.display());
+            Ok(ExitCode::from(exit::OK))
         }
+        HistoryAction::Import { files, as_this_machine } => import(&mut store, &files, as_this_machine),
+        HistoryAction::Prune {
+            keep,
+            before,
+            run,
+            suite,
+        } => prune(&mut store, keep, before, run, suite),
+        HistoryAction::Stats => stats(&mut store),
     }
-    Some(Recording {
-        location,
-        store,
-        meta,
-        save_baseline: record.save_baseline.clone(),
-        unrecorded: history::project_root(dir).join(".versus").join("unrecorded"),
+}
+
+fn short(commit: &Option<String>) -> String {
+    commit.as_deref().map_or("—".into(), |c| c.chars().take(10).collect())
+}
+
+fn list(store: &mut Store, filter: &Filter, limit: usize) -> Result<ExitCode> {
+    let runs = store.list(filter, limit)?;
+    let mut table = crate::report::tables::Table {
+        notes: vec![],
+        kind: crate::report::tables::TableKind::Info,
+        title: format!("Runs in {}, newest first", store.location),
+        header: [
+            "run", "started", "suite", "machine", "branch", "commit", "status", "exit", "cells",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect(),
+        rows: vec![],
+        labels: 3,
+        runs: vec![],
+    };
+    for r in &runs {
+        let dirty = if r.git.dirty == Some(true) { "+dirty" } else { "" };
+        table.rows.push(vec![
+            r.id.to_string(),
+            r.started_at.clone(),
+            r.suite_name.clone(),
+            format!("{} ({})", r.hostname.as_deref().unwrap_or("?"), r.machine_id),
+            r.git.branch.clone().unwrap_or_else(|| "—".into()),
+            format!("{}{dirty}", short(&r.git.commit)),
+            r.status.clone(),
+            r.exit_status.map_or("—".into(), |e| e.to_string()),
+            r.cells.to_string(),
+        ]);
+    }
+    super::say(&terminal::render_table_with(&table, terminal::Layout::stdout(false)));
+    if runs.is_empty() {
+        say!("(no runs)");
+    }
+    Ok(ExitCode::from(exit::OK))
+}
+
+fn show(store: &mut Store, id: i64) -> Result<ExitCode> {
+    let r = store.run(id)?;
+    let results = store
+        .document(id)?
+        .results()
+        .with_context(|| format!("run {id}: the recorded document is not a results file"))?;
+    let mut text = format!("run {}: {} ({}), {}\n", r.id, r.suite_name, r.status, r.started_at);
+    text += &format!(
+        "machine: {} ({}), {}\n",
+        r.hostname.as_deref().unwrap_or("?"),
+        r.machine_id,
+        r.cpu_model
+    );
+    text += &format!(
+        "git: {} {}{}\n",
+        r.git.branch.as_deref().unwrap_or("—"),
+        short(&r.git.commit),
+        if r.git.dirty == Some(true) {
+            " (uncommitted changes)"
+        } else {
+            ""
+        }
+    );
+    text += &format!("command: {}\nrecorded by: {}\n\n", results.suite.command, r.source);
+    text += &terminal::summary_with(&results, false, terminal::Layout::stdout(false));
+    super::say(&text);
+    Ok(ExitCode::from(exit::OK))
+}
+
+/// What the store keeps besides the document: from the file a run left
+/// to import (`NAME.meta.json`), else what the document says.
+fn import_meta(path: &Path, results: &results::Results, here: Option<&String>) -> Result<RunMeta> {
+    let sidecar = meta_path(path);
+    if sidecar.is_file() {
+        let text = fs::read_to_string(&sidecar).with_context(|| format!("cannot read {}", sidecar.display()))?;
+        let mut meta: RunMeta =
+            serde_json::from_str(&text).with_context(|| format!("{}: not what versus left", sidecar.display()))?;
+        if let Some(h) = here {
+            meta.machine_id = Some(h.clone());
+        }
+        return Ok(meta);
+    }
+    let end = match results.status {
+        results::RunStatus::Interrupted => crate::runner::End::Interrupted,
+        _ => crate::runner::End::Complete,
+    };
+    Ok(RunMeta {
+        suite_hash: context::hash(
+            results
+                .suite
+                .file
+                .as_deref()
+                .and_then(|f| fs::read(f).ok())
+                .unwrap_or_default()
+                .as_slice(),
+        ),
+        exit_status: Some(exit::status_of_run(results, &end)),
+        git: Default::default(),
+        source: "import".into(),
+        machine_id: here.cloned(),
     })
 }
 
-/// The earlier run to compare with: --compare-to, else the last run of the suite here.
-fn since(store: &mut Store, results: &Results, compare_to: Option<&str>) -> Result<Option<results::Since>> {
-    let here = machine_of(&results.environment);
-    let (id, label) = match compare_to {
-        None => match store.last_run(&results.suite.name, &here, content_key(results))? {
-            Some(id) => (id, "the last run".to_string()),
-            None => return Ok(None),
-        },
-        Some(reference) => (
-            resolve(store, reference, Some(&results.suite.name))
-                .with_context(|| format!("--compare-to {reference}"))?,
-            match reference.parse::<i64>() {
-                Ok(id) => format!("run {id}"),
-                Err(_) => format!("baseline {reference}"),
-            },
-        ),
-    };
-    // The earlier run as it was recorded, statistics included: parsed as it
-    // is decompressed, not analysed again, its samples left out (the change
-    // since compares statistics only).
-    let old = store
-        .document(id)?
-        .results_without_runs()
-        .with_context(|| format!("history store {}: run {id}", store.location))?;
-    let warning = (machine_of(&old.environment) != here).then(|| {
-        format!(
-            "run {id} was measured on another machine ({}, {} cores, host {}); ratios across machines mislead",
-            old.environment.cpu_model,
-            old.environment.cores,
-            old.environment
-                .machine
-                .as_ref()
-                .map_or("unknown", |m| m.hostname.as_str())
-        )
-    });
-    if let Some(w) = &warning {
-        eprintln!("WARNING: {w}");
+fn import(store: &mut Store, paths: &[PathBuf], as_this_machine: bool) -> Result<ExitCode> {
+    let here = as_this_machine.then(this_machine);
+    for p in paths {
+        let results = results::read(p)?;
+        let meta = import_meta(p, &results, here.as_ref())?;
+        let id = store.record(&results, &Document::from_file(p, store.packing())?, &meta)?;
+        say!("{}: run {id} ({})", p.display(), results.suite.name);
     }
-    let noise = noise_book(store, results, &here);
-    // The last run is one sample of where a cell stands; a run the user named is the reference itself.
-    let from_levels = compare_to.is_none();
-    Ok(Some(crate::diff::since(
-        &old,
-        results,
-        &noise,
-        (id, &label),
-        from_levels,
-        warning,
-    )))
+    Ok(ExitCode::from(exit::OK))
 }
 
-/// What narrows a suite's history to runs of the same content: nothing for
-/// a suite file (its title names it, edits and all), the commands' hash for
-/// `versus exec` (every ad-hoc run shares one title).
-fn content_key(results: &Results) -> Option<&str> {
-    results
-        .suite
-        .file
-        .is_none()
-        .then_some(results.suite.hash.as_deref())
-        .flatten()
-}
-
-/// The run-to-run noise of the cells of `results`' suite on `machine`, from
-/// the store's recent runs; empty (changes judged by their intervals alone)
-/// when the store cannot say.
-pub fn noise_book(store: &mut Store, results: &Results, machine: &str) -> Book {
-    match store.recent_medians(&results.suite.name, machine, content_key(results), noise::WINDOW) {
-        Ok(by_cell) => {
-            let groups = results
-                .cells
-                .iter()
-                .map(|c| (c.id.clone(), results::group_key(&c.operation, &c.params)))
-                .collect();
-            Book::from_history(by_cell, &groups)
-        }
-        Err(e) => {
-            eprintln!(
-                "note: the history store could not give run-to-run noise ({e:#}); changes are judged by their runs alone"
-            );
-            Book::default()
+/// The runs `--keep` and `--before` name; reads the run list only when they are given.
+fn old_runs(store: &mut Store, keep: Option<usize>, before: Option<&str>, suite: Option<String>) -> Result<Vec<i64>> {
+    if keep.is_none() && before.is_none() {
+        return Ok(vec![]);
+    }
+    let filter = Filter {
+        suite,
+        ..Default::default()
+    };
+    let mut seen: std::collections::HashMap<(String, String), usize> = Default::default();
+    let mut ids = Vec::new();
+    for r in store.list(&filter, usize::MAX >> 1)? {
+        let n = seen.entry((r.suite_name.clone(), r.machine_id.clone())).or_default();
+        *n += 1;
+        if keep.is_some_and(|k| *n > k) || before.is_some_and(|b| r.started_at.as_str() < b) {
+            ids.push(r.id);
         }
     }
+    Ok(ids)
 }
 
-/// The noise book for `versus diff`: from the store `--store` names, or the
-/// default one where it already exists (none is made for a diff).
-pub fn diff_noise(arg: &StoreArg, old: &Results, new: &Results) -> Book {
-    let location = Location::resolve(arg.store.as_deref(), Path::new("."), &Outside::user_data());
-    if matches!(&location, Location::Sqlite(p) if !p.is_file()) {
-        return Book::default();
-    }
-    let Ok(mut store) = history::open(&location) else {
-        return Book::default();
-    };
-    // Judged on the newer run's machine; a cross-machine diff has no shared noise.
-    let machine = machine_of(&new.environment);
-    if machine != machine_of(&old.environment) {
-        return Book::default();
-    }
-    noise_book(&mut store, new, &machine)
-}
-
-/// A run id, or a baseline name (of `suite` when given; this machine's when several).
-pub(super) fn resolve(store: &mut Store, reference: &str, suite: Option<&str>) -> Result<i64> {
-    if let Ok(id) = reference.parse::<i64>() {
-        store.run(id)?;
-        return Ok(id);
-    }
-    let mut found = store.baselines(reference)?;
-    found.retain(|(s, _, _)| suite.is_none_or(|want| want == s));
-    if found.len() > 1 {
-        let here = this_machine();
-        found.retain(|(_, m, _)| *m == here);
-    }
-    match found.as_slice() {
-        [(_, _, id)] => Ok(*id),
-        [] => bail!(
-            "no run {reference} and no baseline named {reference}{} in the history store {}",
-            suite.map(|s| format!(" for suite '{s}'")).unwrap_or_default(),
-            store.location
-        ),
-        _ => bail!("baseline {reference} names runs of several suites; give a run id"),
-    }
-}
-
-impl Recording {
-    /// How the store this run goes to packs its document.
-    pub fn packing(&self) -> crate::history::Packing {
-        self.location.packing()
-    }
-}
-
-/// `finish` with the document read from the results file at `path`, packed
-/// as the store asks; nothing when not recording.
-pub fn finish_from_file(
-    recording: Option<Recording>,
-    results: &Results,
-    path: &Path,
-    status: u8,
-) -> Result<Option<i64>> {
-    let Some(rec) = &recording else { return Ok(None) };
-    let document = Document::from_file(path, rec.packing())?;
-    finish(recording, results, &document, status)
-}
-
-/// Records the run whose results file is `document`, once its results are
-/// written. A server that cannot take it is asked again (see `RETRY_ENV`);
-/// a run still not recorded is left in `.versus/unrecorded/` and the store's
-/// error returned, after the results are safe.
-pub fn finish(recording: Option<Recording>, results: &Results, document: &Document, status: u8) -> Result<Option<i64>> {
-    let Some(mut rec) = recording else { return Ok(None) };
-    rec.meta.exit_status = Some(status);
-    let mut outcome = match rec.store.as_mut() {
-        Ok(store) => record(store, results, document, &rec.meta, rec.save_baseline.as_deref()),
-        Err(e) => Err(anyhow::anyhow!("{e:#}")),
-    };
-    if outcome.is_err() && matches!(rec.location, Location::Postgres(_)) {
-        outcome = retry(&rec, results, document, outcome);
-    }
-    let e = match outcome {
-        Ok(id) => return Ok(Some(id)),
-        Err(e) => e,
-    };
-    match leave_unrecorded(&rec, results, document) {
-        Ok(path) => Err(e.context(format!(
-            "the run was not recorded; it is kept in {}: record it with `versus history import {} --store {}`",
-            path.display(),
-            path.display(),
-            rec.location.shown()
-        ))),
-        Err(keep) => Err(e.context(format!("the run was not recorded, nor kept to import later: {keep:#}"))),
-    }
-}
-
-fn record(
+fn prune(
     store: &mut Store,
-    results: &Results,
-    document: &Document,
-    meta: &RunMeta,
-    baseline: Option<&str>,
-) -> Result<i64> {
-    let id = store.record(results, document, meta)?;
-    if let Some(name) = baseline {
-        store.save_baseline(name, id)?;
-        eprintln!(
-            "History: run {id} recorded in {}, saved as baseline {name}",
-            store.location
-        );
-    } else {
-        eprintln!("History: run {id} recorded in {}", store.location);
+    keep: Option<usize>,
+    before: Option<String>,
+    mut ids: Vec<i64>,
+    suite: Option<String>,
+) -> Result<ExitCode> {
+    if keep.is_none() && before.is_none() && ids.is_empty() {
+        bail!("versus history prune: say what to delete with --keep N, --before TIME or --run ID");
     }
-    Ok(id)
-}
-
-/// Asks the server again, at growing intervals, until the time allowed is up.
-fn retry(rec: &Recording, results: &Results, document: &Document, first: Result<i64>) -> Result<i64> {
-    let allowed = std::env::var(RETRY_ENV)
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .unwrap_or(RETRY_DEFAULT_S);
-    let deadline = Instant::now() + Duration::from_secs(allowed);
-    let mut wait = Duration::from_millis(500);
-    let mut outcome = first;
-    while let Err(e) = &outcome {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            break;
+    ids.extend(old_runs(store, keep, before.as_deref(), suite)?);
+    ids.sort_unstable();
+    ids.dedup();
+    let size = store.stats_size()?;
+    let (deleted, kept) = store.prune(&ids)?;
+    let freed = size.saturating_sub(store.stats_size()?);
+    say!(
+        "deleted {deleted} run(s) from {}{}",
+        store.location,
+        if deleted > 0 {
+            format!(", {} given back", format_bytes(freed))
+        } else {
+            String::new()
         }
-        eprintln!(
-            "history store {}: cannot record the run ({}); trying again for {} s",
-            rec.location.shown(),
-            e.root_cause(),
-            left.as_secs()
-        );
-        std::thread::sleep(wait.min(left));
-        wait = (wait * 2).min(Duration::from_secs(8));
-        outcome = history::open(&rec.location)
-            .and_then(|mut s| record(&mut s, results, document, &rec.meta, rec.save_baseline.as_deref()));
-    }
-    outcome
-}
-
-/// Writes the run's document and what the store would have kept beside it
-/// (`NAME.json`, `NAME.meta.json`), for `versus history import`.
-fn leave_unrecorded(rec: &Recording, results: &Results, document: &Document) -> Result<PathBuf> {
-    fs::create_dir_all(&rec.unrecorded).with_context(|| format!("cannot create {}", rec.unrecorded.display()))?;
-    let stamp: String = results
-        .started_at
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    let name = format!(
-        "{}-{stamp}-{}",
-        super::folder_name(&results.suite.name),
-        std::process::id()
     );
-    let path = rec.unrecorded.join(format!("{name}.json"));
-    document.write_text(&path)?;
-    let mut meta = rec.meta.clone();
-    meta.machine_id = Some(machine_of(&results.environment));
-    fs::write(meta_path(&path), results::to_json_text(&meta)?)
-        .with_context(|| format!("cannot write {}", meta_path(&path).display()))?;
-    Ok(path)
-}
-
-/// The file beside a document left to import that holds its `RunMeta`.
-pub(super) fn meta_path(document: &Path) -> PathBuf {
-    let stem = document
-        .file_stem()
-        .map_or_else(Default::default, |s| s.to_string_lossy().into_owned());
-    document.with_file_name(format!("{stem}.meta.json"))
-}
-
-/// `versus diff`: a results file, or a run id / baseline name from the store.
-pub fn load(reference: &str, arg: &StoreArg) -> Result<Results> {
-    let path = Path::new(reference);
-    if path.exists() || reference.ends_with(".json") {
-        return results::read(path);
+    if !kept.is_empty() {
+        say!(
+            "kept run(s) {} because a baseline names them",
+            kept.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", ")
+        );
     }
-    let mut store =
-        open(arg, Path::new("."), &Outside::user_data()).with_context(|| format!("{reference} is not a file"))?;
-    let id = resolve(&mut store, reference, None)?;
-    store
-        .document(id)?
-        .results()
-        .with_context(|| format!("run {id}: the recorded document is not a results file"))
+    Ok(ExitCode::from(exit::OK))
+}
+
+fn stats(store: &mut Store) -> Result<ExitCode> {
+    let s: Stats = store.stats()?;
+    let per_run = |bytes: u64| format_bytes(bytes.checked_div(s.runs).unwrap_or(0));
+    let mut text = format!(
+        "{}: {} in {} run(s), {} cell row(s): {} per run\n",
+        store.location,
+        format_bytes(s.store_bytes),
+        s.runs,
+        s.cells,
+        per_run(s.store_bytes)
+    );
+    if let Some(free) = s.free_bytes {
+        text += &format!(
+            "free inside the file: {} (reused before it grows)\n",
+            format_bytes(free)
+        );
+    }
+    text += &format!(
+        "documents (compressed): {}, {} per run\n",
+        format_bytes(s.document_bytes),
+        per_run(s.document_bytes)
+    );
+    for (table, bytes) in &s.tables {
+        text += &format!("  {table}: {} ({} per run)\n", format_bytes(*bytes), per_run(*bytes));
+    }
+    for x in &s.suites {
+        text += &format!(
+            "suite {} on {}: {} run(s) from {} to {}, {:.0} cells and {} of document per run\n",
+            x.suite,
+            x.machine,
+            x.runs,
+            x.first_started_at,
+            x.last_started_at,
+            x.cells_per_run,
+            format_bytes(x.document_bytes_per_run as u64)
+        );
+    }
+    super::say(&text);
+    Ok(ExitCode::from(exit::OK))
 }

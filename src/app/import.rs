@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use super::{folder_name, history, say, summary};
-use crate::cli::ImportArgs;
-use crate::exit;
+use super::{folder_name, recording, say, summary};
+use crate::app::cli::ImportArgs;
+use crate::app::exit;
 use crate::history::Document;
 use crate::import::{self, Options};
 use crate::report::files::{self, Outputs};
@@ -38,7 +38,7 @@ pub fn import(args: ImportArgs) -> Result<ExitCode> {
         .unwrap_or_else(|| std::path::PathBuf::from("versus-results").join(folder_name(&results.suite.name)));
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let hash = crate::history::context::hash(results.suite.name.as_bytes());
-    let recording = history::start(
+    let recording = recording::start(
         &args.record,
         &cwd,
         &crate::history::Outside::user_data(),
@@ -64,7 +64,7 @@ pub fn import(args: ImportArgs) -> Result<ExitCode> {
     let status = exit::status_of_run(&results, &End::Complete);
     if let Some(r) = &recording {
         let document = Document::from_results(&results, r.packing())?;
-        history::finish(recording, &results, &document, status)?;
+        recording::finish(recording, &results, &document, status)?;
     }
     Ok(ExitCode::from(status))
 }

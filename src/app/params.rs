@@ -8,7 +8,7 @@
 use anyhow::{Result, bail};
 use indexmap::IndexMap;
 
-use crate::suite::ParamValue;
+use crate::base::params::ParamValue;
 
 /// Most values a scan may have (hyperfine's limit too).
 const MAX_SCAN_VALUES: usize = 100_000;
@@ -192,7 +192,10 @@ mod tests {
     #[test]
     fn the_first_list_changes_fastest() {
         let m = matrix(&["a".into(), "1,2".into(), "b".into(), "x,y".into()], &[], None).unwrap();
-        let points: Vec<String> = crate::plan::expand(&m).iter().map(crate::plan::params_key).collect();
+        let points: Vec<String> = crate::plan::expand(&m)
+            .iter()
+            .map(crate::base::params::params_key)
+            .collect();
         assert_eq!(points, vec!["b=x,a=1", "b=x,a=2", "b=y,a=1", "b=y,a=2"]);
     }
 }

@@ -13,8 +13,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 
 use super::{colour, say, summary};
-use crate::cli::{ReportArgs, Style};
-use crate::exit;
+use crate::app::cli::{ReportArgs, Style};
+use crate::app::exit;
 use crate::report::files::{self, Outputs};
 use crate::results::{self, Journal, Results};
 use crate::session::rebuild::{self, Why};
@@ -62,7 +62,7 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
                 args.results.display()
             );
         }
-        let text = crate::report::pr_comment::render(&results, args.report_url.as_deref());
+        let text = crate::report::formats::pr_comment::render(&results, args.report_url.as_deref());
         fs::write(p, text).with_context(|| format!("--pr-comment: cannot write {}", p.display()))?;
     }
     let mut outputs = Outputs {

@@ -8,8 +8,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::cli::RevisionArgs;
-use crate::exit;
+use crate::app::cli::RevisionArgs;
+use crate::app::exit;
 use crate::plan::Plan;
 use crate::results::{Results, RevisionInfo, Revisions};
 use crate::revisions;
@@ -49,13 +49,13 @@ pub fn build(suite: &mut Suite, plan: &Plan, infos: Vec<RevisionInfo>, logs: &Pa
 /// An interrupted run keeps its status.
 pub fn finish(results: &Results, args: &RevisionArgs, status: u8, interrupted: bool) -> Result<u8> {
     if let Some(path) = &args.pr_comment {
-        let text = crate::report::pr_comment::render(results, args.report_url.as_deref());
+        let text = crate::report::formats::pr_comment::render(results, args.report_url.as_deref());
         fs::write(path, text).with_context(|| format!("--pr-comment: cannot write {}", path.display()))?;
     }
     let Some(threshold) = args.fail_above.filter(|_| !interrupted) else {
         return Ok(status);
     };
-    let bad = revisions::compare::regressions(results, threshold);
+    let bad = crate::analysis::revisions::regressions(results, threshold);
     if bad.is_empty() {
         return Ok(status);
     }

@@ -10,13 +10,14 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 
-use crate::cli::{MergeArgs, ShardSpec};
-use crate::exit;
+use crate::app::cli::{MergeArgs, ShardSpec};
+use crate::app::exit;
+use crate::base::params::params_key;
 use crate::merge::{self, Input};
+use crate::plan::Plan;
 use crate::plan::shard::{self, Shard};
-use crate::plan::{Plan, params_key};
 use crate::report::files::{self, Outputs};
-use crate::report::terminal;
+use crate::report::formats::terminal;
 use crate::results::{self, Results, ShardInfo};
 use crate::suite::Suite;
 
@@ -137,7 +138,7 @@ pub fn merge(args: MergeArgs) -> Result<ExitCode> {
     let mut merged = merge::merge(inputs, args.partial, crate::session::document::command_line())?;
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let suite_hash = merged.suite.hash.clone().unwrap_or_default();
-    let recording = super::history::start(
+    let recording = super::recording::start(
         &args.record,
         &cwd,
         &crate::history::Outside::Here,
@@ -165,7 +166,7 @@ pub fn merge(args: MergeArgs) -> Result<ExitCode> {
     ));
     // The results are on disk: only now may the store fail the merge.
     let status = status(&merged);
-    super::history::finish_from_file(recording, &merged, &results_path, status)?;
+    super::recording::finish_from_file(recording, &merged, &results_path, status)?;
     Ok(ExitCode::from(status))
 }
 

@@ -10,14 +10,14 @@ use std::sync::Arc;
 
 use anyhow::{Result, bail};
 
-use super::history::{open, this_machine};
-use crate::cli::TrendArgs;
-use crate::exit;
+use super::recording::{open, this_machine};
+use crate::analysis::trend::{self, Medians, Point};
+use crate::app::cli::TrendArgs;
+use crate::app::exit;
+use crate::base::metric::Metric;
 use crate::history::{Filter, Outside, Series, Store, TrendRun, Window};
 use crate::report::files;
-use crate::results::Metric;
 use crate::stats::changepoint;
-use crate::trend::{self, Medians, Point};
 
 /// `pattern` with `*` matching any text (also none), against the whole of `text`.
 fn matches(pattern: &str, text: &str) -> bool {

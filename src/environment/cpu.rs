@@ -6,7 +6,7 @@
 //! kernel exposes them; parsing is separate from reading so that tests feed
 //! it text.
 
-use serde::{Deserialize, Serialize};
+use crate::results::CpuDetails;
 
 /// The flags that change how fast the code suites measure can run, in the
 /// order reports list them: x86 (`flags`) and Arm (`Features`) names.
@@ -37,47 +37,6 @@ pub const NOTABLE_FLAGS: &[&str] = &[
     "crc32",
     "atomics",
 ];
-
-/// What `/proc/cpuinfo` and cpufreq say of the CPU, where they say it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
-pub struct CpuDetails {
-    /// `vendor_id` (x86) or `CPU implementer` (Arm).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vendor: Option<String>,
-    /// `cpu family`, `model`, `stepping` (x86) or `CPU architecture`,
-    /// `CPU part`, `CPU revision` (Arm), as the kernel writes them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub family: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stepping: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub microcode: Option<String>,
-    /// `cache size` of the first CPU, e.g. "1024 KB".
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache: Option<String>,
-    /// Of `NOTABLE_FLAGS`, those the CPU has, in that order.
-    pub flags: Vec<String>,
-    /// How many flags the CPU lists in all.
-    pub flag_count: usize,
-    /// The `hypervisor` flag: a virtual machine, whose CPU time may be taken by its host.
-    pub virtual_machine: bool,
-    /// Logical CPUs in `/proc/cpuinfo` (the machine's; `cores` is what versus may use).
-    pub logical_cpus: usize,
-    /// Distinct (physical id, core id) pairs; null where not listed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub physical_cores: Option<usize>,
-    /// Distinct physical ids; null where not listed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sockets: Option<usize>,
-    /// cpu0's frequency when the run started (cpufreq's `scaling_cur_freq`,
-    /// else `cpu MHz`), and its maximum (`cpuinfo_max_freq`), in MHz.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub frequency_mhz: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_frequency_mhz: Option<f64>,
-}
 
 /// The value of `key` in a `/proc/cpuinfo` block ("key\t: value").
 fn field<'t>(block: &'t str, key: &str) -> Option<&'t str> {

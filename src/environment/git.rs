@@ -7,17 +7,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use serde::{Deserialize, Serialize};
-
-/// A git commit and whether the working tree had changes beside it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct GitState {
-    /// The full commit hash of `HEAD`.
-    pub commit: String,
-    /// Tracked files differed from the commit (untracked files do not count:
-    /// results written into the repository would make every run dirty).
-    pub dirty: bool,
-}
+use crate::results::GitState;
 
 impl GitState {
     /// "3f2a9c1d0b7e" or "3f2a9c1d0b7e, with uncommitted changes".

@@ -16,7 +16,7 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
+use crate::results::RunLoad;
 
 /// How often the machine is read while the run goes.
 pub const EVERY: Duration = Duration::from_secs(2);
@@ -53,33 +53,6 @@ pub trait Probe: Send + 'static {
     fn read(&mut self) -> Reading;
     /// Clock ticks per second of `CpuTicks`.
     fn ticks_per_s(&self) -> f64;
-}
-
-/// The load over a run, as results.json records it (`environment.load`).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct RunLoad {
-    /// Readings taken (the first when the run started, the last when it ended).
-    pub samples: usize,
-    /// Seconds between readings while the run went.
-    pub every_s: f64,
-    /// The 1-minute load average over the readings; null where unreadable.
-    pub load_min: Option<f64>,
-    pub load_median: Option<f64>,
-    pub load_max: Option<f64>,
-    /// CPUs of the machine (`/proc/stat`), which the shares below are of.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cpus: Option<usize>,
-    /// Shares (0 to 1) of the machine's CPU time over the run: busy in
-    /// all, versus and its children, everything else, and stolen by the
-    /// hypervisor. Null where `/proc/stat` or `getrusage` was unreadable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub busy_share: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub own_share: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub others_share: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub steal_share: Option<f64>,
 }
 
 impl RunLoad {

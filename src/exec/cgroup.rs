@@ -14,7 +14,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::units::Bytes;
+use crate::base::units::Bytes;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Kind {

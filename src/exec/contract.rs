@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::units::{Bytes, Nanos};
+use crate::base::units::{Bytes, Nanos};
 
 /// What to run. Paths are used as given.
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
@@ -49,7 +49,7 @@ pub enum Exit {
     /// versus could not start the run for a reason of its own (no process,
     /// memory or file descriptor to be had, its output disk full): no fault
     /// of the program's.
-    HarnessError(crate::outcome::HarnessFault, String),
+    HarnessError(crate::base::outcome::HarnessFault, String),
 }
 
 /// One measured run.
@@ -85,7 +85,7 @@ impl RunRecord {
     /// when the error names the system's resources, else the program's.
     pub fn not_started_by(error: &std::io::Error, message: String) -> RunRecord {
         let mut r = RunRecord::not_started(String::new());
-        r.exit = match crate::outcome::HarnessFault::of_io(error) {
+        r.exit = match crate::base::outcome::HarnessFault::of_io(error) {
             Some(fault) => Exit::HarnessError(fault, message),
             None => Exit::SpawnError(message),
         };

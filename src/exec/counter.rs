@@ -33,6 +33,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::contract::RunRequest;
+use crate::suite::CounterChoice;
 
 /// The hardware event `perf` counts.
 pub const PERF_EVENT: &str = "instructions:u";
@@ -45,16 +46,6 @@ pub enum Counter {
     Perf { program: String, valgrind: Option<String> },
     /// valgrind, of this version ("3.19.0").
     Valgrind { version: String },
-}
-
-/// Which counter a suite asks for (`settings.counter`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Choice {
-    /// perf where it counts, else valgrind.
-    #[default]
-    Auto,
-    Perf,
-    Valgrind,
 }
 
 /// The count of `perf stat -x,` output (its CSV lines): the sum of its
@@ -92,12 +83,12 @@ fn perf_works(program: &str) -> bool {
 
 impl Counter {
     /// The counter `choice` asks for on this machine, or why there is none.
-    pub fn detect(choice: Choice) -> Result<Counter, String> {
+    pub fn detect(choice: CounterChoice) -> Result<Counter, String> {
         let valgrind = valgrind_version();
-        let perf = (choice != Choice::Valgrind && perf_works("perf")).then(|| "perf".to_string());
+        let perf = (choice != CounterChoice::Valgrind && perf_works("perf")).then(|| "perf".to_string());
         match (perf, valgrind) {
             (Some(program), valgrind) => Ok(Counter::Perf { program, valgrind }),
-            (None, _) if choice == Choice::Perf => Err(format!(
+            (None, _) if choice == CounterChoice::Perf => Err(format!(
                 "`perf stat -e {PERF_EVENT}` counts nothing on this machine (no hardware counters, or perf is missing): use counter = \"valgrind\" or \"auto\""
             )),
             (None, Some(version)) => Ok(Counter::Valgrind { version }),

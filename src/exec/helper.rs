@@ -211,7 +211,7 @@ mod tests {
         let req = RunRequest {
             argv: vec!["sh".into(), "-c".into(), "exit 3".into()],
             timeout: Duration::from_millis(1500),
-            memory_limit: Some(crate::units::Bytes(1 << 20)),
+            memory_limit: Some(crate::base::units::Bytes(1 << 20)),
             ..Default::default()
         };
         let back: RunRequest = serde_json::from_str(&serde_json::to_string(&req).unwrap()).unwrap();
@@ -220,11 +220,11 @@ mod tests {
             (req.argv, req.timeout, req.memory_limit)
         );
         let rec = RunRecord {
-            wall: crate::units::Nanos(5),
-            user: crate::units::Nanos(1),
-            sys: crate::units::Nanos(2),
-            max_rss: crate::units::Bytes(3),
-            rss_floor: crate::units::Bytes(4),
+            wall: crate::base::units::Nanos(5),
+            user: crate::base::units::Nanos(1),
+            sys: crate::base::units::Nanos(2),
+            max_rss: crate::base::units::Bytes(3),
+            rss_floor: crate::base::units::Bytes(4),
             exit: Exit::SpawnError("x: command not found".into()),
         };
         let back: RunRecord = serde_json::from_str(&serde_json::to_string(&rec).unwrap()).unwrap();

@@ -13,11 +13,11 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::base::units::{Bytes, Nanos};
 use crate::exec::cgroup::{MemoryLimiter, RunLimit, rlimit_says_oom};
 use crate::exec::contract::{Executor, Exit, RunRecord, RunRequest};
 use crate::exec::streams::{StreamCache, tail};
 use crate::exec::{interrupt, rss};
-use crate::units::{Bytes, Nanos};
 
 /// Starts real processes.
 pub struct ProcessExecutor {
@@ -59,7 +59,7 @@ impl ProcessExecutor {
         self.limiter().prepare(bytes).map_err(|e| {
             let mut r = RunRecord::not_started_by(&e, format!("cannot set the memory limit: {e}"));
             if let Exit::HarnessError(fault, _) = &mut r.exit {
-                *fault = crate::outcome::HarnessFault::CannotStart;
+                *fault = crate::base::outcome::HarnessFault::CannotStart;
             }
             r
         })

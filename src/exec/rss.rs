@@ -2,7 +2,7 @@
 //! `max_rss` (see `RunRecord::rss_floor`): reading it, and lowering it again
 //! after a burst of work.
 
-use crate::units::Bytes;
+use crate::base::units::Bytes;
 
 /// The peak resident memory of this process's own memory image (VmHWM),
 /// read from /proc. Unlike `getrusage`, it leaves out what the process held

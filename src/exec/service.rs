@@ -91,8 +91,8 @@ pub fn free_ports(list: &[Service]) -> std::io::Result<Vec<(String, u16)>> {
 
 /// The placeholder values every service's command and probe see: `{tmp}`,
 /// each service's `{<name>.port}`, and `{port}` (added per service).
-fn scope(tmp: &Path, ports: &[(String, u16)]) -> crate::placeholder::Scope {
-    crate::placeholder::Scope::new()
+fn scope(tmp: &Path, ports: &[(String, u16)]) -> crate::base::placeholder::Scope {
+    crate::base::placeholder::Scope::new()
         .with("tmp", tmp.display().to_string())
         .with_all(ports.iter().map(|(n, p)| (format!("{n}.port"), p)))
 }

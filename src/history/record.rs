@@ -12,7 +12,8 @@ use anyhow::{Context, Result, bail};
 use super::backend::{Backend, Column, Dialect, Param, Value};
 use super::document::Document;
 use super::store::{RunMeta, Store, machine_of};
-use crate::results::{Environment, Metric, Results};
+use crate::base::metric::Metric;
+use crate::results::{Environment, Results};
 
 impl Store {
     /// Records a run whose results file is `document`. Returns the run's id.

@@ -9,7 +9,7 @@ use anyhow::Result;
 
 use super::backend::Param;
 use super::store::Store;
-use crate::results::Metric;
+use crate::base::metric::Metric;
 
 /// A run as a trend shows it.
 #[derive(Debug, Clone, PartialEq)]

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use super::backend::Backend;
 use super::*;
-use crate::results::{self, Metric, MetricStats, Results};
+use crate::base::metric::Metric;
+use crate::results::{self, MetricStats, Results};
 
 fn fixture() -> (Results, String) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile-results.json");

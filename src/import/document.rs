@@ -15,12 +15,13 @@ use anyhow::{Result, bail};
 use indexmap::IndexMap;
 
 use super::{Bench, Figures, Imported, Source, Summary};
-use crate::outcome::Outcome;
-use crate::plan::{self, Params};
+use crate::base::outcome::Outcome;
+use crate::base::params::ParamValue;
+use crate::base::params::Params;
+use crate::plan::{self};
 use crate::results::{
     self, AnalysisSettings, Cell, ImplementationInfo, Results, RunStatus, SteadyState, StopRule, SuiteInfo, Warning,
 };
-use crate::suite::ParamValue;
 
 /// What the command line adds to the files.
 #[derive(Debug, Clone, Default)]

@@ -28,10 +28,10 @@
 //! same side as the strongest are named, and the figure quoted is their runs
 //! pooled against the reference.
 
+use crate::base::outcome::Outcome;
 use crate::judge::compare::unpaired;
 use crate::judge::levels::{self, LogEstimate};
 use crate::judge::verdict;
-use crate::outcome::Outcome;
 use crate::results::{AnalysisSettings, CarryOver, Cell, Effect, RunsAfter, Verdict};
 use crate::stats::summary::median_of_sorted;
 

@@ -20,7 +20,9 @@
 
 use crate::judge::compare::{from_estimate, log_estimate, unpaired};
 use crate::judge::levels::{LogEstimate, t_quantile};
-use crate::judge::noise::{Level, RunNoise, Source};
+use crate::judge::noise::Level;
+use crate::results::NoiseSource as Source;
+use crate::results::RunNoise;
 use crate::results::{AnalysisSettings, Cell, Comparison, Verdict};
 
 /// The half-width (log units) run-to-run noise alone gives a change at

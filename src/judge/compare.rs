@@ -9,9 +9,10 @@
 //! (two results files, a resumed group) are compared as two independent
 //! medians: the ratio of the medians, with an interval from both cells' own.
 
+use crate::base::metric::Metric;
 use crate::judge::levels::{self, LogEstimate};
 use crate::judge::verdict;
-use crate::results::{AnalysisSettings, Cell, Comparison, Levels, Metric, Stats, Verdict};
+use crate::results::{AnalysisSettings, Cell, Comparison, Levels, Stats, Verdict};
 
 /// The runs of two cells measured side by side, pair by pair (times per
 /// call, positive), with the number of pairs in each segment. Segments are

@@ -13,10 +13,12 @@
 //! `compare::noise_band`), so a cell whose counts wobble (a collector
 //! running in some batches) needs a change beyond that wobble to be called one.
 
-use super::noise::{Level, RunNoise};
+use super::noise::Level;
 use super::{change, compare};
+use crate::base::metric::Metric;
+use crate::results::RunNoise;
 use crate::results::metric::view_cell;
-use crate::results::{AnalysisSettings, Cell, Comparison, Metric};
+use crate::results::{AnalysisSettings, Cell, Comparison};
 
 /// `cell` against `base` in `metric`: wall time as `compare::compare`
 /// does it; another metric on both cells' views in it, with that metric's

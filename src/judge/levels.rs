@@ -20,6 +20,7 @@
 
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
+use crate::results::Levels;
 use crate::stats::order::median_interval_sorted;
 use crate::stats::summary::median_of_sorted;
 
@@ -39,6 +40,17 @@ pub struct LogEstimate {
     pub between_share: Option<f64>,
     /// Whether the variation between segments widened the interval.
     pub widened: bool,
+}
+
+impl Levels {
+    /// The document's record of where an estimate's spread lay.
+    pub fn of(est: &LogEstimate) -> Levels {
+        Levels {
+            segments: est.segments,
+            between_share: est.between_share,
+            widened: est.widened,
+        }
+    }
 }
 
 impl LogEstimate {

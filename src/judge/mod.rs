@@ -31,9 +31,11 @@ pub mod counts;
 pub mod levels;
 pub mod noise;
 pub mod overall;
+pub mod pair;
 pub mod relative;
 pub mod stability;
 pub mod verdict;
+pub mod withhold;
 
 #[cfg(test)]
 mod simulation;

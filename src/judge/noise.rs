@@ -24,6 +24,7 @@
 use std::collections::HashMap;
 
 use crate::judge::relative::Beside;
+use crate::results::{NoiseSource as Source, RunNoise};
 use crate::stats::changepoint::noise_sigma;
 
 /// Recorded runs a cell needs before its own run-to-run noise is used.
@@ -78,27 +79,6 @@ fn logs_of(medians_ns: &[f64]) -> Vec<f64> {
 /// Each cell's recorded medians (nanoseconds), oldest first, with the id of
 /// the run each was measured in.
 pub type Recorded = Vec<(String, Vec<(i64, f64)>)>;
-
-/// Where a noise figure came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Source {
-    /// The cell's own history.
-    Cell,
-    /// The median over the suite's cells on this machine (the cell has too little history).
-    Machine,
-}
-
-/// The standard deviation of one run's log median between runs, and what it rests on.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct RunNoise {
-    /// Log units (≈ relative): 0.02 is about ±2% for one run.
-    pub sigma: f64,
-    /// Recorded runs it was learned from (for the machine figure: the
-    /// fewest any contributing cell had).
-    pub runs: usize,
-    pub source: Source,
-}
 
 /// A cell's noise from its recorded medians (oldest first, nanoseconds, at
 /// most the last `WINDOW` used); `None` with fewer than `MIN_RUNS`.

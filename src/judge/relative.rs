@@ -31,7 +31,8 @@ use std::collections::{BTreeMap, HashMap};
 use super::change;
 use super::compare::{paired_log_ratios, unpaired};
 use super::levels::{self, LogEstimate};
-use super::noise::{Level, Recorded, RunNoise, level_of_logs, of_logs};
+use super::noise::{Level, Recorded, level_of_logs, of_logs};
+use crate::results::RunNoise;
 use crate::results::{AnalysisSettings, Cell, Comparison, Results, Verdict};
 
 /// Other implementations a group needs for a cell to be judged beside them.
@@ -216,7 +217,7 @@ pub fn logs_of(results: &Results) -> HashMap<&str, f64> {
     results
         .cells
         .iter()
-        .filter(|c| c.outcome == crate::outcome::Outcome::Ok)
+        .filter(|c| c.outcome == crate::base::outcome::Outcome::Ok)
         .filter_map(|c| {
             Some((
                 c.id.as_str(),

@@ -26,9 +26,8 @@
 //!   levels, by the rule of the `segment_modes` warning (`levels::modes`:
 //!   three segments or more, a gap of 25% and six times a segment's error).
 
-use serde::{Deserialize, Serialize};
-
 use crate::judge::levels;
+use crate::results::{Instability, InstabilityKind};
 use crate::stats::robust::median_and_mad_of_sorted;
 use crate::stats::summary::median_of_sorted;
 
@@ -43,33 +42,6 @@ pub const MINOR_SHARE: f64 = 0.25;
 pub const SPREAD: f64 = 0.5;
 /// Fewest runs the tests look at.
 pub const MIN_RUNS: usize = 4;
-
-/// Why a cell's runs do not describe one level.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum InstabilityKind {
-    /// The runs fall into two groups far apart.
-    TwoModes,
-    /// The runs spread over a range as wide as their level.
-    Spread,
-    /// Passes or forks settled at different levels.
-    Segments,
-    /// A kind a later versus wrote.
-    #[serde(other)]
-    Other,
-}
-
-/// What makes a cell unstable, with the figures a reader checks it by.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Instability {
-    pub kind: InstabilityKind,
-    /// The two levels (ns per call): the modes' or segments' medians, or
-    /// for `spread` the first and third quartiles.
-    pub low_ns: f64,
-    pub high_ns: f64,
-    /// Robust coefficient of variation of the runs (1.4826 · MAD / median).
-    pub spread: f64,
-}
 
 fn sorted(xs: &[f64]) -> Vec<f64> {
     let mut s = xs.to_vec();

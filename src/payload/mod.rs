@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::Digest as _;
 
-use crate::units::Bytes;
+use crate::base::units::Bytes;
 pub use stream::GENERATOR_VERSION;
 pub use writer::{WriteMode, generate};
 

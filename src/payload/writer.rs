@@ -26,7 +26,7 @@ use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use super::stream::fill;
-use crate::units::Bytes;
+use crate::base::units::Bytes;
 
 const CHUNK_BYTES: usize = 4 << 20;
 /// Direct I/O alignment of buffer addresses, offsets and lengths: a page,

@@ -38,7 +38,7 @@
 //! included) exactly twice, and takes each place in a round exactly twice.
 //! With two implementations the rotation already is balanced (A B, B A).
 
-use crate::suite::Order;
+use crate::base::order::Order;
 
 /// The order of round `round` (0-based, counted from the visit's first
 /// warm-up round) over `k` cells: indices into the group's cells, each once.

@@ -12,7 +12,7 @@
 //! and `{<op>.out}`, the ones its input was made from. An in-process worker is
 //! sent every parameter, so its cells depend on all of them.
 
-use crate::placeholder::CommandTemplate;
+use crate::base::placeholder::CommandTemplate;
 use crate::suite::{Input, Payload, Suite};
 
 /// Names of the matrix parameters that operation `op`'s work by

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::report::{asciidoc, export, github_action, go_bench, html, hyperfine, markdown, pyperf};
+use crate::report::formats::{asciidoc, export, github_action, go_bench, html, hyperfine, markdown, pyperf};
 use crate::results::{self, Results};
 
 /// The files to write from one results document.
@@ -110,12 +110,16 @@ pub fn write(results: &Results, outputs: &Outputs, notes: Option<&str>) -> Resul
 }
 
 /// Writes a suite's trend (`versus trend`) as HTML and/or Markdown.
-pub fn write_trend(trend: &crate::trend::Trend, html_path: Option<&Path>, markdown_path: Option<&Path>) -> Result<()> {
+pub fn write_trend(
+    trend: &crate::analysis::trend::Trend,
+    html_path: Option<&Path>,
+    markdown_path: Option<&Path>,
+) -> Result<()> {
     if let Some(p) = html_path {
-        write_file(p, &crate::report::trend::html_page(trend))?;
+        write_file(p, &crate::report::formats::trend::html_page(trend))?;
     }
     if let Some(p) = markdown_path {
-        write_file(p, &crate::report::trend::markdown(trend))?;
+        write_file(p, &crate::report::formats::trend::markdown(trend))?;
     }
     Ok(())
 }

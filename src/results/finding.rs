@@ -7,8 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::outcome::Outcome;
-use crate::plan::Params;
+use crate::base::outcome::Outcome;
+use crate::base::params::Params;
 
 /// One conclusion drawn from the cells.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

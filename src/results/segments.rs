@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Cell, Samples, ServiceUsage, StopRule};
-use crate::outcome::Outcome;
+use crate::base::outcome::Outcome;
 
 /// The levels of repetition behind an estimate: runs, and the segments
 /// (passes of the suite, worker processes) they were taken in.
@@ -26,16 +26,6 @@ pub struct Levels {
     pub widened: bool,
 }
 
-impl Levels {
-    pub fn of(est: &crate::judge::levels::LogEstimate) -> Levels {
-        Levels {
-            segments: est.segments,
-            between_share: est.between_share,
-            widened: est.widened,
-        }
-    }
-}
-
 /// How the run visited its groups (`plan::schedule`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 pub struct Design {
@@ -48,7 +38,7 @@ pub struct Design {
     /// The order a group's implementations took their runs in; absent in
     /// results written before it could be chosen (they were interleaved).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub order: Option<crate::suite::Order>,
+    pub order: Option<crate::base::order::Order>,
     /// Whether in-process cells ran an untimed batch before each timed one
     /// that followed another process's turn; absent in results written
     /// before the lead-in (they did not).

@@ -5,7 +5,8 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-use super::{Metric, Verdict};
+use super::Verdict;
+use crate::base::metric::Metric;
 
 /// The run a results document is compared with, and each cell's change since it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -69,7 +70,7 @@ pub struct Change {
     pub note: Option<String>,
     /// The cell's run-to-run noise the change was judged against, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub noise: Option<crate::judge::noise::RunNoise>,
+    pub noise: Option<crate::results::RunNoise>,
     /// The change beside the other implementations of its group, where
     /// history has one (`judge::relative`); `verdict` is then its verdict.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -93,7 +94,7 @@ pub struct Beside {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// The run-to-run noise of the ratio it was judged against.
-    pub noise: crate::judge::noise::RunNoise,
+    pub noise: crate::results::RunNoise,
 }
 
 /// A group's change between runs as a whole: the median of its
@@ -108,5 +109,5 @@ pub struct Shift {
     pub ci_low: f64,
     pub ci_high: f64,
     pub verdict: Verdict,
-    pub noise: crate::judge::noise::RunNoise,
+    pub noise: crate::results::RunNoise,
 }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use super::{cache, git};
-use crate::placeholder::Scope;
+use crate::base::placeholder::Scope;
 use crate::results::RevisionInfo;
 use crate::suite::{Implementation, RevisionTag, Suite};
 

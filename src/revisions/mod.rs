@@ -16,7 +16,6 @@
 //!   the same implementation at the first, paired (`judge::compare`).
 
 pub mod cache;
-pub mod compare;
 pub mod expand;
 pub mod git;
 pub mod prepare;

@@ -11,8 +11,8 @@ use super::cell::{CellState, Mode};
 use super::inprocess;
 use super::inputs::{PayloadFile, sanitize};
 use super::scope::params_scope;
+use crate::base::outcome::{HarnessFault, Outcome};
 use crate::exec::Exit;
-use crate::outcome::{HarnessFault, Outcome};
 use crate::payload::{self, Digest};
 use crate::plan::Group;
 use crate::suite::Operation;
@@ -237,7 +237,7 @@ This output against {}'s{how}{kept}",
         let root = self.kept.as_ref()?;
         let mut dir = root.join(sanitize(&self.suite.operations[group.operation].name));
         if !group.params.is_empty() {
-            dir.push(sanitize(&crate::plan::params_key(&group.params)));
+            dir.push(sanitize(&crate::base::params::params_key(&group.params)));
         }
         std::fs::create_dir_all(&dir).ok()?;
         let mut any = false;

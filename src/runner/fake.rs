@@ -4,9 +4,9 @@
 
 use std::fs;
 
+use crate::base::units::{Bytes, Nanos};
 use crate::exec::{Executor, Exit, RunRecord, RunRequest};
 use crate::runner::Clock;
-use crate::units::{Bytes, Nanos};
 
 /// Programs the fake understands (argv[0]):
 /// `copy IN` writes IN to stdout; `garble IN` writes something else;
@@ -119,7 +119,7 @@ impl Executor for Fake {
             "hang" => Exit::Timeout,
             "hog" => Exit::OutOfMemory,
             "nofork" => Exit::HarnessError(
-                crate::outcome::HarnessFault::CannotStart,
+                crate::base::outcome::HarnessFault::CannotStart,
                 "fork: Resource temporarily unavailable".into(),
             ),
             _ => Exit::Code(0),

@@ -9,9 +9,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::checks::{Failure, describe, harness_fault};
+use crate::base::placeholder::{CommandTemplate, Scope};
 use crate::exec::streams::tail;
 use crate::exec::{Executor, Exit, RunRequest};
-use crate::placeholder::{CommandTemplate, Scope};
 use crate::suite::Implementation;
 
 /// One cell's hooks, ready to run.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::outcome::Outcome;
+use crate::base::outcome::Outcome;
 use crate::payload::Digest;
 use crate::worker::client::{WorkerError, WorkerProcess};
 use crate::worker::protocol::Hello;

@@ -10,14 +10,16 @@ use anyhow::{Context, Result, anyhow, bail};
 use super::checks::Failure;
 use super::scope::params_scope;
 use super::{Events, NoEvents, Runner};
+use crate::base::outcome::Outcome;
+use crate::base::params::Params;
+use crate::base::params::params_key;
+use crate::base::placeholder::CommandTemplate;
+use crate::base::units::{Bytes, parse_size};
 use crate::exec::streams::tail;
 use crate::exec::{Executor, Exit, RunRequest};
-use crate::outcome::Outcome;
 use crate::payload;
-use crate::placeholder::CommandTemplate;
-use crate::plan::{Group, Params, cell_id, params_key};
+use crate::plan::{Group, cell_id};
 use crate::suite::Payload;
-use crate::units::{Bytes, parse_size};
 
 /// A resolved payload: where it is and how big.
 #[derive(Debug, Clone)]
@@ -91,9 +93,9 @@ impl Runner<'_> {
             bail!(
                 "{}: payload.size: this run would generate {} of payloads in {}, where only {} is free; free space, choose smaller sizes, or set VERSUS_CACHE_DIR to a larger disk",
                 self.suite.path.display(),
-                crate::units::format_bytes(needed),
+                crate::base::units::format_bytes(needed),
                 self.cache.display(),
-                crate::units::format_bytes(free)
+                crate::base::units::format_bytes(free)
             );
         }
         Ok(())
@@ -127,7 +129,10 @@ impl Runner<'_> {
         let file = match spec {
             Payload::Random { size, seed } => {
                 let bytes = parse_size(&scope.text(size)?)?;
-                events.note(&format!("generating {} payload", crate::units::format_bytes(bytes.0)));
+                events.note(&format!(
+                    "generating {} payload",
+                    crate::base::units::format_bytes(bytes.0)
+                ));
                 let path = payload::cached(&self.cache, *seed, bytes)
                     .with_context(|| format!("cannot write the payload into {}", self.cache.display()))?;
                 PayloadFile { path, bytes }

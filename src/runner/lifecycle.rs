@@ -12,9 +12,9 @@ use anyhow::{Result, bail};
 use super::checks::describe;
 use super::scope::{implementation_scope, suite_scope};
 use super::{Events, Runner};
+use crate::base::placeholder::CommandTemplate;
 use crate::exec::streams::tail;
 use crate::exec::{Executor, Exit, RunRequest};
-use crate::placeholder::CommandTemplate;
 use crate::suite::Implementation;
 
 impl Runner<'_> {

@@ -25,12 +25,13 @@ use std::path::PathBuf;
 use anyhow::Result;
 use indexmap::IndexMap;
 
+use crate::base::outcome::Outcome;
+use crate::base::params::params_key;
 use crate::exec::Executor;
 use crate::exec::interrupt::interrupted;
-use crate::outcome::Outcome;
 use crate::payload::Digest;
 use crate::plan::schedule::{Visit, schedule, visit_group};
-use crate::plan::{Group, Plan, cell_id, params_key};
+use crate::plan::{Group, Plan, cell_id};
 use crate::results::Cell;
 use crate::suite::Suite;
 
@@ -115,7 +116,7 @@ pub struct Runner<'a> {
     digests: HashMap<PathBuf, Digest>,
     /// Outcome of every cell so far, by id, and whether its failure was
     /// versus's own, to skip consumers of failed producers.
-    outcomes: HashMap<String, (Outcome, Option<crate::outcome::HarnessFault>)>,
+    outcomes: HashMap<String, (Outcome, Option<crate::base::outcome::HarnessFault>)>,
     setup_failed: HashMap<usize, String>,
 }
 

@@ -14,14 +14,14 @@ use super::cell::{CellState, Mode};
 use super::checks::{Failure, describe, disk_full, harness_fault};
 use super::inputs::PayloadFile;
 use super::{Events, Runner, hooks, inprocess, policy, usage};
+use crate::base::order::Order;
+use crate::base::outcome::{HarnessFault, Outcome};
 use crate::exec::interrupt::interrupted;
 use crate::exec::streams::tail;
 use crate::exec::{Executor, Exit, RunRecord, RunRequest};
-use crate::outcome::{HarnessFault, Outcome};
 use crate::payload;
 use crate::plan::{Group, Sampling, order};
 use crate::results::{RunOrder, StopRule};
-use crate::suite::Order;
 
 /// Monotonic time as the stop rules see it.
 pub trait Clock {

@@ -6,8 +6,9 @@
 
 use std::path::Path;
 
-use crate::placeholder::Scope;
-use crate::plan::{Group, Params};
+use crate::base::params::Params;
+use crate::base::placeholder::Scope;
+use crate::plan::Group;
 use crate::suite::Implementation;
 
 fn path(p: &Path) -> String {

@@ -171,7 +171,7 @@ fn a_run_versus_could_not_start_is_its_own_fault_and_so_is_the_skip_it_causes() 
             .unwrap();
         (c.outcome, c.harness_fault)
     };
-    use crate::outcome::HarnessFault::CannotStart;
+    use crate::base::outcome::HarnessFault::CannotStart;
     assert_eq!(fault("enc", "starved"), (Outcome::Failed, Some(CannotStart)));
     assert_eq!(fault("dec", "starved"), (Outcome::Skipped, Some(CannotStart)));
     // The code's own failure, and the skip it causes, are the code's.
@@ -319,7 +319,7 @@ fn a_fake_run_analyses_to_the_same_results() {
 }
 
 /// A results document of `cells`, analysed, taken in `order` (when given).
-pub(super) fn analysed(cells: Vec<Cell>, order: Option<crate::suite::Order>) -> crate::results::Results {
+pub(super) fn analysed(cells: Vec<Cell>, order: Option<crate::base::order::Order>) -> crate::results::Results {
     let mut results: crate::results::Results = serde_json::from_value(serde_json::json!({
         "schema_version": 1,
         "suite": { "name": "fake", "command": "versus run fake.toml" },

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::{Result, bail};
 
-use crate::placeholder::CommandTemplate;
+use crate::base::placeholder::CommandTemplate;
 use crate::suite::Suite;
 
 /// Finds a program the way exec would: a path with a slash relative to `cwd`, else on PATH.

@@ -86,7 +86,7 @@ fn group_count<'a>(cells: impl Iterator<Item = &'a Cell>) -> usize {
 /// A header for a journal written before versus recorded one: what the
 /// cells themselves say (operations, parameters, implementations).
 fn bare_header(cells: &IndexMap<String, Cell>) -> Results {
-    let mut matrix: IndexMap<String, Vec<crate::suite::ParamValue>> = IndexMap::new();
+    let mut matrix: IndexMap<String, Vec<crate::base::params::ParamValue>> = IndexMap::new();
     let mut operations: Vec<String> = Vec::new();
     let mut implementations: IndexMap<String, ImplementationInfo> = IndexMap::new();
     for c in cells.values() {

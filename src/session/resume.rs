@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use indexmap::IndexMap;
 
-use crate::outcome::HarnessFault;
+use crate::base::outcome::HarnessFault;
 use crate::results::{Cell, Results, group_key};
 
 /// The journal's cells, split into those kept and those measured again.
@@ -88,9 +88,9 @@ fn listed<'a>(cells: impl Iterator<Item = (&'a str, HarnessFault)>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::Outcome;
-    use crate::plan::Params;
-    use crate::suite::ParamValue;
+    use crate::base::outcome::Outcome;
+    use crate::base::params::ParamValue;
+    use crate::base::params::Params;
 
     fn cell(imp: &str, n: i64, outcome: Outcome, fault: Option<HarnessFault>) -> (String, Cell) {
         let params: Params = [("n".to_string(), ParamValue::Int(n))].into_iter().collect();

@@ -8,8 +8,8 @@ use std::path::Path;
 use super::model::{ImplementationSpec, SuiteFile};
 use super::validate::{Names, Validator};
 use super::{BUILD_PLACEHOLDERS, Build, Implementation, Input, Operation, RUN_PLACEHOLDERS, SuiteError};
-use crate::placeholder::CommandTemplate;
-use crate::units::parse_size;
+use crate::base::placeholder::CommandTemplate;
+use crate::base::units::parse_size;
 
 /// The smallest memory limit accepted: below it nothing can even start.
 const MIN_MEMORY_LIMIT: u64 = 1 << 20;

@@ -7,6 +7,8 @@
 
 mod implementations;
 pub mod model;
+mod overrides;
+mod services;
 pub mod shell;
 mod validate;
 
@@ -15,9 +17,11 @@ use std::time::Duration;
 
 use indexmap::IndexMap;
 
-use crate::placeholder::{CommandTemplate, Template};
-use crate::units::Bytes;
-pub use model::{Order, OutputMode, ParamValue, SuiteFile};
+use crate::base::order::Order;
+use crate::base::params::ParamValue;
+use crate::base::placeholder::{CommandTemplate, Template};
+use crate::base::units::Bytes;
+pub use model::{CounterChoice, OutputMode, SuiteFile};
 pub use validate::parse_measure;
 use validate::{Validator, line_col};
 
@@ -53,9 +57,9 @@ pub struct Settings {
     /// Minimum duration of one in-process sample (a batch of calls).
     pub min_sample_time: Duration,
     /// The metrics measured, wall time first (`measure`).
-    pub measure: Vec<crate::results::Metric>,
+    pub measure: Vec<crate::base::metric::Metric>,
     /// What counts instructions, when they are measured.
-    pub counter: crate::exec::counter::Choice,
+    pub counter: crate::suite::CounterChoice,
     /// Counted runs per cell; `None`: as many as its measured runs.
     pub counted_runs: Option<u32>,
 }

@@ -2,10 +2,11 @@
 //! errors (a typo must not silently change what is measured). The JSON Schema
 //! published in `docs/suite.schema.json` is generated from these types.
 
+use crate::base::order::Order;
+use crate::base::params::ParamValue;
 use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// A benchmark suite: implementations of the same operations, measured over a
 /// parameter matrix.
@@ -117,27 +118,6 @@ impl From<Vec<ParamValue>> for MatrixValues {
     }
 }
 
-/// A parameter value: a string, an integer, a float or a boolean.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
-#[serde(untagged)]
-pub enum ParamValue {
-    Bool(bool),
-    Int(i64),
-    Float(f64),
-    Str(String),
-}
-
-impl fmt::Display for ParamValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParamValue::Bool(b) => write!(f, "{b}"),
-            ParamValue::Int(i) => write!(f, "{i}"),
-            ParamValue::Float(x) => write!(f, "{x}"),
-            ParamValue::Str(s) => f.write_str(s),
-        }
-    }
-}
-
 /// Where the payload comes from. Exactly one of `size`, `file`, `command`.
 #[derive(Debug, Deserialize, JsonSchema, Clone)]
 #[serde(deny_unknown_fields)]
@@ -199,32 +179,6 @@ pub enum OutputMode {
     File,
     None,
     Inherit,
-}
-
-/// The order a group's implementations take their runs in (`plan::order`).
-#[derive(Debug, Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-#[serde(rename_all = "snake_case")]
-pub enum Order {
-    /// Rounds in a carry-over balanced pattern: over each block of rounds every
-    /// implementation runs right after every implementation, itself included,
-    /// equally often.
-    #[default]
-    Balanced,
-    /// Rounds rotated by one each time (A B C, B C A, C A B).
-    Interleaved,
-    /// Each implementation's runs one after another (hyperfine's order).
-    Blocked,
-}
-
-impl Order {
-    /// As the suite file and `--order` spell it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Order::Balanced => "balanced",
-            Order::Interleaved => "interleaved",
-            Order::Blocked => "blocked",
-        }
-    }
 }
 
 #[derive(Debug, Deserialize, JsonSchema, Clone, Default)]
@@ -358,4 +312,14 @@ pub struct ServiceSpec {
     pub cwd: Option<String>,
     #[serde(default)]
     pub env: IndexMap<String, String>,
+}
+
+/// Which counter a suite asks for (`settings.counter`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CounterChoice {
+    /// perf where it counts, else valgrind.
+    #[default]
+    Auto,
+    Perf,
+    Valgrind,
 }

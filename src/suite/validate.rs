@@ -11,11 +11,12 @@ use indexmap::IndexMap;
 
 use super::model::{MatrixValues, OutputMode, SuiteFile, WarmupSpec};
 use super::{
-    DEFAULT_MIN_SAMPLE_TIME, DEFAULT_RUNS, DEFAULT_TIMEOUT, DEFAULT_WARMUP, Implementation, Input, Operation, Override,
-    ParamValue, Payload, RUN_PLACEHOLDERS, Readiness, Service, Settings, Suite, SuiteError, Warmup,
+    DEFAULT_MIN_SAMPLE_TIME, DEFAULT_RUNS, DEFAULT_TIMEOUT, DEFAULT_WARMUP, Implementation, Input, Operation, Payload,
+    RUN_PLACEHOLDERS, Settings, Suite, SuiteError, Warmup,
 };
-use crate::placeholder::{CommandTemplate, Template};
-use crate::units::{parse_duration, parse_size};
+use crate::base::params::ParamValue;
+use crate::base::placeholder::{CommandTemplate, Template};
+use crate::base::units::{parse_duration, parse_size};
 
 pub(super) fn line_col(path: &Path, text: &str, offset: usize) -> String {
     let before = &text[..offset.min(text.len())];
@@ -365,142 +366,7 @@ program as an argument; set `shell = true` in [settings] to run commands through
         })
     }
 
-    fn overrides(
-        &self,
-        file: &SuiteFile,
-        operations: &[Operation],
-        expand: &dyn Fn(&str) -> Vec<String>,
-    ) -> Result<Vec<Override>, SuiteError> {
-        let mut overrides = Vec::new();
-        for (i, o) in file.overrides.iter().enumerate() {
-            let what = format!("override #{}", i + 1);
-            if o.when.is_empty() {
-                return Err(self.err(format!(
-                    "{what}: `when` is empty; name the parameter values it applies to"
-                )));
-            }
-            for (k, v) in &o.when {
-                let Some(values) = matrix_points(file).shift_remove(k) else {
-                    return Err(self.err(format!("{what}: when.{k}: no matrix parameter named '{k}'")));
-                };
-                if !values.contains(v) {
-                    let kind = match file.matrix.get(k) {
-                        Some(MatrixValues::Labelled(_)) => "labels",
-                        _ => "values",
-                    };
-                    return Err(self.err(format!("{what}: when.{k} = {v} is not one of matrix.{k}'s {kind}")));
-                }
-            }
-            let ops = self.override_operations(&what, o.operations.as_deref(), operations)?;
-            if let Some(v) = o.vars.keys().find(|v| !file.vars.contains_key(*v)) {
-                return Err(self.err(format!("{what}: vars.{v}: declare it with a default in [vars] first")));
-            }
-            if o.runs == Some(0) {
-                return Err(self.err(format!("{what}: runs must be at least 1")));
-            }
-            if let Some(s) = o.skip.iter().find(|s| expand(s).is_empty()) {
-                return Err(self.err(format!("{what}: skip: no implementation named '{s}'")));
-            }
-            if let Some(w) = o.weight.filter(|w| !(w.is_finite() && *w > 0.0)) {
-                return Err(self.err(format!("{what}: weight = {w}: give a positive number")));
-            }
-            overrides.push(Override {
-                when: o.when.clone(),
-                operations: ops,
-                vars: o.vars.clone(),
-                runs: o.runs,
-                warmup: self.warmup(&format!("{what}.warmup"), &o.warmup)?,
-                timeout: self.duration(&format!("{what}.timeout"), &o.timeout)?,
-                skip: o.skip.iter().flat_map(|s| expand(s)).collect(),
-                reason: o.reason.clone(),
-                weight: o.weight,
-            });
-        }
-        Ok(overrides)
-    }
-
-    /// An override's `operations`, as indices into `operations`: absent means
-    /// every operation; a list must name at least one, each an operation of the suite.
-    fn override_operations(
-        &self,
-        what: &str,
-        names: Option<&[String]>,
-        operations: &[Operation],
-    ) -> Result<Vec<usize>, SuiteError> {
-        let Some(names) = names else { return Ok(Vec::new()) };
-        if names.is_empty() {
-            return Err(self.err(format!(
-                "{what}: operations = []: name the operations it applies to, or leave `operations` out for all of them"
-            )));
-        }
-        let mut indices = Vec::new();
-        for name in names {
-            let Some(i) = operations.iter().position(|op| &op.name == name) else {
-                let known: Vec<&str> = operations.iter().map(|op| op.name.as_str()).collect();
-                return Err(self.err(format!(
-                    "{what}: operations: no operation named '{name}' (expected one of: {})",
-                    known.join(", ")
-                )));
-            };
-            if !indices.contains(&i) {
-                indices.push(i);
-            }
-        }
-        Ok(indices)
-    }
-
-    /// Services: their commands and probes may use `{tmp}`, `{port}` (the
-    /// free port versus picked for this service) and any service's
-    /// `{<service>.port}`.
-    fn services(&self, file: &SuiteFile, names: &Names, dir: &Path, shell: bool) -> Result<Vec<Service>, SuiteError> {
-        let mut services = Vec::new();
-        for (sname, s) in &file.services {
-            let what = format!("services.{sname}");
-            if sname.is_empty() || sname.contains(['.', '/', '{', '}']) {
-                return Err(self.err(format!(
-                    "{what}: a service name may not be empty or contain '.', '/' or braces"
-                )));
-            }
-            let none = |n: &str| n == "tmp" || n == "port" || names.is_service_port(n);
-            let command = self.command(&format!("{what}.command"), &s.command, None, shell, &none)?;
-            let probes = [s.ready_tcp.is_some(), s.ready_http.is_some(), s.ready_command.is_some()];
-            if probes.iter().filter(|p| **p).count() > 1 {
-                return Err(self.err(format!(
-                    "{what}: give at most one of ready_tcp, ready_http, ready_command"
-                )));
-            }
-            let ready = if let Some(a) = &s.ready_tcp {
-                Readiness::Tcp(self.template(&format!("{what}.ready_tcp"), a, &none)?)
-            } else if let Some(u) = &s.ready_http {
-                if !u.starts_with("http://") {
-                    return Err(self.err(format!("{what}.ready_http: only http:// URLs are probed")));
-                }
-                Readiness::Http(self.template(&format!("{what}.ready_http"), u, &none)?)
-            } else if let Some(c) = &s.ready_command {
-                Readiness::Command(self.command(&format!("{what}.ready_command"), c, None, shell, &none)?)
-            } else {
-                Readiness::Started
-            };
-            let version = match &s.version {
-                Some(v) => Some(self.command(&format!("{what}.version"), v, None, shell, &none)?),
-                None => None,
-            };
-            services.push(Service {
-                name: sname.clone(),
-                command,
-                version,
-                ready,
-                ready_timeout: self
-                    .duration(&format!("{what}.ready_timeout"), &s.ready_timeout)?
-                    .unwrap_or(Duration::from_secs(30)),
-                cwd: Some(dir.join(s.cwd.as_deref().unwrap_or("."))),
-                env: s.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-            });
-        }
-        Ok(services)
-    }
-
-    fn warmup(&self, field: &str, spec: &Option<WarmupSpec>) -> Result<Option<Warmup>, SuiteError> {
+    pub(super) fn warmup(&self, field: &str, spec: &Option<WarmupSpec>) -> Result<Option<Warmup>, SuiteError> {
         match spec {
             None => Ok(None),
             Some(WarmupSpec::Runs(n)) => Ok(Some(Warmup::Runs(*n))),
@@ -509,16 +375,16 @@ program as an argument; set `shell = true` in [settings] to run commands through
         }
     }
 
-    fn measure(&self, names: &Option<Vec<String>>) -> Result<Vec<crate::results::Metric>, SuiteError> {
+    fn measure(&self, names: &Option<Vec<String>>) -> Result<Vec<crate::base::metric::Metric>, SuiteError> {
         parse_measure(names.as_deref().unwrap_or_default()).map_err(|e| self.err(format!("settings.measure: {e}")))
     }
 
-    fn counter(&self, name: &Option<String>) -> Result<crate::exec::counter::Choice, SuiteError> {
-        use crate::exec::counter::Choice;
+    fn counter(&self, name: &Option<String>) -> Result<crate::suite::CounterChoice, SuiteError> {
+        use crate::suite::CounterChoice;
         match name.as_deref().map(str::trim) {
-            None | Some("auto") => Ok(Choice::Auto),
-            Some("perf") => Ok(Choice::Perf),
-            Some("valgrind") => Ok(Choice::Valgrind),
+            None | Some("auto") => Ok(CounterChoice::Auto),
+            Some("perf") => Ok(CounterChoice::Perf),
+            Some("valgrind") => Ok(CounterChoice::Valgrind),
             Some(other) => Err(self.err(format!(
                 "settings.counter = \"{other}\": give \"auto\", \"perf\" or \"valgrind\""
             ))),
@@ -538,7 +404,8 @@ program as an argument; set `shell = true` in [settings] to run commands through
                 .resolve
                 .as_deref()
                 .map(|r| {
-                    crate::units::parse_percent(r).map_err(|e| self.err(format!("settings.resolve = \"{r}\": {e}")))
+                    crate::base::units::parse_percent(r)
+                        .map_err(|e| self.err(format!("settings.resolve = \"{r}\": {e}")))
                 })
                 .transpose()?,
             warmup: self
@@ -572,8 +439,8 @@ program as an argument; set `shell = true` in [settings] to run commands through
 
 /// The metrics `names` lists ("wall", "instructions"), wall time first and
 /// always: it is measured on every run.
-pub fn parse_measure(names: &[String]) -> Result<Vec<crate::results::Metric>, String> {
-    use crate::results::Metric;
+pub fn parse_measure(names: &[String]) -> Result<Vec<crate::base::metric::Metric>, String> {
+    use crate::base::metric::Metric;
     let mut out = vec![Metric::Wall];
     for name in names {
         let m = Metric::parse(name)
@@ -599,7 +466,7 @@ fn expand_name(file: &SuiteFile, implementations: &[Implementation], name: &str)
 
 /// Each matrix parameter's points as cells know them: its values, or for a
 /// labelled parameter its labels.
-fn matrix_points(file: &SuiteFile) -> IndexMap<String, Vec<ParamValue>> {
+pub(super) fn matrix_points(file: &SuiteFile) -> IndexMap<String, Vec<ParamValue>> {
     file.matrix
         .iter()
         .map(|(name, values)| {

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use crate::base::units::Bytes;
 use crate::payload;
-use crate::units::Bytes;
 use crate::worker::client::WorkerProcess;
 
 include!(concat!(env!("OUT_DIR"), "/scenarios.rs"));

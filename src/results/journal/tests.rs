@@ -1,7 +1,7 @@
 //! The journal's unit (a group) and its recovery from torn or glued lines.
 
 use super::*;
-use crate::outcome::Outcome;
+use crate::base::outcome::Outcome;
 use crate::results::Samples;
 
 fn cell(id: &str, implementation: &str) -> Cell {

@@ -1,0 +1,132 @@
+//! Carry-over findings: each cell whose time depends on the implementation
+//! run just before it (`judge::carryover`, stored in `stats.carry_over`),
+//! naming who slows whom and by how much, with the cell's figures run alone
+//! and in turns; and the warning that names them all. What becomes of each
+//! comparison of such a cell is the judge's (`judge::withhold`).
+
+use crate::base::text;
+use crate::judge::withhold::{KEPT, WITHHELD, detected, sentence, who};
+use crate::results::{CarryOver, Finding, FindingKind, Results, Warning};
+
+/// The warning's kind in `results.warnings`.
+pub const KIND: &str = "carry_over";
+
+/// One finding per cell with a detected carry-over, in document order.
+pub fn findings(results: &Results) -> Vec<Finding> {
+    results
+        .cells
+        .iter()
+        .filter_map(|cell| {
+            let co = detected(cell)?;
+            let named: Vec<&String> = co
+                .effect
+                .iter()
+                .flat_map(|e| e.after.iter().chain(&e.against))
+                .collect();
+            let mut cells = vec![cell.id.clone()];
+            cells.extend(
+                results
+                    .cells
+                    .iter()
+                    .filter(|c| {
+                        c.id != cell.id
+                            && c.operation == cell.operation
+                            && c.params == cell.params
+                            && named.contains(&&c.implementation)
+                    })
+                    .map(|c| c.id.clone()),
+            );
+            let mut f = Finding::new(
+                FindingKind::CarryOver,
+                &cell.operation,
+                cell.params.clone(),
+                sentence(cell, co)?,
+                cells,
+            );
+            f.implementation = Some(cell.implementation.clone());
+            f.carry_over = Some(co.clone());
+            Some(f)
+        })
+        .collect()
+}
+
+/// How many of the run's comparisons (in time) carry this note.
+fn count(results: &Results, marker: &str) -> usize {
+    results
+        .comparisons
+        .iter()
+        .filter(|c| c.note.as_deref().is_some_and(|n| n.contains(marker)))
+        .count()
+}
+
+/// The warning naming every cell with a carry-over, if any.
+pub fn warning(results: &Results) -> Option<Warning> {
+    let named: Vec<String> = results
+        .cells
+        .iter()
+        .filter_map(|c| {
+            let e = detected(c)?.effect.as_ref()?;
+            Some(format!(
+                "{} ({} after {})",
+                c.label(),
+                text::ratio(e.ratio),
+                who(c, &e.after)
+            ))
+        })
+        .collect();
+    (!named.is_empty()).then(|| Warning {
+        kind: KIND.into(),
+        message: format!(
+            "{} cell(s) ran at a different speed depending on which implementation ran just before them: what one run leaves behind (memory to reclaim or caches evicted, for example: the run does not measure which) was charged to the next. Taking turns cannot cancel that, so a comparison with one of them keeps its verdict only where the runs after each predecessor give it on their own: {} kept, {} unknown because of it. The findings give each one's time run alone and in turns. Compare them with --order blocked (each implementation's runs in one block, as hyperfine does), or find what the run before leaves behind. Cells: {}.",
+            named.len(),
+            count(results, KEPT),
+            count(results, WITHHELD),
+            named.join(", ")
+        ),
+    })
+}
+
+/// What the method sentence says of the carry-over test when some cells
+/// with a recorded order could not be tested: too few runs after each
+/// predecessor (`judge::carryover::MIN_RUNS` on each side). `None` when
+/// every such cell was tested, or none has an order.
+pub fn coverage(results: &Results) -> Option<String> {
+    let ordered: Vec<&CarryOver> = results
+        .cells
+        .iter()
+        .filter_map(|c| c.stats.as_ref()?.carry_over.as_ref())
+        .collect();
+    // Tested: an effect with an interval (an effect planned on too few runs
+    // for one can neither find nor rule out anything).
+    let tested = ordered
+        .iter()
+        .filter(|c| {
+            c.effect
+                .as_ref()
+                .is_some_and(|e| e.ci_low.is_some() && e.ci_high.is_some())
+        })
+        .count();
+    if ordered.is_empty() || tested == ordered.len() {
+        return None;
+    }
+    // Implementations taking turns in a group, whether or not each got to
+    // run before each other in so few runs.
+    let most = results
+        .cells
+        .iter()
+        .filter_map(|c| c.samples.order.as_ref().map(|o| o.implementations.len()))
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    // The group's tests share the confidence, so more implementations need
+    // more runs after each for any test to have an interval.
+    let min = crate::judge::carryover::runs_needed(most, results.analysis.confidence);
+    let hint = match results.order() {
+        crate::base::order::Order::Balanced => format!(" (--runs {} here)", min * most),
+        _ => String::new(),
+    };
+    Some(format!(
+        "Carry-over (a run slowed or sped up by the one before it) was tested in {tested} of {} cells: with {most} implementations taking turns the test takes at least {min} runs after each predecessor{hint}.",
+        ordered.len()
+    ))
+}

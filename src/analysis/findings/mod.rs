@@ -1,0 +1,109 @@
+//! Findings: the takeaways of a report, computed from the cells instead of
+//! typed by hand (hand-written notes drift from their own tables). A pure
+//! step over the `Results` document, after `analysis` has filled the
+//! statistics; reports print the sentences it writes, first.
+//!
+//! Size findings look at a series (`series`: one operation at one value of
+//! every parameter that does not set the payload size):
+//! - `cost`: time ≈ fixed + per byte, with intervals, or "not linear in size";
+//! - `crossover`: the fastest implementation at each size, and where it changes;
+//! - `memory`: peak memory about constant, or growing k bytes per payload byte.
+//!
+//! Groups outside every series (no payload size, or one) get `fastest`.
+//! Both decide a group by `winner`: a winner only where the judge's
+//! verdicts confirm it, "the same" only where the verdict is `same`,
+//! "unknown" otherwise, nothing from unstable runs.
+//!
+//! Whole-run findings: `unstable` (cells whose runs do not describe one
+//! level, left out of every other finding), `warmup` (first run against
+//! the steady median), `carryover` (a cell slower or faster after some
+//! implementation than after itself), `drift` (identical work whose
+//! intervals do not overlap, also a warning) and `failures` (cells that did
+//! not end ok).
+//!
+//! `check` reads a document's findings against its verdicts and names any
+//! finding a verdict contradicts: CI runs it over every committed report.
+
+pub mod carryover;
+pub mod check;
+pub mod cost;
+pub mod crossover;
+pub mod drift;
+pub mod failures;
+pub mod fastest;
+pub mod memory;
+pub mod series;
+pub mod unstable;
+pub mod warmup;
+pub mod winner;
+
+#[cfg(test)]
+pub(crate) mod tests;
+#[cfg(test)]
+mod verdict_tests;
+
+use crate::base::params::params_key;
+use crate::results::{Finding, FindingKind, Results, Warning};
+
+/// Where a kind sits among an operation's findings: who wins first, then
+/// costs, memory, warm-up, carry-over, drift and failures.
+fn rank(kind: FindingKind) -> usize {
+    match kind {
+        FindingKind::Crossover | FindingKind::Winner => 0,
+        FindingKind::Cost | FindingKind::NotLinear => 1,
+        FindingKind::Memory => 2,
+        FindingKind::FirstRun => 3,
+        FindingKind::CarryOver => 4,
+        FindingKind::Drift => 5,
+        FindingKind::NotOk => 6,
+        FindingKind::Unstable => 7,
+        FindingKind::Other => 8,
+    }
+}
+
+/// Every finding of `results`, grouped by operation (in suite order) and
+/// the values of its other parameters, and
+/// the drift warning when there is drift. Reads only cells and their stats.
+pub fn compute(results: &Results) -> (Vec<Finding>, Option<Warning>) {
+    let settings = &results.analysis;
+    let mut found = Vec::new();
+    let all = series::all(results);
+    for s in &all {
+        let fits = cost::fits(s, settings.confidence);
+        found.extend(crossover::findings(s, &fits, settings));
+        found.extend(fits.iter().map(|f| cost::finding(s, f)));
+        found.extend(memory::findings(s));
+    }
+    let in_series: std::collections::HashSet<&str> =
+        all.iter().flat_map(|s| s.cells.iter().map(|c| c.id.as_str())).collect();
+    found.extend(fastest::findings(results, &in_series, settings));
+    found.extend(unstable::findings(results));
+    found.extend(warmup::findings(results));
+    found.extend(carryover::findings(results));
+    let (drifted, warning) = drift::check(results);
+    found.extend(drifted);
+    found.extend(failures::findings(results));
+    // By operation, then by the other parameters' values (in the order the
+    // series came), then by kind: a report lists each series' findings together.
+    let op_index = |op: &str| results.operations.iter().position(|o| o == op).unwrap_or(usize::MAX);
+    let mut labels: Vec<String> = Vec::new();
+    for f in &found {
+        let key = params_key(&f.params);
+        if !labels.contains(&key) {
+            labels.push(key);
+        }
+    }
+    let label_index = |f: &Finding| labels.iter().position(|l| *l == params_key(&f.params));
+    found.sort_by_key(|f| (op_index(&f.operation), label_index(f), rank(f.kind)));
+    (found, warning)
+}
+
+/// Puts fresh findings and the drift warning in `results`, replacing any it
+/// held: what `analysis::analyze` ends with, and what `versus report` does
+/// to a results file, so findings follow this versus, not the one that ran.
+pub fn refresh(results: &mut Results) {
+    let (findings, warning) = compute(results);
+    results.findings = findings;
+    results.warnings.retain(|w| w.kind != drift::KIND);
+    results.warnings.extend(warning);
+}

@@ -1,0 +1,12 @@
+//! The ground floor: the nouns every layer shares — units, command
+//! placeholders, cell outcomes, parameter sets, metrics and the order runs
+//! are taken in. It imports nothing from the rest of the crate, so any
+//! layer may use it without pulling another layer in.
+
+pub mod metric;
+pub mod order;
+pub mod outcome;
+pub mod params;
+pub mod placeholder;
+pub mod text;
+pub mod units;

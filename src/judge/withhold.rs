@@ -1,0 +1,143 @@
+//! The carry-over rule that can change a verdict: a comparison of a cell
+//! whose time depends on the implementation run just before it
+//! (`judge::carryover`) is called only where the runs after each
+//! predecessor give that verdict on their own; otherwise it reads
+//! `unknown`, and its note says who slows whom and by how much.
+
+use super::compare::unpaired;
+use super::verdict;
+use crate::base::text;
+use crate::results::{AnalysisSettings, CarryOver, Cell, Comparison, Verdict};
+
+/// The start of the note of a comparison a carry-over leaves unknown.
+pub const WITHHELD: &str = "not called: carry-over";
+
+/// The end of the note of a comparison that keeps its verdict beside one.
+pub const KEPT: &str = "but the runs after each predecessor give this verdict on their own";
+
+/// The cell's carry-over when one was detected.
+pub fn detected(cell: &Cell) -> Option<&CarryOver> {
+    cell.stats.as_ref()?.carry_over.as_ref().filter(|c| c.detected)
+}
+
+/// "a or b", naming the cell's own implementation "itself".
+pub fn who(cell: &Cell, names: &[String]) -> String {
+    let names: Vec<String> = names
+        .iter()
+        .map(|n| {
+            if *n == cell.implementation {
+                "itself".to_string()
+            } else {
+                n.clone()
+            }
+        })
+        .collect();
+    match names.as_slice() {
+        [rest @ .., last] if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
+/// One sentence: "c after a or b: 1.94x [1.71, 2.20] its time after itself,
+/// +1.20 s system time (run alone 1.38 s, in turns 2.67 s; 10 and 20 runs)".
+pub fn sentence(cell: &Cell, co: &CarryOver) -> Option<String> {
+    let e = co.effect.as_ref()?;
+    let ratio = match (e.ci_low, e.ci_high) {
+        (Some(lo), Some(hi)) => {
+            let [r, lo, hi] = text::numbers([e.ratio, lo, hi]);
+            format!("{r}x [{lo}, {hi}]")
+        }
+        _ => text::ratio(e.ratio),
+    };
+    let sys = e.sys_delta_ns.filter(|d| d.abs() >= 1.0).map_or_else(String::new, |d| {
+        let sign = if d < 0.0 { "-" } else { "+" };
+        format!(", {sign}{} system time", text::time(d.abs()))
+    });
+    let figures = match (&co.alone, &co.in_turns) {
+        (Some(alone), Some(turns)) => format!(
+            " (run alone {}, in turns {}; {} and {} runs)",
+            text::time(alone.median_ns),
+            text::time(turns.median_ns),
+            alone.runs,
+            turns.runs
+        ),
+        (None, Some(turns)) => format!(
+            " (in turns {}; it never ran right after itself, so no run-alone figure: --order balanced gives one)",
+            text::time(turns.median_ns)
+        ),
+        _ => String::new(),
+    };
+    Some(format!(
+        "{} after {}: {ratio} its time after {}{sys}{figures}",
+        cell.implementation,
+        who(cell, &e.after),
+        who(cell, &e.against)
+    ))
+}
+
+/// Why a comparison that involves `cell` is not called.
+pub fn note(cell: &Cell) -> Option<String> {
+    let co = detected(cell)?;
+    Some(format!(
+        "{WITHHELD}, the run before changes {}'s time ({}); its median mixes runs after different implementations, so the ratio depends on the order",
+        cell.label(),
+        sentence(cell, co)?
+    ))
+}
+
+/// A comparison of `cell` with `base` (in time) where either has a
+/// carry-over: its verdict stands only if the runs of each regime the
+/// carry-over separates (after the predecessors that change the cell's
+/// time, and after the others: `judge::carryover::regimes`) give the same
+/// verdict on their own, against each regime of the other cell — a 2 µs
+/// program that takes 4 µs after a heavy one is faster than an 8 µs one
+/// either way; against another 2 µs program, one regime says `same` and
+/// the other `slower`, and the comparison is `unknown`. Either way the
+/// note says so. `band` is the comparison's noise band (log scale), `level`
+/// its confidence. Returns whether the verdict was withheld for it.
+pub fn apply(comparison: &mut Comparison, cell: &Cell, base: &Cell, band: f64, level: f64) -> bool {
+    if comparison.verdict == Verdict::Baseline || (detected(cell).is_none() && detected(base).is_none()) {
+        return false;
+    }
+    let why = note(cell).or_else(|| note(base)).unwrap_or_default();
+    let found = why.trim_start_matches(WITHHELD).trim_start_matches(", ");
+    // An unknown is unknown already, whatever ran before: not the carry-over's doing.
+    if comparison.verdict == Verdict::Unknown {
+        add_note(comparison, format!("a carry-over was also found ({found})"));
+        return false;
+    }
+    let regimes = super::carryover::regimes;
+    let holds = match (regimes(cell, level), regimes(base, level)) {
+        (Some(mine), Some(theirs)) => mine.iter().all(|m| {
+            theirs.iter().all(|t| {
+                let est = unpaired(m, t);
+                est.interval.is_some() && verdict::decide(&est, band) == comparison.verdict
+            })
+        }),
+        _ => false,
+    };
+    if holds {
+        add_note(comparison, format!("a carry-over was found ({found}), {KEPT}"));
+        return false;
+    }
+    comparison.verdict = Verdict::Unknown;
+    // More runs in the same order would not settle it.
+    comparison.settle_runs = None;
+    add_note(comparison, why);
+    true
+}
+
+/// `text` after the comparison's note, if it has one.
+fn add_note(comparison: &mut Comparison, text: String) {
+    comparison.note = Some(match comparison.note.take() {
+        Some(earlier) => format!("{earlier}; {text}"),
+        None => text,
+    });
+}
+
+/// `apply` with the comparison's own noise band (`judge::compare::noise_band`):
+/// the one rule of the tables, the overall table and the findings.
+pub fn judge(comparison: &mut Comparison, cell: &Cell, base: &Cell, settings: &AnalysisSettings) -> bool {
+    let band = (1.0 + super::compare::noise_band(cell, base, settings)).ln();
+    apply(comparison, cell, base, band, settings.confidence)
+}

@@ -1,0 +1,139 @@
+//! The relative-speed chart: each implementation's ratio to the baseline
+//! with its interval, one bar per cell.
+
+use super::*;
+use crate::report::charts::axes::{fit, log_ticks, ratio_label, ratio_range, text_px};
+use crate::report::tables::Subset;
+use crate::results::{Cell, Comparison, Results};
+use plotters::element::{PathElement, Rectangle};
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// Relative speed against the baseline: one bar per implementation and row
+/// value, on a log axis holding 1×, with the ratio's interval as a whisker.
+pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option<String> {
+    let comps: Vec<(&Cell, &Comparison)> = subset
+        .cells
+        .iter()
+        .filter_map(|c| {
+            results
+                .comparisons
+                .iter()
+                .find(|k| k.implementation == c.implementation && k.operation == c.operation && k.params == c.params)
+                .map(|k| (*c, k))
+        })
+        .filter(|(_, k)| k.implementation != k.baseline)
+        .collect();
+    if comps.is_empty() {
+        return None;
+    }
+    let low = comps.iter().map(|(_, k)| k.ci_low.unwrap_or(k.ratio).min(k.ratio));
+    let high = comps.iter().map(|(_, k)| k.ci_high.unwrap_or(k.ratio).max(k.ratio));
+    let (lo, hi) = ratio_range(low.fold(1.0, f64::min), high.fold(1.0, f64::max));
+    let labels: Vec<String> = comps
+        .iter()
+        .map(|(c, k)| match row.and_then(|r| c.params.get(r)) {
+            Some(v) => format!("{v} · {}", k.implementation),
+            None => k.implementation.clone(),
+        })
+        .collect();
+    let font_px = f64::from(FONT_PX);
+    let widest = labels.iter().map(|l| text_px(l, font_px)).fold(0.0, f64::max);
+    let label_px = widest.min(f64::from(WIDE_PX) * 0.34);
+    let y_area = (label_px + 16.0 + font_px * 1.6) as u32;
+    let n = comps.len();
+    let (x_area, row_px) = (56u32, 32u32);
+    let height = row_px * n as u32 + x_area + 2 * MARGIN_PX + TITLE_PX * 2;
+    let plot_w = f64::from(WIDE_PX - y_area - 2 * MARGIN_PX);
+    let tick_chars = [lo, hi]
+        .iter()
+        .map(|v| ratio_label(10f64.powf(v.log10().round())).chars().count())
+        .max()
+        .unwrap_or(4)
+        + 1;
+    let gap_px = tick_chars as f64 * font_px * 0.58 + 12.0;
+    let ticks = log_ticks(lo, hi, gap_px / (plot_w / (hi / lo).log10()));
+    let metric = results.view;
+    let against = results.suite.baseline.clone().unwrap_or_else(|| match metric {
+        crate::base::metric::Metric::Wall => "the fastest".into(),
+        crate::base::metric::Metric::Instructions => "the fewest".into(),
+    });
+    let title = match metric {
+        crate::base::metric::Metric::Wall => chart_title(subset, "relative time, below 1× is faster"),
+        crate::base::metric::Metric::Instructions => chart_title(subset, "relative instructions, below 1× is fewer"),
+    };
+    let height = height + extra_title_px(&title, TITLE_PX);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDE_PX, height)).into_drawing_area();
+        root.fill(&WHITE).ok()?;
+        let area = titled(&root, &title, TITLE_PX)?;
+        let mut chart = ChartBuilder::on(&area)
+            .margin(MARGIN_PX)
+            .x_label_area_size(x_area)
+            .y_label_area_size(y_area)
+            .build_cartesian_2d((lo..hi).log_scale().with_key_points(ticks), 0f64..n as f64)
+            .ok()?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .y_labels(0)
+            .x_desc(fit(
+                &format!("{} relative to {against} (log scale)", metric.noun()),
+                plot_w,
+                font_px,
+            ))
+            .y_desc(match row {
+                Some(r) => format!("{r} · implementation"),
+                None => "implementation".into(),
+            })
+            .x_label_formatter(&|r| ratio_label(*r))
+            .label_style(font(FONT_PX))
+            .axis_desc_style(font(FONT_PX))
+            .bold_line_style(RGBColor(225, 225, 225))
+            .draw()
+            .ok()?;
+        // Row labels beside the axis, placed in pixels (a numeric axis has no category labels).
+        for (j, label) in labels.iter().enumerate() {
+            let (px, py) = chart.backend_coord(&(lo, (n - 1 - j) as f64 + 0.5));
+            let style = font(FONT_PX).pos(Pos::new(HPos::Right, VPos::Center));
+            root.draw(&Text::new(fit(label, label_px, font_px), (px - 8, py), style))
+                .ok()?;
+        }
+        draw_bars(&mut chart, results, &comps)?;
+        root.present().ok()?;
+    }
+    Some(svg)
+}
+
+/// The bars of the relative chart (filled for a verdict, outlined for same or unknown),
+/// their whiskers, and the line at 1×.
+fn draw_bars(chart: &mut RatioChart, results: &Results, comps: &[(&Cell, &Comparison)]) -> Option<()> {
+    let impls = crate::report::tables::implementations(results);
+    let n = comps.len();
+    for (j, (_, k)) in comps.iter().enumerate() {
+        let y = (n - 1 - j) as f64;
+        let i = impls.iter().position(|x| *x == k.implementation).unwrap_or(0);
+        let c = colour(i);
+        let style = match k.verdict {
+            crate::results::Verdict::Same | crate::results::Verdict::Unknown => c.stroke_width(2),
+            _ => c.mix(0.75).filled(),
+        };
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(1.0, y + 0.2), (k.ratio, y + 0.8)],
+                style,
+            )))
+            .ok()?;
+        if let (Some(l), Some(h)) = (k.ci_low, k.ci_high) {
+            chart.draw_series(whisker(l, h, y)).ok()?;
+        }
+    }
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(1.0, 0.0), (1.0, n as f64)],
+            BLACK,
+        )))
+        .ok()?;
+    Some(())
+}

@@ -1,0 +1,149 @@
+//! The scaling chart: time against payload size on log-log axes, one
+//! series per implementation with its interval band, failures marked.
+
+use super::*;
+use crate::base::outcome::Outcome;
+use crate::base::units::format_bytes;
+use crate::report::charts::axes::{compact, log_ticks, text_px, thin};
+use crate::report::tables::Subset;
+use crate::results::{Cell, Results};
+use plotters::element::Cross;
+use plotters::prelude::*;
+
+/// Time per call against payload size, log-log, one line per implementation
+/// with its interval band; cells that are not ok are marked along the top with
+/// their outcome. `None` when the subset has no sizes to plot.
+pub fn scaling(results: &Results, subset: &Subset, row: &str) -> Option<String> {
+    let sized: Vec<(&Cell, f64)> = subset
+        .cells
+        .iter()
+        .filter_map(|c| bytes_of(c, row).map(|b| (*c, b)))
+        .collect();
+    let mut sizes: Vec<f64> = sized.iter().map(|(_, b)| *b).collect();
+    sizes.sort_unstable_by(f64::total_cmp);
+    sizes.dedup();
+    if sizes.len() < 2 {
+        return None;
+    }
+    let (xmin, xmax) = (sizes[0] / 1.5, sizes[sizes.len() - 1] * 1.5);
+    let (ymin, ymax) = time_range(&sized);
+    let (height, x_area, y_area) = (440u32, 56u32, 100u32);
+    let plot_w = f64::from(WIDE_PX - y_area - 2 * MARGIN_PX);
+    let plot_h = f64::from(height - x_area - 2 * MARGIN_PX - TITLE_PX * 2);
+    let x_ticks = thin(
+        &sizes,
+        &|b| text_px(&compact(&format_bytes(b as u64)), f64::from(FONT_PX)),
+        plot_w / (xmax / xmin).log10(),
+    );
+    let y_gap = f64::from(FONT_PX) * 1.3 + 8.0;
+    let y_ticks = log_ticks(ymin, ymax, y_gap / (plot_h / (ymax / ymin).log10()));
+    let metric = results.view;
+    let title = chart_title(subset, &format!("{} per call by payload size", metric.noun()));
+    let height = height + extra_title_px(&title, TITLE_PX);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDE_PX, height)).into_drawing_area();
+        root.fill(&WHITE).ok()?;
+        let area = titled(&root, &title, TITLE_PX)?;
+        let mut chart = ChartBuilder::on(&area)
+            .margin(MARGIN_PX)
+            .x_label_area_size(x_area)
+            .y_label_area_size(y_area)
+            .build_cartesian_2d(
+                (xmin..xmax).log_scale().with_key_points(x_ticks),
+                (ymin..ymax).log_scale().with_key_points(y_ticks),
+            )
+            .ok()?;
+        chart
+            .configure_mesh()
+            .x_desc("payload size (log scale)")
+            .y_desc(format!("{} per call (log scale)", metric.noun()))
+            .x_label_formatter(&|b| compact(&format_bytes(*b as u64)))
+            .y_label_formatter(&|t| compact(&axis_figure(metric, *t)))
+            .label_style(font(FONT_PX))
+            .axis_desc_style(font(FONT_PX))
+            .bold_line_style(RGBColor(225, 225, 225))
+            .draw()
+            .ok()?;
+        draw_scaling_series(&root, &mut chart, results, &sized)?;
+        mark_not_ok(&mut chart, results, &sized, ymax)?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .label_font(font(FONT_PX))
+            .legend_area_size(36)
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .draw()
+            .ok()?;
+        root.present().ok()?;
+    }
+    Some(svg)
+}
+
+/// Each implementation's line (dashed in pixels), markers and interval band.
+fn draw_scaling_series<'a, 'b>(
+    root: &DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    chart: &mut LogChart<'a, 'b>,
+    results: &Results,
+    sized: &[(&Cell, f64)],
+) -> Option<()>
+where
+    'b: 'a,
+{
+    for (i, name) in crate::report::tables::implementations(results).iter().enumerate() {
+        let pts = series_points(sized, name);
+        if pts.is_empty() {
+            continue;
+        }
+        let c = colour(i);
+        let band: Vec<(f64, f64)> = pts
+            .iter()
+            .map(|p| (p.0, p.3))
+            .chain(pts.iter().rev().map(|p| (p.0, p.2)))
+            .collect();
+        chart
+            .draw_series(std::iter::once(Polygon::new(band, c.mix(0.15))))
+            .ok()?;
+        let pixels: Vec<(i32, i32)> = pts.iter().map(|p| chart.backend_coord(&(p.0, p.1))).collect();
+        root.draw(&Polylines::dashed(&pixels, i, c.stroke_width(2))).ok()?;
+        chart
+            .draw_series(
+                pts.iter()
+                    .map(|p| EmptyElement::at((p.0, p.1)) + marker::<SVGBackend<'b>>(i, (0, 0), c.filled())),
+            )
+            .ok()?
+            .label(name.as_str())
+            .legend(move |(x, y)| {
+                EmptyElement::at((x, y))
+                    + Polylines::dashed(&[(-14, 0), (14, 0)], i, c.stroke_width(2))
+                    + marker::<SVGBackend<'b>>(i, (0, 0), c.filled())
+            });
+    }
+    Some(())
+}
+
+/// Not-ok cells: a cross near the top edge with the outcome's label; several
+/// at one size are stacked so their labels do not overlap.
+fn mark_not_ok(chart: &mut LogChart, results: &Results, sized: &[(&Cell, f64)], ymax: f64) -> Option<()> {
+    let impls = crate::report::tables::implementations(results);
+    let mut at_size: Vec<f64> = Vec::new();
+    for (c, b) in sized
+        .iter()
+        .filter(|(c, _)| c.outcome != Outcome::Ok && c.outcome != Outcome::Skipped)
+    {
+        let k = at_size.iter().filter(|x| **x == *b).count() as i32;
+        at_size.push(*b);
+        let i = impls.iter().position(|n| *n == c.implementation).unwrap_or(0);
+        let label = format!("{} {}", c.implementation, c.outcome.label());
+        let dy = i32::try_from(FONT_PX).unwrap_or(15) + 4;
+        chart
+            .draw_series(std::iter::once(
+                EmptyElement::at((*b, ymax / 1.6))
+                    + Cross::new((0, k * dy), 6, colour(i).stroke_width(3))
+                    + Text::new(label, (9, k * dy - 8), font(FONT_PX).color(&colour(i))),
+            ))
+            .ok()?;
+    }
+    Some(())
+}

@@ -1,0 +1,257 @@
+//! `report.html`: one self-contained file — inline CSS and inline SVG charts,
+//! no script, no fetch — rendered with `minijinja`, whose automatic HTML
+//! escaping covers every string that comes from a suite (names, parameters,
+//! version output, error text). Only the SVG, which `plotters` wrote and
+//! escaped itself, is inserted as markup.
+
+use minijinja::{Environment, Value, context};
+use serde::Serialize;
+
+use crate::base::outcome::Outcome;
+use crate::report::charts;
+use crate::report::sections::method;
+use crate::report::tables;
+use crate::results::{Results, RunStatus};
+
+const TEMPLATE: &str = include_str!("report.html.j2");
+
+#[derive(Serialize)]
+struct TableView {
+    title: String,
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+    /// Leading text columns (left-aligned); the rest are figures.
+    labels: usize,
+    notes: Vec<String>,
+}
+
+impl From<tables::Table> for TableView {
+    fn from(t: tables::Table) -> Self {
+        let labels = if t.kind == tables::TableKind::Info {
+            t.header.len()
+        } else {
+            t.labels.max(1)
+        };
+        TableView {
+            title: t.title,
+            header: t.header,
+            rows: t.rows,
+            labels,
+            notes: t.notes,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct SubsetView {
+    label: String,
+    scaling: Option<Value>,
+    relative: Option<Value>,
+    /// Number of implementations drawn in the scaling chart (checked by the browser test).
+    series: usize,
+    tables: Vec<TableView>,
+    distributions: Vec<Value>,
+    /// The same subset in each other metric measured (instructions): its charts and tables.
+    metric_charts: Vec<Value>,
+    metric_tables: Vec<TableView>,
+}
+
+/// What a report shows of a metric other than time, above the operations.
+#[derive(Serialize)]
+struct MetricView {
+    name: &'static str,
+    findings: Vec<crate::report::sections::findings::Group>,
+    summary: Option<GridView>,
+    verdict_note: String,
+    since: Option<TableView>,
+}
+
+#[derive(Serialize)]
+struct SectionView {
+    operation: String,
+    subsets: Vec<SubsetView>,
+}
+
+#[derive(Serialize)]
+struct GridView {
+    labels: usize,
+    title: String,
+    header: Vec<String>,
+    rows: Vec<Vec<tables::GridCell>>,
+}
+
+#[derive(Serialize)]
+struct Problem {
+    outcome: &'static str,
+    text: String,
+}
+
+/// A serializable value for the template (safe SVG strings inside it stay safe).
+fn ser<T: Serialize>(x: T) -> Value {
+    Value::from(minijinja::value::Serde(x))
+}
+
+fn safe(svg: String) -> Value {
+    Value::from_safe_string(svg)
+}
+
+/// The charts of every subset, for Markdown's SVG files: (file stem, SVG),
+/// those of other metrics than time after time's ("…-instructions-scaling").
+pub fn chart_files(results: &Results) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let views = crate::report::metric_views(results);
+    let all = std::iter::once((None, results)).chain(views.iter().map(|(m, v)| (Some(*m), v)));
+    for (metric, doc) in all {
+        let row = tables::row_param(doc);
+        let infix = metric.map_or_else(String::new, |m| format!("{}-", m.name()));
+        for (i, s) in tables::subsets(doc).iter().enumerate() {
+            let stem = format!("{}{infix}", chart_stem(i, &s.operation));
+            if let Some(svg) = row.as_deref().and_then(|r| charts::scaling(doc, s, r)) {
+                out.push((format!("{stem}scaling"), svg));
+            }
+            if let Some(svg) = charts::relative(doc, s, row.as_deref()) {
+                out.push((format!("{stem}relative"), svg));
+            }
+        }
+    }
+    out
+}
+
+/// File-name stem shared by the charts of subset `i` (in `tables::subsets` order).
+pub fn chart_stem(i: usize, operation: &str) -> String {
+    format!("chart-{}-{}-", i + 1, sanitize(operation))
+}
+
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .collect()
+}
+
+/// One section per operation: each subset's tables and charts, in time and
+/// in each other metric (`views`).
+fn sections(results: &Results, views: &[(crate::base::metric::Metric, Results)]) -> Vec<SectionView> {
+    let row = tables::row_param(results);
+    let view_subsets: Vec<_> = views.iter().map(|(_, v)| (v, tables::subsets(v))).collect();
+    let mut sections: Vec<SectionView> = Vec::new();
+    for (i, s) in tables::subsets(results).into_iter().enumerate() {
+        if sections.last().is_none_or(|v| v.operation != s.operation) {
+            sections.push(SectionView {
+                operation: s.operation.clone(),
+                subsets: vec![],
+            });
+        }
+        let ts: Vec<TableView> = tables::subset_tables(results, &s)
+            .into_iter()
+            .map(TableView::from)
+            .collect();
+        let series = s
+            .cells
+            .iter()
+            .filter(|c| c.stats.is_some())
+            .map(|c| c.implementation.as_str())
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        let scaling = row.as_deref().and_then(|r| charts::scaling(results, &s, r));
+        let (mut metric_charts, mut metric_tables) = (Vec::new(), Vec::new());
+        for (view, subsets) in &view_subsets {
+            let Some(vs) = subsets.get(i) else { continue };
+            metric_charts.extend(row.as_deref().and_then(|r| charts::scaling(view, vs, r)).map(safe));
+            metric_charts.extend(charts::relative(view, vs, row.as_deref()).map(safe));
+            metric_tables.extend(tables::subset_tables(view, vs).into_iter().map(TableView::from));
+        }
+        sections.last_mut().expect("pushed above").subsets.push(SubsetView {
+            metric_charts,
+            metric_tables,
+            label: s.label.clone(),
+            series: if scaling.is_some() { series } else { 0 },
+            scaling: scaling.map(safe),
+            relative: charts::relative(results, &s, row.as_deref()).map(safe),
+            tables: ts,
+            // One time axis per group (the implementations at one parameter
+            // set), so the panels of a row compare at a glance; across sizes
+            // times differ by orders of magnitude and would flatten each other.
+            distributions: s
+                .cells
+                .iter()
+                .filter_map(|c| {
+                    let group = s.cells.iter().copied().filter(|o| o.params == c.params);
+                    charts::distribution(c, charts::run_range(group)?)
+                })
+                .map(safe)
+                .collect(),
+        });
+    }
+    sections
+}
+
+/// The page; `notes` is the author's Markdown (`versus report --notes`).
+pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinja::Error> {
+    let views = crate::report::metric_views(results);
+    let sections = sections(results, &views);
+    let grid_view = |g: tables::SummaryGrid| GridView {
+        labels: g.labels,
+        title: g.title,
+        header: g.header,
+        rows: g.rows,
+    };
+    let summary = tables::summary_grid(results).map(grid_view);
+    let metrics: Vec<MetricView> = views
+        .iter()
+        .map(|(m, v)| MetricView {
+            name: m.name(),
+            findings: crate::report::sections::findings::groups(v),
+            summary: tables::summary_grid(v).map(grid_view),
+            verdict_note: method::verdict_note(v),
+            since: crate::report::sections::since::table(v).map(TableView::from),
+        })
+        .collect();
+    let problems: Vec<Problem> = results
+        .cells
+        .iter()
+        .filter(|c| c.outcome != Outcome::Ok)
+        .map(|c| Problem {
+            outcome: c.outcome.label(),
+            text: format!("{} — {}", c.label(), c.message.clone().unwrap_or_default()),
+        })
+        .collect();
+    let status = match results.status {
+        RunStatus::Complete => "complete",
+        RunStatus::Interrupted => "interrupted: only the finished cells are shown",
+        RunStatus::Running => "in progress",
+    };
+    let mut env = Environment::new();
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
+    env.add_template("report.html", TEMPLATE)?;
+    env.get_template("report.html")?.render(context! {
+        title => crate::report::sections::record::title(results),
+        description => results.suite.description.as_deref().map(str::trim),
+        versus_version => results.environment.versus_version.clone(),
+        started_at => results.started_at.clone(),
+        status => status,
+        command => results.suite.command.clone(),
+        method => method::method_sentence(results),
+        counting => method::counting_sentence(results),
+        metrics => ser(&metrics),
+        findings => ser(crate::report::sections::findings::groups(results)),
+        summary => ser(&summary),
+        since => ser(crate::report::sections::since::table(results).map(TableView::from)),
+        since_warning => results.since.as_ref().and_then(|s| s.warning.clone()),
+        revisions => ser(crate::report::sections::revisions::tables(results).into_iter().map(TableView::from).collect::<Vec<_>>()),
+        verdict_note => method::verdict_note(results),
+        notes => notes.map(|n| safe(crate::report::sections::notes::to_html(n))),
+        problems => ser(&problems),
+        sections => ser(&sections),
+        versions => ser({
+            let t = tables::versions_table(results);
+            (t.header, t.rows, t.notes)
+        }),
+        overall => ser(crate::report::sections::overall::table(results).map(TableView::from)),
+        labels => ser(tables::labels_table(results).map(TableView::from)),
+        levels => ser(crate::report::sections::levels::levels_table(results).map(TableView::from)),
+        services => ser(crate::report::sections::services::services_table(results).map(|t| (t.header, t.rows))),
+        environment => ser(tables::environment_table(results).rows),
+        pieces => ser(crate::report::sections::pieces::pieces_table(results).map(|t| (t.header, t.rows))),
+        warnings => ser(&results.warnings),
+    })
+}

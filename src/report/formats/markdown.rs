@@ -1,0 +1,287 @@
+//! `report.md`: the shape of the hand-made reports versus replaces — the
+//! findings first, then one section per operation with rows per parameter value and a column per
+//! implementation, ratios against the baseline, the environment, versions,
+//! outcomes and warnings.
+
+use std::fmt::Write as _;
+
+use crate::base::metric::Metric;
+use crate::report::formats::html;
+use crate::report::sections::method;
+use crate::report::tables::{self, Table};
+use crate::results::{Results, RunStatus};
+
+/// Escapes text for a Markdown table cell or paragraph: no raw pipes, HTML or newlines.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '|' => out.push_str("\\|"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\n' | '\r' => out.push(' '),
+            '`' | '*' | '_' | '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escapes the suite author's prose (the description, notes) for Markdown:
+/// HTML is neutralised and links that could run or fetch something are
+/// reduced to their text, but Markdown such as `code` is kept, since the
+/// author wrote it for the report.
+fn escape_prose(text: &str) -> String {
+    crate::report::sections::notes::safe_markdown(text)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+fn table(out: &mut String, t: &Table, heading: &str) {
+    let _ = writeln!(out, "{heading} {}\n", escape(&t.title));
+    let _ = writeln!(
+        out,
+        "| {} |",
+        t.header.iter().map(|h| escape(h)).collect::<Vec<_>>().join(" | ")
+    );
+    let align: Vec<&str> = (0..t.header.len())
+        .map(|i| if i < t.labels.max(1) { "---" } else { "---:" })
+        .collect();
+    let _ = writeln!(out, "| {} |", align.join(" | "));
+    for row in &t.rows {
+        let _ = writeln!(
+            out,
+            "| {} |",
+            row.iter().map(|c| escape(c)).collect::<Vec<_>>().join(" | ")
+        );
+    }
+    out.push('\n');
+    for n in &t.notes {
+        let _ = writeln!(out, "{}\n", escape(n));
+    }
+}
+
+/// "## Findings": a bold title per operation (and value of its other
+/// parameters), a bullet per finding; a view in another metric titles its own.
+fn findings(out: &mut String, results: &Results) {
+    let groups = crate::report::sections::findings::groups(results);
+    if groups.is_empty() {
+        return;
+    }
+    match results.view {
+        Metric::Wall => {
+            let _ = writeln!(out, "## Findings\n");
+        }
+        m => {
+            let _ = writeln!(out, "## Findings in {}\n", m.name());
+        }
+    }
+    for g in groups {
+        let _ = writeln!(out, "**{}**\n", escape(&g.title));
+        for line in g.lines {
+            let _ = writeln!(out, "- {}", escape(&line.text));
+        }
+        out.push('\n');
+    }
+}
+
+/// " in instructions" for a view in another metric than time; empty for time.
+fn in_metric(results: &Results) -> String {
+    match results.view {
+        Metric::Wall => String::new(),
+        m => format!(" in {}", m.name()),
+    }
+}
+
+/// The `versus diff` comparison as Markdown.
+pub fn render_diff(t: &Table, notes: &[String]) -> String {
+    let mut out = String::from("# versus diff\n\n");
+    table(&mut out, t, "##");
+    for n in notes {
+        let _ = writeln!(out, "- {}", escape(n));
+    }
+    out
+}
+
+/// The report without charts.
+pub fn render(results: &Results) -> String {
+    render_with_charts(results, &[], None)
+}
+
+/// The report, linking the given chart files (stem, SVG) from `html::chart_files`,
+/// which the caller writes beside it as `<stem>.svg`.
+pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes: Option<&str>) -> String {
+    let mut out = String::new();
+    heading(&mut out, results);
+    let views = crate::report::metric_views(results);
+    overview(&mut out, results, &views, notes);
+    let problems = tables::outcome_rows(results);
+    if !problems.is_empty() {
+        let _ = writeln!(
+            out,
+            "**{} cell(s) did not finish ok**: see [below](#cells-that-did-not-finish-ok).\n",
+            problems.len()
+        );
+    }
+    operations(&mut out, results, &views, charts);
+    if !problems.is_empty() {
+        let _ = writeln!(out, "## Cells that did not finish ok\n");
+        for p in problems {
+            let _ = writeln!(out, "- {}", escape(&p));
+        }
+        out.push('\n');
+    }
+    closing(&mut out, results);
+    out
+}
+
+/// The title, description, status, command and method.
+fn heading(out: &mut String, results: &Results) {
+    let _ = writeln!(out, "# {}\n", escape(&crate::report::sections::record::title(results)));
+    if let Some(d) = &results.suite.description {
+        let _ = writeln!(out, "{}\n", escape_prose(d.trim()));
+    }
+    let status = match results.status {
+        RunStatus::Complete => "complete",
+        RunStatus::Interrupted => "**interrupted**: only the cells below were finished",
+        RunStatus::Running => "**in progress**",
+    };
+    let _ = writeln!(
+        out,
+        "Generated by versus {} on {} ({status}).\n",
+        results.environment.versus_version, results.started_at
+    );
+    let _ = writeln!(out, "Command: `{}`\n", results.suite.command.replace('`', "'"));
+    if let Some(m) = method::method_sentence(results) {
+        let _ = writeln!(out, "{m}\n");
+    }
+    if let Some(m) = method::counting_sentence(results) {
+        let _ = writeln!(out, "{}\n", escape(&m));
+    }
+}
+
+/// What a reader sees first: findings, the overall table, the summary grid,
+/// the change since an earlier run (each in time, then in each other metric
+/// of `views`), revisions and the author's notes.
+fn overview(out: &mut String, results: &Results, views: &[(Metric, Results)], notes: Option<&str>) {
+    findings(out, results);
+    for (_, view) in views {
+        findings(out, view);
+    }
+    if let Some(t) = crate::report::sections::overall::table(results) {
+        let _ = writeln!(out, "## Overall\n");
+        table(out, &t, "###");
+    }
+    if let Some(grid) = tables::summary_grid(results) {
+        let _ = writeln!(out, "## Summary\n");
+        table(out, &grid.table(), "###");
+        let _ = writeln!(out, "{}\n", escape(&method::verdict_note(results)));
+        for (_, view) in views {
+            if let Some(grid) = tables::summary_grid(view) {
+                table(out, &grid.table(), "###");
+                let _ = writeln!(out, "{}\n", escape(&method::verdict_note(view)));
+            }
+        }
+    }
+    for doc in std::iter::once(results).chain(views.iter().map(|(_, v)| v)) {
+        if let Some(t) = crate::report::sections::since::table(doc) {
+            let _ = writeln!(out, "## Change since an earlier run{}\n", in_metric(doc));
+            if let Some(w) = doc.since.as_ref().and_then(|s| s.warning.as_ref()) {
+                let _ = writeln!(out, "**WARNING: {}**\n", escape(w));
+            }
+            table(out, &t, "###");
+        }
+    }
+    let revisions = crate::report::sections::revisions::tables(results);
+    if !revisions.is_empty() {
+        let _ = writeln!(out, "## Revisions\n");
+        for t in &revisions {
+            table(out, t, "###");
+        }
+    }
+    if let Some(n) = notes {
+        let _ = writeln!(out, "## Notes\n\n{}\n", escape_prose(n.trim()));
+    }
+}
+
+/// One section per operation: its charts, then each subset's tables in
+/// time and in each other metric of `views`.
+fn operations(out: &mut String, results: &Results, views: &[(Metric, Results)], charts: &[(String, String)]) {
+    let mut last_op = None;
+    for (i, subset) in tables::subsets(results).iter().enumerate() {
+        if last_op != Some(&subset.operation) {
+            let _ = writeln!(out, "## {}\n", escape(&subset.operation));
+            last_op = Some(&subset.operation);
+        }
+        for (stem, _) in charts
+            .iter()
+            .filter(|(s, _)| s.contains(&html::chart_stem(i, &subset.operation)))
+        {
+            let _ = writeln!(out, "![{}]({stem}.svg)\n", escape(&stem.replace(['-', '_'], " ")));
+        }
+        for t in &tables::subset_tables(results, subset) {
+            table(out, t, "###");
+        }
+        for (_, view) in views {
+            if let Some(vs) = tables::subsets(view).get(i) {
+                for t in &tables::subset_tables(view, vs) {
+                    table(out, t, "###");
+                }
+            }
+        }
+    }
+}
+
+/// The record of the run: levels, versions, labels, services, environment,
+/// pieces, warnings.
+fn closing(out: &mut String, results: &Results) {
+    if let Some(t) = crate::report::sections::levels::levels_table(results) {
+        table(out, &t, "##");
+    }
+    table(out, &tables::versions_table(results), "##");
+    if let Some(t) = tables::labels_table(results) {
+        table(out, &t, "##");
+    }
+    if let Some(t) = crate::report::sections::services::services_table(results) {
+        table(out, &t, "##");
+    }
+    table(out, &tables::environment_table(results), "##");
+    if let Some(t) = crate::report::sections::pieces::pieces_table(results) {
+        table(out, &t, "##");
+        let _ = writeln!(
+            out,
+            "Each row of the tables above was measured on one machine; ratios compare cells of one machine only.\n"
+        );
+    }
+    let _ = writeln!(out, "## Warnings\n");
+    if results.warnings.is_empty() {
+        let _ = writeln!(out, "None.\n");
+    }
+    for w in &results.warnings {
+        let _ = writeln!(out, "- **{}**: {}", escape(&w.kind), escape(&w.message));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_neutralises_markup() {
+        assert_eq!(escape("a|b"), "a\\|b");
+        assert_eq!(
+            escape("<img src=x onerror=alert(1)>"),
+            "&lt;img src=x onerror=alert(1)&gt;"
+        );
+        assert_eq!(escape("line\nbreak"), "line break");
+        assert_eq!(
+            escape_prose("`code` and <script>x</script> & more"),
+            "`code` and &lt;script&gt;x&lt;/script&gt; &amp; more"
+        );
+    }
+}

@@ -1,0 +1,462 @@
+//! The terminal: a progress bar with an ETA on stderr while the plan runs,
+//! and the findings and result tables on stdout at the end, fitted to the terminal's
+//! width (`comfy-table` wraps columns that do not fit) and coloured only
+//! when the caller says so (`--color`, `NO_COLOR`).
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+
+use crate::base::outcome::Outcome;
+use crate::report::formats::eta::{self, Eta};
+
+use crate::report::tables::layout::{self, Align, Breaks, Grid};
+use crate::report::tables::{self, Table, TableKind};
+use crate::results::Results;
+use crate::runner::Events;
+
+/// Progress on stderr; hidden when stderr is not a terminal or `quiet` is set.
+pub struct Progress {
+    bar: ProgressBar,
+    /// The group being measured, shown again once a note (such as generating a payload) is over.
+    group: String,
+    eta: Arc<Mutex<Eta>>,
+    started: Instant,
+}
+
+impl Progress {
+    pub fn new(quiet: bool) -> Self {
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        if quiet {
+            bar.set_draw_target(ProgressDrawTarget::hidden());
+        }
+        let eta = Arc::new(Mutex::new(Eta::new(0)));
+        let started = Instant::now();
+        let reader = Arc::clone(&eta);
+        bar.set_style(
+            // `wide_msg` takes the rest of the line and is cut to the terminal's width.
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:20} {pos}/{len} runs, ETA {time_left} {wide_msg}",
+            )
+            .expect("valid template")
+            .with_key("time_left", move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let left = reader.lock().ok().and_then(|e| e.remaining(started.elapsed()));
+                let _ = w.write_str(&left.map_or_else(|| "…".to_string(), eta::short));
+            }),
+        );
+        if !quiet {
+            // Redraw between runs too, so elapsed time and ETA move during a long run.
+            bar.enable_steady_tick(Duration::from_millis(500));
+        }
+        Progress {
+            bar,
+            group: String::new(),
+            eta,
+            started,
+        }
+    }
+
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+
+    fn with_eta(&self, f: impl FnOnce(&mut Eta, Duration)) {
+        if let Ok(mut e) = self.eta.lock() {
+            f(&mut e, self.started.elapsed());
+        }
+    }
+}
+
+impl Events for Progress {
+    fn start(&mut self, total_runs: u64) {
+        self.bar.set_length(total_runs);
+        self.with_eta(|e, _| *e = Eta::new(total_runs));
+    }
+    fn group_start(&mut self, label: &str) {
+        self.group = label.to_string();
+        self.bar.set_message(label.to_string());
+    }
+    fn group_planned(&mut self, runs: u64) {
+        self.with_eta(|e, now| e.group_start(now, runs));
+    }
+    fn run_done(&mut self) {
+        if self.bar.message() != self.group {
+            self.bar.set_message(self.group.clone());
+        }
+        self.with_eta(|e, now| e.run_done(now));
+        self.bar.inc(1);
+    }
+    fn runs_dropped(&mut self, count: u64) {
+        let len = self.bar.length().unwrap_or(0);
+        self.bar.set_length(len.saturating_sub(count));
+        self.with_eta(|e, _| e.dropped(count));
+    }
+    fn runs_added(&mut self, count: u64) {
+        let len = self.bar.length().unwrap_or(0);
+        self.bar.set_length(len + count);
+        self.with_eta(|e, _| e.added(count));
+    }
+    fn note(&mut self, text: &str) {
+        self.bar.set_message(text.to_string());
+    }
+}
+
+fn width(s: &str) -> usize {
+    console::measure_text_width(s)
+}
+
+/// How the end-of-run text is laid out: the terminal's width and whether to colour.
+#[derive(Debug, Clone, Copy)]
+pub struct Layout {
+    pub columns: usize,
+    pub colour: bool,
+}
+
+impl Layout {
+    /// Plain text at `columns` wide.
+    pub fn plain(columns: usize) -> Self {
+        Layout { columns, colour: false }
+    }
+
+    /// The terminal's width (`terminal_width`).
+    pub fn stdout(colour: bool) -> Self {
+        Layout {
+            columns: terminal_width(),
+            colour,
+        }
+    }
+
+    fn paint(&self, text: &str, style: &console::Style) -> String {
+        if self.colour {
+            style.clone().force_styling(true).apply_to(text).to_string()
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+/// Renders a table as aligned plain text at the default width.
+pub fn render_table(t: &Table) -> String {
+    render_table_with(t, Layout::plain(DEFAULT_WIDTH))
+}
+
+/// Renders a table fitted to `layout.columns` (see `layout`): the column
+/// `n` (measured runs) after the labels when the table has it, figures
+/// right-aligned, a figure never split from its spread nor a word in two,
+/// and a table too wide for the terminal stacked in blocks. Verdicts are
+/// coloured when `layout.colour` is set.
+pub fn render_table_with(t: &Table, layout: Layout) -> String {
+    let with_runs = !t.runs.is_empty();
+    let at = t.labels.min(t.header.len()).max(1);
+    let insert = |row: &[String], n: &str| -> Vec<String> {
+        let mut r = row.to_vec();
+        if with_runs {
+            r.insert(at.min(r.len()), n.to_string());
+        }
+        r
+    };
+    let header = if t.header.iter().any(|h| !h.is_empty()) {
+        insert(&t.header, "n")
+    } else {
+        vec![]
+    };
+    let rows: Vec<Vec<String>> = t
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| insert(row, t.runs.get(i).map_or("", String::as_str)))
+        .collect();
+    let count = header.len().max(rows.iter().map(Vec::len).max().unwrap_or(0));
+    let repeat = at + usize::from(with_runs);
+    let text = t.kind == TableKind::Info;
+    let align: Vec<Align> = (0..count)
+        .map(|i| if i < at || text { Align::Left } else { Align::Right })
+        .collect();
+    let breaks: Vec<Breaks> = (0..count)
+        .map(|i| {
+            if i < at || text {
+                Breaks::Words
+            } else {
+                Breaks::Evidence
+            }
+        })
+        .collect();
+    let grid = Grid {
+        header: &header,
+        rows: &rows,
+        repeat,
+        align: &align,
+        breaks: &breaks,
+    };
+    let mut out = format!(
+        "{}\n",
+        layout.paint(&fit_title(&t.title, layout.columns), &console::Style::new().bold())
+    );
+    let paint = |cell: &str, line: &str| paint_cell(cell, line, t.kind, layout);
+    for line in layout::render(&grid, layout.columns, &paint) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    for note in &t.notes {
+        out.push_str(&fit_title(note, layout.columns));
+        out.push('\n');
+    }
+    out
+}
+
+const NBSP: char = '\u{a0}';
+
+/// A title longer than the width is wrapped at spaces.
+fn fit_title(title: &str, columns: usize) -> String {
+    let mut lines: Vec<String> = vec![String::new()];
+    for word in title.split(' ') {
+        let last = lines.last_mut().expect("one line at least");
+        if !last.is_empty() && width(last) + 1 + width(word) > columns {
+            lines.push(word.to_string());
+        } else {
+            if !last.is_empty() {
+                last.push(' ');
+            }
+            last.push_str(word);
+        }
+    }
+    lines.join("\n")
+}
+
+const NOT_OK: [Outcome; 4] = [
+    Outcome::Failed,
+    Outcome::Timeout,
+    Outcome::OutOfMemory,
+    Outcome::WrongOutput,
+];
+
+/// A line of a table cell coloured by the cell's verdict: slower red,
+/// faster green, not-ok in bold red.
+fn paint_cell(text: &str, line: &str, kind: TableKind, layout: Layout) -> String {
+    if !layout.colour || !matches!(kind, TableKind::Ratio | TableKind::Summary | TableKind::Overall) {
+        return line.to_string();
+    }
+    let word = |w: &str| text.split(' ').any(|t| t == w);
+    let style = if (text.contains("slower") || word("more")) && !text.starts_with("not confirmed") {
+        console::Style::new().red()
+    } else if (text.contains("faster") || word("fewer")) && !text.starts_with("not confirmed") {
+        console::Style::new().green()
+    } else if NOT_OK.iter().any(|o| o.label() == text) {
+        console::Style::new().red().bold()
+    } else {
+        return line.to_string();
+    };
+    layout.paint(line, &style)
+}
+
+/// The end-of-run summary printed to stdout, warnings one line each, plain,
+/// at the default width.
+pub fn summary(results: &Results) -> String {
+    summary_with(results, false, Layout::plain(DEFAULT_WIDTH))
+}
+
+/// Columns assumed when the width of the terminal is unknown.
+pub const DEFAULT_WIDTH: usize = 100;
+
+/// The width to lay the end-of-run text out at: the terminal's, asked of
+/// standard output and then standard error (`versus run … | tee log` still
+/// has its terminal there), else `COLUMNS`, else `DEFAULT_WIDTH`.
+pub fn terminal_width() -> usize {
+    let asked = [libc::STDOUT_FILENO, libc::STDERR_FILENO]
+        .into_iter()
+        .find_map(window_columns);
+    asked
+        .or_else(|| {
+            std::env::var("COLUMNS")
+                .ok()
+                .and_then(|c| c.trim().parse::<usize>().ok())
+                .filter(|c| *c > 0)
+        })
+        .unwrap_or(DEFAULT_WIDTH)
+}
+
+/// The column count of the terminal on `fd` (TIOCGWINSZ), if it is one.
+fn window_columns(fd: libc::c_int) -> Option<usize> {
+    let mut size = libc::winsize {
+        ws_row: 0,
+        ws_col: 0,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCGWINSZ writes one `winsize` into the struct it is given.
+    let r = unsafe { libc::ioctl(fd, libc::TIOCGWINSZ, &mut size) };
+    (r == 0 && size.ws_col > 0).then_some(usize::from(size.ws_col))
+}
+
+/// The end-of-run summary; `verbose` gives each warning in full with the
+/// cells it names; otherwise a warning is one line of at most the width.
+/// Tables are fitted to the width.
+pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String {
+    let columns = layout.columns;
+    let heading = console::Style::new().bold();
+    let views = crate::report::metric_views(results);
+    let mut out = findings(results, layout);
+    for (_, view) in &views {
+        out.push_str(&findings(view, layout));
+    }
+    if let Some(t) = crate::report::sections::overall::table(results) {
+        out.push_str(&render_table_with(&t, layout));
+        out.push('\n');
+    }
+    let mut sections = tables::result_tables(results);
+    for (_, view) in &views {
+        for (op, ts) in tables::result_tables(view) {
+            if let Some((_, wall)) = sections.iter_mut().find(|(o, _)| *o == op) {
+                wall.extend(ts);
+            }
+        }
+    }
+    for (op, ts) in sections {
+        out.push_str(&layout.paint(&format!("== {op} =="), &heading));
+        out.push('\n');
+        for t in ts.iter().filter(|t| {
+            matches!(
+                t.kind,
+                TableKind::Time | TableKind::Range | TableKind::Cpu | TableKind::Ratio | TableKind::Summary
+            )
+        }) {
+            out.push_str(&render_table_with(t, layout));
+        }
+        out.push('\n');
+    }
+    for doc in std::iter::once(results).chain(views.iter().map(|(_, v)| v)) {
+        if let Some(t) = crate::report::sections::since::table(doc) {
+            if let Some(w) = doc.since.as_ref().and_then(|s| s.warning.as_ref()) {
+                out.push_str(&format!("WARNING: {w}\n"));
+            }
+            out.push_str(&render_table_with(&t, layout));
+            out.push('\n');
+        }
+    }
+    for t in crate::report::sections::revisions::tables(results) {
+        out.push_str(&render_table_with(&t, layout));
+        out.push('\n');
+    }
+    let problems = tables::outcome_rows(results);
+    if !problems.is_empty() {
+        out.push_str(&layout.paint("Not ok:", &console::Style::new().red().bold()));
+        out.push('\n');
+        for p in problems {
+            out.push_str(&hanging(&p, "  ", "    ", columns));
+        }
+    }
+    out.push_str(&layout.paint("== Run ==", &heading));
+    out.push('\n');
+    for line in crate::report::sections::record::terminal_lines(results) {
+        out.push_str(&hanging(&line, "  ", "    ", columns));
+    }
+    let warning = layout.paint("warning:", &console::Style::new().yellow());
+    for w in &results.warnings {
+        if verbose {
+            out.push_str(&format!("{warning} {}\n", w.message));
+        } else {
+            // Cut before painting, so the escape codes do not count toward the width.
+            let line = one_line(&format!("warning: {}", w.message), columns);
+            out.push_str(&line.replacen("warning:", &warning, 1));
+            out.push('\n');
+        }
+    }
+    if !verbose && !results.warnings.is_empty() {
+        out.push_str("(--verbose: each warning in full, with the cells it names)\n");
+    }
+    out
+}
+
+/// "== Findings ==": the findings under their titles, one bullet each, wrapped
+/// to the width under a hanging indent; empty when there are none.
+fn findings(results: &Results, layout: Layout) -> String {
+    let groups = crate::report::sections::findings::groups(results);
+    if groups.is_empty() {
+        return String::new();
+    }
+    let title = match results.view {
+        crate::base::metric::Metric::Wall => "== Findings ==".to_string(),
+        m => format!("== Findings in {} ==", m.name()),
+    };
+    let mut out = layout.paint(&title, &console::Style::new().bold());
+    out.push('\n');
+    for g in groups {
+        out.push_str(&layout.paint(&fit_title(&g.title, layout.columns), &console::Style::new().bold()));
+        out.push('\n');
+        for line in g.lines {
+            let wrapped = hanging(&glue(&line.text), "  - ", "    ", layout.columns);
+            out.push_str(&wrapped.replace(NBSP, " "));
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// `text` with the spaces that must not become line breaks made
+/// non-breaking: inside "[…]" intervals, and between a number and its unit
+/// ("2.30 ms", "100 MB"). The spaces come back after wrapping.
+fn glue(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    let mut previous = ' ';
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let unit_follows = chars.peek().is_some_and(|n| n.is_alphabetic());
+        if c == ' ' && (depth > 0 || (previous.is_ascii_digit() && unit_follows)) {
+            out.push(NBSP);
+        } else {
+            out.push(c);
+        }
+        previous = c;
+    }
+    out
+}
+
+/// `text` wrapped at spaces to `columns`, the first line after `first`, the
+/// rest after `rest`; a word longer than a line stays whole on its own line.
+fn hanging(text: &str, first: &str, rest: &str, columns: usize) -> String {
+    let mut out = String::new();
+    let mut line = first.to_string();
+    let mut empty = true;
+    for word in text.split(' ') {
+        if !empty && width(&line) + 1 + width(word) > columns {
+            out.push_str(&line);
+            out.push('\n');
+            line = rest.to_string();
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// `text` cut at a word boundary to fit `width` columns, "…" marking the cut.
+fn one_line(text: &str, columns: usize) -> String {
+    if width(text) <= columns {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for word in text.split(' ') {
+        if width(&out) + 1 + width(word) + 2 > columns {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    let out = out.trim_end_matches([',', ':', ';', '.']);
+    format!("{out} …")
+}

@@ -1,0 +1,115 @@
+//! A comparison as the document records it: a ratio, its interval and the
+//! judge's verdict, and the settings every verdict of a run was judged by.
+
+use super::*;
+use crate::base::metric::Metric;
+use crate::base::params::Params;
+use serde::{Deserialize, Serialize};
+
+/// A cell compared with the baseline implementation at the same operation and parameters.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Comparison {
+    pub implementation: String,
+    pub baseline: String,
+    pub operation: String,
+    pub params: Params,
+    /// Time of the implementation relative to the baseline, above 1 is slower:
+    /// with paired runs the median of the per-pair ratios, else median / median.
+    pub ratio: f64,
+    /// 95% interval of the ratio: the median of the per-pair ratios'
+    /// order-statistic interval when `paired`, widened by the variation
+    /// between passes and forks (`levels`); else both medians' intervals
+    /// combined. Null with fewer than 6 runs (`note` says so).
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+    /// Decided by the interval (`judge::verdict`): "faster", "slower", "same"
+    /// (the interval lies inside the noise band), "unknown", or "baseline".
+    pub verdict: Verdict,
+    /// Whether the runs were taken side by side (the same group, interleaved).
+    pub paired: bool,
+    /// Values behind the estimate: pairs of runs when paired, else the smaller run count.
+    #[serde(default)]
+    pub n: usize,
+    /// Which levels of repetition the interval covers.
+    #[serde(default)]
+    pub levels: Levels,
+    /// The smallest relative change (0.032 = 3.2%) this comparison would
+    /// call faster or slower four times in five, at its size and spread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum_detectable: Option<f64>,
+    /// For an `unknown`: about how many runs (pairs) in all would settle it at the spread seen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settle_runs: Option<u64>,
+    /// Why there is no interval or verdict, when there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// What was compared: wall time (absent), or "instructions" (the ratio
+    /// is of instructions per call).
+    #[serde(default, skip_serializing_if = "crate::base::metric::is_wall")]
+    pub metric: Metric,
+}
+
+/// The answer of a comparison: three of them, and the baseline itself.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Faster,
+    Slower,
+    /// No difference as large as the noise band: the whole interval lies inside it.
+    Same,
+    /// Neither called nor ruled out: too few runs, or an interval that
+    /// reaches past the band (schema 1 wrote "indistinguishable").
+    #[serde(alias = "indistinguishable")]
+    Unknown,
+    Baseline,
+}
+
+/// How comparisons were decided; stored so re-rendering gives the same verdicts.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct AnalysisSettings {
+    /// Confidence level of every interval.
+    pub confidence: f64,
+    /// Significance level of the tests.
+    pub alpha: f64,
+    /// Smallest relative difference called faster or slower (0.01 = 1%).
+    pub noise: f64,
+    pub bootstrap_resamples: usize,
+    /// The noise band of instruction counts: the smallest relative
+    /// difference in instructions called a change, where the cells' own
+    /// counts repeat more closely than this (else their repeatability is
+    /// the band; see `judge::counts`).
+    #[serde(default = "default_instructions_noise")]
+    pub instructions_noise: f64,
+}
+
+/// See `AnalysisSettings::instructions_noise`.
+pub const INSTRUCTIONS_NOISE: f64 = 0.001;
+
+fn default_instructions_noise() -> f64 {
+    INSTRUCTIONS_NOISE
+}
+
+impl Default for AnalysisSettings {
+    fn default() -> Self {
+        AnalysisSettings {
+            confidence: 0.95,
+            alpha: 0.05,
+            noise: 0.01,
+            bootstrap_resamples: crate::stats::bootstrap::RESAMPLES,
+            instructions_noise: INSTRUCTIONS_NOISE,
+        }
+    }
+}
+
+impl AnalysisSettings {
+    /// The settings a view in `metric` is judged with: that metric's noise band.
+    pub fn for_metric(&self, metric: Metric) -> AnalysisSettings {
+        match metric {
+            Metric::Wall => self.clone(),
+            Metric::Instructions => AnalysisSettings {
+                noise: self.instructions_noise,
+                ..self.clone()
+            },
+        }
+    }
+}

@@ -1,0 +1,391 @@
+//! The floor plan, enforced: which top-level module of `src/` may use which.
+//!
+//! `LAYERS` is the table the README's architecture section describes. The
+//! test reads every source file (test code left out), collects each path
+//! that leaves its own top-level module — `crate::x`, `super::…` climbing
+//! to the crate root, inline paths and `pub use` re-exports alike — and
+//! fails on any edge the table does not allow. The table itself must be
+//! acyclic, and every module of `src/` must have a row, so a new module is
+//! placed on purpose.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Each top-level module and the modules it may use, lowest floor first.
+/// A module may use only modules listed before it.
+const LAYERS: &[(&str, &[&str])] = &[
+    // Ground floor: shared nouns and pure statistics.
+    ("base", &[]),
+    ("stats", &[]),
+    // The document every later layer reads and writes.
+    ("results", &["base", "stats"]),
+    // Inputs, the judge, and what the machine says of itself.
+    ("suite", &["base", "results"]),
+    ("payload", &["base"]),
+    ("environment", &["base", "results", "stats"]),
+    ("judge", &["base", "results", "stats"]),
+    // Processes and storage.
+    ("exec", &["base", "results", "suite"]),
+    ("worker", &["base", "exec", "payload"]),
+    ("plan", &["base", "results", "suite"]),
+    ("history", &["base", "environment", "exec", "judge", "results", "stats"]),
+    // Measuring and concluding.
+    (
+        "runner",
+        &[
+            "base", "exec", "history", "judge", "payload", "plan", "results", "stats", "suite", "worker",
+        ],
+    ),
+    (
+        "analysis",
+        &[
+            "base",
+            "environment",
+            "exec",
+            "history",
+            "judge",
+            "plan",
+            "results",
+            "stats",
+            "suite",
+        ],
+    ),
+    // Making documents: a run, an import, a merge, a revision's build.
+    (
+        "session",
+        &[
+            "analysis",
+            "base",
+            "environment",
+            "exec",
+            "payload",
+            "plan",
+            "results",
+            "runner",
+            "suite",
+        ],
+    ),
+    (
+        "import",
+        &["analysis", "base", "environment", "plan", "results", "suite"],
+    ),
+    ("merge", &["analysis", "base", "results"]),
+    ("revisions", &["base", "history", "judge", "plan", "results", "suite"]),
+    // Turning documents into text.
+    (
+        "report",
+        &[
+            "analysis",
+            "base",
+            "environment",
+            "exec",
+            "judge",
+            "plan",
+            "results",
+            "runner",
+            "stats",
+            "suite",
+        ],
+    ),
+    ("bisect", &["base", "report", "results"]),
+    // Glue: flags to sessions, results to outputs.
+    (
+        "app",
+        &[
+            "analysis",
+            "base",
+            "bisect",
+            "environment",
+            "exec",
+            "history",
+            "import",
+            "judge",
+            "merge",
+            "payload",
+            "plan",
+            "report",
+            "results",
+            "revisions",
+            "runner",
+            "session",
+            "stats",
+            "suite",
+            "worker",
+        ],
+    ),
+];
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file under `dir`, test-only files left out.
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if name.ends_with(".rs") && name != "tests.rs" && !name.ends_with("_tests.rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The module path of a file: `src/judge/noise.rs` is `[judge, noise]`,
+/// `src/judge/mod.rs` is `[judge]`, `lib.rs` and `main.rs` are the root.
+fn module_of(file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src()).unwrap();
+    let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().to_string()).collect();
+    let last = parts.pop().unwrap();
+    let stem = last.trim_end_matches(".rs");
+    if parts.first().is_some_and(|p| p == "bin") {
+        return vec![];
+    }
+    if !["mod", "lib", "main"].contains(&stem) {
+        parts.push(stem.to_string());
+    }
+    parts
+}
+
+/// The text with comments, string and char literals blanked, and every
+/// `#[cfg(test)]` item removed.
+fn code_of(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i..].starts_with(b"//") {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i..].starts_with(b"/*") {
+            let end = text[i + 2..].find("*/").map_or(b.len(), |e| i + 2 + e + 2);
+            i = end;
+        } else if b[i] == b'r' && (b[i..].starts_with(b"r\"") || b[i..].starts_with(b"r#")) {
+            let hashes = b[i + 1..].iter().take_while(|c| **c == b'#').count();
+            if b.get(i + 1 + hashes) != Some(&b'"') {
+                out.push('r');
+                i += 1;
+                continue;
+            }
+            let close = format!("\"{}", "#".repeat(hashes));
+            let start = i + 2 + hashes;
+            i = text[start..].find(&close).map_or(b.len(), |e| start + e + close.len());
+            out.push_str("\"\"");
+        } else if b[i] == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if b[i] == b'\'' && b.get(i + 2) == Some(&b'\'') {
+            i += 3;
+        } else if b[i] == b'\'' && b.get(i + 1) == Some(&b'\\') {
+            let end = text[i + 2..].find('\'').map_or(b.len(), |e| i + 2 + e + 1);
+            i = end;
+        } else {
+            let c = text[i..].chars().next().unwrap();
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    strip_test_items(&out)
+}
+
+/// Removes each item under `#[cfg(test)]`: up to its matching `}` or its `;`.
+fn strip_test_items(code: &str) -> String {
+    let mut out = String::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        let item = &rest[at + "#[cfg(test)]".len()..];
+        let mut depth = 0usize;
+        let mut end = item.len();
+        for (k, c) in item.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = k + 1;
+                        break;
+                    }
+                }
+                ';' if depth == 0 => {
+                    end = k + 1;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        rest = &item[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn ident_at(code: &str, at: usize) -> &str {
+    let rest = &code[at..];
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// Whether the match at `at` starts a path segment (not the tail of a longer name).
+fn starts_word(code: &str, at: usize) -> bool {
+    at == 0 || !code[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The top-level modules a file's code names outside its own module.
+fn uses_of(module: &[String], code: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for (at, _) in code.match_indices("crate::") {
+        if !starts_word(code, at) {
+            continue;
+        }
+        let after = at + "crate::".len();
+        if code[after..].starts_with('{') {
+            let close = code[after..].find('}').map_or(code.len(), |e| after + e);
+            for part in code[after + 1..close].split(',') {
+                let name = part.trim().split("::").next().unwrap_or("").trim();
+                if !name.is_empty() {
+                    found.insert(name.to_string());
+                }
+            }
+        } else {
+            found.insert(ident_at(code, after).to_string());
+        }
+    }
+    for (at, _) in code.match_indices("super::") {
+        if !starts_word(code, at) || code[..at].ends_with("super::") {
+            continue;
+        }
+        let mut depth = 0;
+        let mut k = at;
+        while code[k..].starts_with("super::") {
+            depth += 1;
+            k += "super::".len();
+        }
+        // Climbing to the crate root: the next segment is a top-level module.
+        if depth >= module.len() {
+            found.insert(ident_at(code, k).to_string());
+        }
+    }
+    found
+}
+
+/// Every edge between two top-level modules: (from, to) → the files that make it.
+fn edges() -> BTreeMap<(String, String), Vec<String>> {
+    let mut files = Vec::new();
+    sources(&src(), &mut files);
+    let tops: BTreeSet<String> = LAYERS.iter().map(|(m, _)| m.to_string()).collect();
+    let mut out: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for file in files {
+        let module = module_of(&file);
+        let Some(from) = module.first() else { continue };
+        let code = code_of(&fs::read_to_string(&file).unwrap());
+        for to in uses_of(&module, &code) {
+            if &to != from && tops.contains(&to) {
+                let rel = file.strip_prefix(src()).unwrap().display().to_string();
+                out.entry((from.clone(), to)).or_default().push(rel);
+            }
+        }
+    }
+    out
+}
+
+/// The first cycle in the table, if any, as the modules on it.
+fn cycle(table: &BTreeMap<&str, Vec<&str>>) -> Option<Vec<String>> {
+    fn visit<'a>(
+        m: &'a str,
+        table: &BTreeMap<&'a str, Vec<&'a str>>,
+        path: &mut Vec<&'a str>,
+        done: &mut BTreeSet<&'a str>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| *p == m) {
+            return Some(path[i..].iter().map(|s| s.to_string()).chain([m.to_string()]).collect());
+        }
+        if !done.insert(m) {
+            return None;
+        }
+        path.push(m);
+        for next in table.get(m).into_iter().flatten() {
+            if let Some(c) = visit(next, table, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        None
+    }
+    let mut done = BTreeSet::new();
+    table.keys().find_map(|m| visit(m, table, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn the_table_of_layers_is_acyclic_and_names_each_module_once() {
+    let table: BTreeMap<&str, Vec<&str>> = LAYERS.iter().map(|(m, d)| (*m, d.to_vec())).collect();
+    assert_eq!(table.len(), LAYERS.len(), "a module has two rows in LAYERS");
+    assert_eq!(cycle(&table), None, "LAYERS has a cycle");
+    for (m, deps) in &table {
+        for d in deps {
+            assert!(table.contains_key(d), "{m} may use {d}, which has no row in LAYERS");
+        }
+    }
+}
+
+#[test]
+fn every_module_of_src_has_a_row() {
+    let lib = fs::read_to_string(src().join("lib.rs")).unwrap();
+    let declared: BTreeSet<&str> = lib
+        .lines()
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix("pub mod ")
+                .or_else(|| l.trim().strip_prefix("mod "))
+        })
+        .filter_map(|l| l.split(';').next())
+        .map(str::trim)
+        .collect();
+    let rows: BTreeSet<&str> = LAYERS.iter().map(|(m, _)| *m).collect();
+    assert_eq!(declared, rows, "lib.rs's modules and LAYERS differ");
+    let loose: Vec<String> = fs::read_dir(src())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".rs") && !["lib.rs", "main.rs"].contains(&n.as_str()))
+        .collect();
+    assert!(
+        loose.is_empty(),
+        "loose files at src/ top (give each a folder): {loose:?}"
+    );
+}
+
+#[test]
+fn no_module_uses_one_its_row_does_not_allow() {
+    let table: BTreeMap<&str, Vec<&str>> = LAYERS.iter().map(|(m, d)| (*m, d.to_vec())).collect();
+    let bad: Vec<String> = edges()
+        .into_iter()
+        .filter(|((from, to), _)| !table.get(from.as_str()).is_some_and(|d| d.contains(&to.as_str())))
+        .map(|((from, to), files)| format!("{from} -> {to} (in {})", files.join(", ")))
+        .collect();
+    assert!(bad.is_empty(), "edges LAYERS does not allow:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_reader_finds_inline_paths_re_exports_and_climbs_to_the_root() {
+    let code = code_of(
+        "use crate::judge::x;\npub use crate::stats::y;\nfn f() { crate::plan::z(); super::super::history::w(); }\n\
+         // crate::runner::in_a_comment\nconst S: &str = \"crate::report::in_a_string\";\nuse crate::{app, base::units};\n\
+         #[cfg(test)]\nmod tests { use crate::session::t; }\n",
+    );
+    let found = uses_of(&["results".into(), "metric".into()], &code);
+    let want: BTreeSet<String> = ["judge", "stats", "plan", "history", "app", "base"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(found, want);
+}
