@@ -138,8 +138,6 @@ fn groups(cells: &[Cell]) -> Vec<Vec<&Cell>> {
 /// comparison had too few runs for an interval.
 fn compare_groups(results: &Results, metric: Metric) -> (Vec<Comparison>, Vec<String>) {
     let settings = &results.analysis;
-    // Blocked runs were not taken side by side: pairs would share no moment.
-    let paired = results.order() != Order::Blocked;
     let mut comparisons = Vec::new();
     let mut untestable = Vec::new();
     for cells in groups(&results.cells) {
@@ -165,7 +163,7 @@ fn compare_groups(results: &Results, metric: Metric) -> (Vec<Comparison>, Vec<St
             }
             // Cells of one group were interleaved, segment by segment, unless
             // one came from an earlier run (--resume): `compare` pairs what it can.
-            let Some(Judged { comparison, .. }) = judge_pair(metric, c, base, paired, settings) else {
+            let Some(Judged { comparison, .. }) = judge_pair(metric, c, base, settings) else {
                 continue;
             };
             if comparison.verdict != Verdict::Baseline && comparison.ci_low.is_none() {

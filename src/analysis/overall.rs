@@ -104,7 +104,7 @@ fn row(results: &Results, name: &str, reference: &str) -> OverallRow {
         let Some(Judged {
             comparison: c,
             withheld,
-        }) = judge_pair(Metric::Wall, mine, theirs, true, &results.analysis)
+        }) = judge_pair(Metric::Wall, mine, theirs, &results.analysis)
         else {
             r.not_compared += 1;
             continue;
@@ -287,5 +287,30 @@ mod tests {
         let b = &r.overall.as_ref().unwrap().implementations[0];
         assert_eq!((b.cells, b.unstable), (1, 1));
         assert!((b.ratio.unwrap() / 8.0 - 1.0).abs() < 0.01, "{b:?}");
+    }
+
+    /// A suite run in blocks (hyperfine's order, two implementations, one
+    /// group, 10 runs each, measured): the overall table compares the pair
+    /// by the rule its table does — unpaired, since the runs took no turns.
+    #[test]
+    fn a_blocked_suites_overall_table_gives_its_tables_ratio() {
+        let mut r = crate::results::from_text(include_str!("../../tests/fixtures/results/blocked.json")).unwrap();
+        crate::analysis::analyze(&mut r, &[]);
+        let table = r.comparisons.iter().find(|c| c.verdict != Verdict::Baseline).unwrap();
+        assert!(!table.paired, "blocked runs are compared unpaired");
+        let overall = r.overall.as_ref().unwrap();
+        let row = &overall.implementations[0];
+        assert_eq!(row.cells, 1);
+        let close = |a: Option<f64>, b: Option<f64>| (a.unwrap() / b.unwrap() - 1.0).abs() < 1e-9;
+        assert!(
+            close(row.ratio, Some(table.ratio)),
+            "{:?} against {}",
+            row.ratio,
+            table.ratio
+        );
+        assert!(
+            close(row.ci_low, table.ci_low) && close(row.ci_high, table.ci_high),
+            "{row:?} against {table:?}"
+        );
     }
 }

@@ -1,14 +1,15 @@
 //! The verdicts of a run at several revisions: in each group, every column
 //! at a later revision against the same implementation at the first
-//! revision. The columns were measured in the same group, taking turns, so
-//! the comparison is paired (`judge::compare`); a column whose cell did not
+//! revision, by the judge every table uses (`judge::pair`: paired where the
+//! columns took turns, a verdict withheld for a carry-over); a column whose cell did not
 //! end ok has no comparison, and its outcome says why. Also which of them
 //! are regressions beyond a threshold (`--fail-above`), by the rule
 //! `versus diff --fail-above` uses.
 
 use std::collections::HashMap;
 
-use crate::judge::compare::compare;
+use crate::base::metric::Metric;
+use crate::judge::pair::judge_pair;
 use crate::results::{Cell, Comparison, Results, Verdict, group_key};
 
 /// Fills `results.revisions.comparisons`; nothing without revisions.
@@ -39,8 +40,8 @@ pub fn analyze(results: &mut Results) {
                 let Some(base) = cells.get(&(*base_name, key)) else {
                     continue;
                 };
-                if let Some(c) = compare(cell, base, true, &settings) {
-                    comparisons.push(c);
+                if let Some(judged) = judge_pair(Metric::Wall, cell, base, &settings) {
+                    comparisons.push(judged.comparison);
                 }
             }
         }

@@ -180,8 +180,8 @@ impl Measure for Real<'_> {
         }
         let compare = |a: &str, b: &str| -> Result<Evidence> {
             let (a, b) = (cell(a).context("no cell")?, cell(b).context("no cell")?);
-            crate::judge::compare::compare(a, b, true, &results.analysis)
-                .map(|c| Evidence::from(&c))
+            crate::judge::pair::judge_pair(crate::base::metric::Metric::Wall, a, b, &results.analysis)
+                .map(|j| Evidence::from(&j.comparison))
                 .context("the step's cells could not be compared")
         };
         Ok(Measured::Attempt(Attempt {

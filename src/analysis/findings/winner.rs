@@ -32,8 +32,7 @@ pub struct Decided<'r> {
 /// it, called only if the runs after each predecessor give the verdict on
 /// their own (`judge::withhold`, the tables' rule).
 pub fn ratio(slow: &Cell, fast: &Cell, settings: &AnalysisSettings) -> Option<Ratio> {
-    let paired = slow.machine == fast.machine && crate::judge::carryover::taken_in_turns(slow, fast);
-    let c = judge_pair(Metric::Wall, slow, fast, paired, settings)?.comparison;
+    let c = judge_pair(Metric::Wall, slow, fast, settings)?.comparison;
     Some(Ratio {
         ratio: c.ratio,
         ci_low: c.ci_low,
