@@ -10,7 +10,8 @@ use indexmap::IndexMap;
 
 use crate::base::metric::Metric;
 use crate::base::outcome::Outcome;
-use crate::judge::noise::{Book, REFERENCE_RUNS};
+use crate::judge::book::Book;
+use crate::judge::noise::REFERENCE_RUNS;
 use crate::judge::relative;
 use crate::results::RunNoise;
 use crate::results::{Beside, Cell, Change, Comparison, Results, Shift, Since, Verdict};

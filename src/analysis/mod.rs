@@ -16,9 +16,9 @@ use crate::analysis::findings::carryover;
 use crate::base::metric::Metric;
 use crate::base::order::Order;
 use crate::base::outcome::Outcome;
-use crate::base::params::params_key;
 use crate::judge::levels;
 use crate::judge::pair::{Judged, judge_pair};
+use crate::results::group_key;
 use crate::results::metric::view_cell;
 use crate::results::{
     AnalysisSettings, Cell, Comparison, Environment, MetricResults, Results, SteadyState, Verdict, Warning,
@@ -123,7 +123,7 @@ fn groups(cells: &[Cell]) -> Vec<Vec<&Cell>> {
     let mut groups: Vec<Vec<&Cell>> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     for cell in cells {
-        let key = format!("{}/{}", cell.operation, params_key(&cell.params));
+        let key = group_key(&cell.operation, &cell.params);
         let i = *index.entry(key).or_insert_with(|| {
             groups.push(vec![]);
             groups.len() - 1
@@ -220,7 +220,7 @@ fn judge_carry_over(results: &mut Results, settings: &AnalysisSettings) {
     let mut group_of: Vec<Vec<usize>> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     for (ci, cell) in results.cells.iter().enumerate() {
-        let key = format!("{}/{}", cell.operation, params_key(&cell.params));
+        let key = group_key(&cell.operation, &cell.params);
         let i = *index.entry(key).or_insert_with(|| {
             group_of.push(vec![]);
             group_of.len() - 1

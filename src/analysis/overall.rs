@@ -15,27 +15,14 @@
 use indexmap::IndexMap;
 
 use crate::base::metric::Metric;
-use crate::base::params::params_key;
 use crate::judge::levels::LogEstimate;
 use crate::judge::pair::{Judged, judge_pair};
 use crate::judge::{overall, verdict};
-use crate::results::{Cell, Comparison, Overall, OverallRow, Results, Verdict};
-
-/// The implementations that ran, in report order (the environment's, then any other).
-fn implementations(results: &Results) -> Vec<String> {
-    let mut names: Vec<String> = results.environment.implementations.keys().cloned().collect();
-    for c in &results.cells {
-        if !names.contains(&c.implementation) {
-            names.push(c.implementation.clone());
-        }
-    }
-    names.retain(|n| results.cells.iter().any(|c| &c.implementation == n));
-    names
-}
+use crate::results::{Cell, Comparison, Overall, OverallRow, Results, Verdict, group_key};
 
 /// The reference and whether the suite names it.
 fn reference(results: &Results) -> Option<(String, bool)> {
-    let ran = implementations(results);
+    let ran = results.implementations_that_ran();
     match &results.suite.baseline {
         Some(b) if ran.contains(b) => Some((b.clone(), true)),
         _ => ran.first().map(|f| (f.clone(), false)),
@@ -47,9 +34,8 @@ fn groups(results: &Results) -> IndexMap<String, Vec<&Cell>> {
     let mut out: IndexMap<String, Vec<&Cell>> = IndexMap::new();
     for c in &results.cells {
         let key = format!(
-            "{}/{}|{}",
-            c.operation,
-            params_key(&c.params),
+            "{}|{}",
+            group_key(&c.operation, &c.params),
             c.machine.as_deref().unwrap_or("")
         );
         out.entry(key).or_default().push(c);
@@ -67,10 +53,6 @@ fn log_estimate(c: &Comparison) -> Option<LogEstimate> {
         between_share: c.levels.between_share,
         widened: c.levels.widened,
     })
-}
-
-fn unstable(c: &Cell) -> bool {
-    c.stats.as_ref().is_some_and(|s| s.unstable.is_some())
 }
 
 /// One implementation's row: its comparisons with the reference, group by group.
@@ -117,7 +99,7 @@ fn row(results: &Results, name: &str, reference: &str) -> OverallRow {
         }
         match log_estimate(&c) {
             None => r.no_interval += 1,
-            Some(_) if unstable(mine) || unstable(theirs) => r.unstable += 1,
+            Some(_) if mine.is_unstable() || theirs.is_unstable() => r.unstable += 1,
             // Its ratio depends on the order the runs were taken in.
             Some(_) if withheld => r.carry_over += 1,
             Some(e) => used.push(e),
@@ -140,7 +122,8 @@ fn row(results: &Results, name: &str, reference: &str) -> OverallRow {
 /// The suite's overall summary; `None` when fewer than two implementations ran.
 pub fn compute(results: &Results) -> Option<Overall> {
     let (reference, named) = reference(results)?;
-    let rows: Vec<OverallRow> = implementations(results)
+    let rows: Vec<OverallRow> = results
+        .implementations_that_ran()
         .iter()
         .filter(|n| **n != reference)
         .map(|n| row(results, n, &reference))

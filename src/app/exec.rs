@@ -7,7 +7,6 @@ use crate::base::units::{self};
 use crate::history::Document;
 use crate::plan::{self, Sampling};
 use crate::report::files::{self, Outputs};
-use crate::report::tables;
 use crate::results::Results;
 use crate::runner::End;
 use crate::session::Session;
@@ -139,7 +138,8 @@ fn sort_by_time(results: &mut Results) {
             medians.iter().sum::<f64>() / medians.len() as f64
         }
     };
-    let mut order: Vec<(f64, String)> = tables::implementations(results)
+    let mut order: Vec<(f64, String)> = results
+        .implementations_that_ran()
         .into_iter()
         .map(|n| (mean_median(&n), n))
         .collect();
@@ -153,13 +153,13 @@ fn sort_by_time(results: &mut Results) {
     // Cells keep their group order; within a group they follow the new order.
     let mut groups: Vec<String> = Vec::new();
     for c in &results.cells {
-        let g = format!("{}/{}", c.operation, crate::base::params::params_key(&c.params));
+        let g = crate::results::group_key(&c.operation, &c.params);
         if !groups.contains(&g) {
             groups.push(g);
         }
     }
     results.cells.sort_by_key(|c| {
-        let g = format!("{}/{}", c.operation, crate::base::params::params_key(&c.params));
+        let g = crate::results::group_key(&c.operation, &c.params);
         let imp = order.iter().position(|(_, n)| *n == c.implementation);
         (groups.iter().position(|x| *x == g), imp)
     });

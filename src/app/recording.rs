@@ -17,7 +17,8 @@ use anyhow::{Context, Result, bail};
 use crate::app::cli::{Record, StoreArg};
 use crate::history::store::machine_of;
 use crate::history::{self, Document, Location, Outside, RunMeta, Store, context};
-use crate::judge::noise::{self, Book};
+use crate::judge::book::Book;
+use crate::judge::noise;
 use crate::results::{self, Results};
 
 /// How long a run keeps trying a server that cannot take it, in seconds

@@ -24,6 +24,7 @@
 //! - `overall`: one implementation against the reference over a whole
 //!   suite: the geometric mean of its ratios, with an interval.
 
+pub mod book;
 pub mod carryover;
 pub mod change;
 pub mod compare;

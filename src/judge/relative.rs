@@ -59,15 +59,15 @@ pub struct Together {
 
 /// What history says of each cell beside the others of its group.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Beside {
+pub struct GroupHistory {
     references: HashMap<String, Vec<Reference>>,
     groups: BTreeMap<String, Together>,
 }
 
-impl Beside {
+impl GroupHistory {
     /// From the recorded medians and each cell's group in the run being
     /// judged (cell id → group key).
-    pub fn learn(recorded: &Recorded, groups: &HashMap<String, String>) -> Beside {
+    pub fn learn(recorded: &Recorded, groups: &HashMap<String, String>) -> GroupHistory {
         let runs: HashMap<&str, HashMap<i64, f64>> = recorded
             .iter()
             .map(|(id, rs)| {
@@ -75,7 +75,7 @@ impl Beside {
                 (id.as_str(), logs.collect())
             })
             .collect();
-        let mut beside = Beside::default();
+        let mut beside = GroupHistory::default();
         for (key, cells) in members(groups) {
             let known: Vec<&String> = cells.iter().filter(|c| runs.contains_key(c.as_str())).collect();
             if known.len() < MIN_OTHERS + 1 {
@@ -267,7 +267,7 @@ pub enum From<'a> {
     Run(&'a HashMap<&'a str, f64>, &'a Cells<'a>),
 }
 
-/// `new`'s change beside the others of its group (`refs`, from `Beside`),
+/// `new`'s change beside the others of its group (`refs`, from `GroupHistory`),
 /// `old` the same cell in the earlier run; `logs` and `cells` are the new
 /// run's. `None` when the cell has no reference or one of its others is
 /// missing from a run. The interval is the runs' own (paired, round by
@@ -337,7 +337,7 @@ mod tests {
         let common = [0.0, 0.03, -0.03, 0.02, 0.0, -0.02, 0.03, 0.01];
         let wobble =
             |id: &str, i: usize| 0.002 * (((i * 7 + id.len() * 3 + id.as_bytes()[2] as usize) % 5) as f64 - 2.0) / 2.0;
-        let beside = Beside::learn(&recorded(&common, wobble), &groups(&["g/a", "g/b", "g/c", "g/d"]));
+        let beside = GroupHistory::learn(&recorded(&common, wobble), &groups(&["g/a", "g/b", "g/c", "g/d"]));
         let refs = beside.references("g/a");
         assert_eq!(refs.len(), 1, "three others: one reference, their median");
         assert_eq!(refs[0].against, vec!["g/b", "g/c", "g/d"]);
@@ -355,10 +355,10 @@ mod tests {
     fn two_others_are_two_references_and_one_is_none() {
         let common = [0.0, 0.01, -0.01, 0.0, 0.01, 0.0];
         let rec = recorded(&common, |_, _| 0.0);
-        let three = Beside::learn(&rec, &groups(&["g/a", "g/b", "g/c"]));
+        let three = GroupHistory::learn(&rec, &groups(&["g/a", "g/b", "g/c"]));
         assert_eq!(three.references("g/a").len(), 2);
         assert_eq!(three.references("g/a")[1].against, vec!["g/c"]);
-        let two = Beside::learn(&rec, &groups(&["g/a", "g/b"]));
+        let two = GroupHistory::learn(&rec, &groups(&["g/a", "g/b"]));
         assert!(two.references("g/a").is_empty());
         assert_eq!(two.groups().count(), 0);
     }
@@ -367,7 +367,7 @@ mod tests {
     fn a_short_history_gives_no_reference() {
         let rec = recorded(&[0.0, 0.01, 0.0], |_, _| 0.0);
         assert!(
-            Beside::learn(&rec, &groups(&["g/a", "g/b", "g/c", "g/d"]))
+            GroupHistory::learn(&rec, &groups(&["g/a", "g/b", "g/c", "g/d"]))
                 .references("g/a")
                 .is_empty()
         );

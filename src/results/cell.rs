@@ -162,6 +162,12 @@ impl ServiceUsage {
 }
 
 impl Cell {
+    /// Whether the judge found the cell's runs do not describe one level
+    /// (`stats.unstable`): its median concludes nothing on its own.
+    pub fn is_unstable(&self) -> bool {
+        self.stats.as_ref().is_some_and(|s| s.unstable.is_some())
+    }
+
     /// How reports and warnings name the cell: "impl op [params]".
     pub fn label(&self) -> String {
         let p = crate::base::params::params_key(&self.params);

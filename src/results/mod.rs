@@ -193,6 +193,19 @@ pub struct Results {
 }
 
 impl Results {
+    /// The implementations that ran, in report order (the environment's,
+    /// then any other a cell names).
+    pub fn implementations_that_ran(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.environment.implementations.keys().cloned().collect();
+        for c in &self.cells {
+            if !names.contains(&c.implementation) {
+                names.push(c.implementation.clone());
+            }
+        }
+        names.retain(|n| self.cells.iter().any(|c| &c.implementation == n));
+        names
+    }
+
     /// The order the run's groups took their runs in (`interleaved` for
     /// results written before it could be chosen).
     pub fn order(&self) -> crate::base::order::Order {

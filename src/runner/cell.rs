@@ -8,64 +8,18 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use super::checks::Failure;
+use super::failure::Failure;
 use super::hooks::{self, Hooks};
 use super::inprocess::{self, InProcess};
 use super::inputs::PayloadFile;
 use super::scope::{CellFiles, cell_scope};
+use super::state::{CellState, Mode, WorkerLaunch};
 use super::{Events, Runner};
 use crate::base::outcome::{HarnessFault, Outcome};
 use crate::exec::{Executor, RunRequest};
-use crate::payload::Digest;
 use crate::plan::{Group, cell_id};
 use crate::results::{Cell, Samples, Segment, StopRule, WorkerInfo};
 use crate::suite::{Input, OutputMode};
-
-/// How a cell's samples are taken.
-pub(super) enum Mode {
-    Process(RunRequest),
-    Worker(Box<InProcess>),
-}
-
-pub(super) struct CellState {
-    pub imp: usize,
-    pub outcome: Option<Outcome>,
-    pub message: Option<String>,
-    pub samples: Samples,
-    pub warmup_wall_ns: Vec<u64>,
-    /// SHA-256 of each checked output, for `same_output`.
-    pub digests: Vec<Digest>,
-    pub mode: Mode,
-    pub out: Option<PathBuf>,
-    pub worker: Option<WorkerInfo>,
-    pub stop_rule: StopRule,
-    /// Measuring finished for this cell (adaptive sampling).
-    pub done: bool,
-    /// Calls per sample: 1 for processes, the calibrated batch in-process.
-    pub batch: u64,
-    /// Untimed commands around the cell and its runs.
-    pub hooks: Hooks,
-    /// Measured runs this cell takes under `Sampling::MinTime`, once its first run has set it.
-    pub target_runs: u32,
-    /// What the background services used during this cell's runs.
-    pub services: Vec<crate::results::ServiceUsage>,
-    /// Set when the cell failed for a reason of versus's own.
-    pub fault: Option<HarnessFault>,
-    /// In-process cells: how their worker was started, to start another under the counter.
-    pub launch: Option<WorkerLaunch>,
-    /// In-process cells being counted: their worker under the counter.
-    pub counting: Option<Box<super::counting::CountingWorker>>,
-}
-
-/// How an in-process cell's worker was started.
-#[derive(Clone)]
-pub(super) struct WorkerLaunch {
-    pub argv: Vec<String>,
-    pub env: Vec<(String, String)>,
-    pub cwd: PathBuf,
-    pub operation: String,
-    pub setup: serde_json::Value,
-}
 
 impl CellState {
     fn new(imp: usize, mode: Mode, out: Option<PathBuf>) -> CellState {

@@ -23,10 +23,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::cell::{CellState, Mode};
-use super::checks::describe;
+use super::failure::describe;
 use super::inprocess::{InProcess, Spawn};
 use super::inputs::PayloadFile;
+use super::state::{CellState, CountingWorker, Mode};
 use super::{Events, Runner, hooks};
 use crate::exec::counter::{CountedWorker, Counter, executed_between};
 use crate::exec::interrupt::interrupted;
@@ -50,19 +50,6 @@ const MAX_WARMUP: usize = 20;
 
 /// Two warm-up batches whose counts per call differ by less than this have settled.
 const SETTLED: f64 = 0.01;
-
-/// A cell's worker under the counter.
-pub(super) struct CountingWorker {
-    worker: InProcess,
-    counted: CountedWorker,
-    /// The worker's counters by thread after its last batch.
-    last: Vec<(u32, u64)>,
-    /// The cost of an empty batch (see the module header).
-    empty: u64,
-    name: String,
-    /// Calls per counted batch.
-    calls: u64,
-}
 
 /// The counted runs' time limit for a group whose runs have `timeout`.
 fn counted_timeout(timeout: Duration) -> Duration {

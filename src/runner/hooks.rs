@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::checks::{Failure, describe, harness_fault};
+use super::failure::{Failure, describe, harness_fault};
 use crate::base::placeholder::{CommandTemplate, Scope};
 use crate::exec::streams::tail;
 use crate::exec::{Executor, Exit, RunRequest};

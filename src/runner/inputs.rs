@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 
-use super::checks::Failure;
+use super::failure::Failure;
 use super::scope::params_scope;
 use super::{Events, NoEvents, Runner};
 use crate::base::outcome::Outcome;

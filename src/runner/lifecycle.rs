@@ -9,7 +9,7 @@ use std::fs;
 
 use anyhow::{Result, bail};
 
-use super::checks::describe;
+use super::failure::describe;
 use super::scope::{implementation_scope, suite_scope};
 use super::{Events, Runner};
 use crate::base::placeholder::CommandTemplate;

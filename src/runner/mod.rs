@@ -39,6 +39,7 @@ mod agree;
 mod cell;
 mod checks;
 mod counting;
+mod failure;
 #[cfg(test)]
 pub(crate) mod fake;
 mod hooks;
@@ -48,6 +49,7 @@ mod lifecycle;
 pub mod policy;
 mod rounds;
 pub mod scope;
+mod state;
 mod usage;
 
 use cell::{GroupContext, Start, early_cell, finished_cell};
@@ -328,13 +330,13 @@ impl<'a> Runner<'a> {
 
     /// Workers are asked for their output once more after measuring (state
     /// the operation corrupted would show here), then stopped.
-    fn close_workers(&mut self, states: &mut [cell::CellState], ctx: &GroupContext) {
+    fn close_workers(&mut self, states: &mut [state::CellState], ctx: &GroupContext) {
         for st in states.iter_mut().filter(|s| s.outcome.is_none()) {
             self.verify_worker(st, ctx.payload, ctx.group);
         }
         for st in states.iter_mut() {
-            let placeholder = cell::Mode::Process(crate::exec::RunRequest::default());
-            if let cell::Mode::Worker(w) = std::mem::replace(&mut st.mode, placeholder) {
+            let placeholder = state::Mode::Process(crate::exec::RunRequest::default());
+            if let state::Mode::Worker(w) = std::mem::replace(&mut st.mode, placeholder) {
                 st.samples.worker_max_rss_bytes = w.finish();
             }
         }

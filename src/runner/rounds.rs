@@ -10,9 +10,9 @@ use std::fs;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::cell::{CellState, Mode};
-use super::checks::{Failure, describe, disk_full, harness_fault};
+use super::failure::{Failure, describe, disk_full, harness_fault};
 use super::inputs::PayloadFile;
+use super::state::{CellState, Mode};
 use super::{Events, Runner, hooks, inprocess, policy, usage};
 use crate::base::order::Order;
 use crate::base::outcome::{HarnessFault, Outcome};

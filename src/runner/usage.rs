@@ -5,7 +5,7 @@
 //! cells of a group take turns, so each run's use is charged to the cell
 //! whose run it was.
 
-use super::cell::CellState;
+use super::state::CellState;
 use crate::exec::usage::{Reading, UsageMeter};
 use crate::results::ServiceUsage;
 

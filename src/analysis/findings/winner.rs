@@ -44,10 +44,6 @@ pub fn ratio(slow: &Cell, fast: &Cell, settings: &AnalysisSettings) -> Option<Ra
     })
 }
 
-fn unstable(c: &Cell) -> bool {
-    c.stats.as_ref().is_some_and(|s| s.unstable.is_some())
-}
-
 /// Whether every run of `fastest` was faster than every run of `others`.
 pub fn apart(fastest: &Cell, others: &[&Cell]) -> bool {
     let Some(slowest) = fastest.stats.as_ref().map(|s| s.max_ns) else {
@@ -70,7 +66,7 @@ pub fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSettings) -
     let fastest = ok[0];
     let shaky: Vec<String> = ok[..2]
         .iter()
-        .filter(|c| unstable(c))
+        .filter(|c| c.is_unstable())
         .map(|c| c.implementation.clone())
         .collect();
     // Each other cell against the fastest, once: the answer and the names it leaves open read them.

@@ -109,7 +109,7 @@ pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option
 /// The bars of the relative chart (filled for a verdict, outlined for same or unknown),
 /// their whiskers, and the line at 1×.
 fn draw_bars(chart: &mut RatioChart, results: &Results, comps: &[(&Cell, &Comparison)]) -> Option<()> {
-    let impls = crate::report::tables::implementations(results);
+    let impls = results.implementations_that_ran();
     let n = comps.len();
     for (j, (_, k)) in comps.iter().enumerate() {
         let y = (n - 1 - j) as f64;

@@ -91,7 +91,7 @@ fn draw_scaling_series<'a, 'b>(
 where
     'b: 'a,
 {
-    for (i, name) in crate::report::tables::implementations(results).iter().enumerate() {
+    for (i, name) in results.implementations_that_ran().iter().enumerate() {
         let pts = series_points(sized, name);
         if pts.is_empty() {
             continue;
@@ -126,7 +126,7 @@ where
 /// Not-ok cells: a cross near the top edge with the outcome's label; several
 /// at one size are stacked so their labels do not overlap.
 fn mark_not_ok(chart: &mut LogChart, results: &Results, sized: &[(&Cell, f64)], ymax: f64) -> Option<()> {
-    let impls = crate::report::tables::implementations(results);
+    let impls = results.implementations_that_ran();
     let mut at_size: Vec<f64> = Vec::new();
     for (c, b) in sized
         .iter()

@@ -4,9 +4,7 @@
 //! the comparisons `analysis` computed.
 
 use crate::base::outcome::Outcome;
-use crate::report::tables::{
-    Table, TableKind, comparison_of, implementations, not_ok, row_param, subsets, verdict_parts,
-};
+use crate::report::tables::{Table, TableKind, comparison_of, not_ok, row_param, subsets, verdict_parts};
 use crate::results::{Cell, Comparison, Results, Verdict};
 
 /// How a summary cell reads at a glance; the HTML report colours by it.
@@ -97,7 +95,7 @@ fn mark(cell: &Cell, comparison: Option<&Comparison>) -> Mark {
 
 /// The summary grid, or `None` when there is nothing to compare (one implementation).
 pub fn summary_grid(results: &Results) -> Option<SummaryGrid> {
-    let impls = implementations(results);
+    let impls = results.implementations_that_ran();
     if impls.len() < 2 {
         return None;
     }

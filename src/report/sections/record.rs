@@ -10,7 +10,7 @@ use crate::results::RunLoad;
 
 /// Implementations with cells, in report order.
 pub fn ran(results: &Results) -> Vec<String> {
-    crate::report::tables::implementations(results)
+    results.implementations_that_ran()
 }
 
 /// The suite's implementations that did not run (`--only`), in suite order:

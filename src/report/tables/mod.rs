@@ -65,17 +65,6 @@ pub fn row_param(results: &Results) -> Option<String> {
     }
 }
 
-pub fn implementations(results: &Results) -> Vec<String> {
-    let mut names: Vec<String> = results.environment.implementations.keys().cloned().collect();
-    for c in &results.cells {
-        if !names.contains(&c.implementation) {
-            names.push(c.implementation.clone());
-        }
-    }
-    names.retain(|n| results.cells.iter().any(|c| &c.implementation == n));
-    names
-}
-
 /// The cells of one operation that share every parameter but the row
 /// parameter: what one table (or chart) shows.
 pub struct Subset<'r> {
@@ -149,7 +138,7 @@ fn ratio_title(results: &Results) -> String {
 
 /// The tables of one subset.
 pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
-    let impls = implementations(results);
+    let impls = results.implementations_that_ran();
     let Some(row) = row_param(results) else {
         return vec![summary_table(results, &subset.cells)];
     };
