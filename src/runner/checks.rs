@@ -8,9 +8,10 @@ use std::path::Path;
 use super::Runner;
 use super::agree;
 use super::inprocess;
-use super::inputs::{PayloadFile, sanitize};
+use super::inputs::PayloadFile;
 use super::scope::params_scope;
 use super::state::{CellState, Mode};
+use crate::base::folder::folder_name;
 use crate::base::outcome::Outcome;
 use crate::payload::{self, Digest};
 use crate::plan::Group;
@@ -179,9 +180,9 @@ This output against {}'s{how}{kept}",
     /// before failing cells removes theirs; the folder, when there is one.
     fn keep_outputs(&self, states: &[CellState], ok: &[usize], group: &Group) -> Option<std::path::PathBuf> {
         let root = self.kept.as_ref()?;
-        let mut dir = root.join(sanitize(&self.suite.operations[group.operation].name));
+        let mut dir = root.join(folder_name(&self.suite.operations[group.operation].name));
         if !group.params.is_empty() {
-            dir.push(sanitize(&crate::base::params::params_key(&group.params)));
+            dir.push(folder_name(&crate::base::params::params_key(&group.params)));
         }
         std::fs::create_dir_all(&dir).ok()?;
         let mut any = false;
@@ -190,7 +191,7 @@ This output against {}'s{how}{kept}",
                 continue;
             };
             let name = &self.suite.implementations[states[i].imp].name;
-            any |= std::fs::copy(out, dir.join(format!("{}.out", sanitize(name)))).is_ok();
+            any |= std::fs::copy(out, dir.join(format!("{}.out", folder_name(name)))).is_ok();
         }
         any.then_some(dir)
     }

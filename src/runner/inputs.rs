@@ -10,6 +10,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use super::failure::Failure;
 use super::scope::params_scope;
 use super::{Events, NoEvents, Runner};
+use crate::base::folder::folder_name;
 use crate::base::outcome::Outcome;
 use crate::base::params::Params;
 use crate::base::params::params_key;
@@ -26,21 +27,6 @@ use crate::suite::Payload;
 pub(super) struct PayloadFile {
     pub path: PathBuf,
     pub bytes: Bytes,
-}
-
-/// A file or folder name from any text: safe characters kept, others '_'.
-pub(super) fn sanitize(s: &str) -> String {
-    let clean: String = s
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '=' | ',') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if clean.is_empty() { "_".into() } else { clean }
 }
 
 impl Runner<'_> {
@@ -170,7 +156,7 @@ impl Runner<'_> {
         let per_run = c.names().contains(&"tmp");
         let (dir, path) = if per_run {
             let dir = self.work.join("payloads");
-            let path = dir.join(sanitize(&params_key(params)));
+            let path = dir.join(folder_name(&params_key(params)));
             (dir, path)
         } else {
             let dir = self.cache.join("commands");
@@ -248,9 +234,9 @@ impl Runner<'_> {
 
     pub(super) fn cell_dir(&self, op: usize, imp: usize, params: &Params) -> PathBuf {
         self.work
-            .join(sanitize(&self.suite.operations[op].name))
-            .join(sanitize(&self.suite.implementations[imp].name))
-            .join(sanitize(&params_key(params)))
+            .join(folder_name(&self.suite.operations[op].name))
+            .join(folder_name(&self.suite.implementations[imp].name))
+            .join(folder_name(&params_key(params)))
     }
 
     /// The output of operation `op` by implementation `imp` at these

@@ -221,3 +221,16 @@ fn an_override_can_name_the_operations_it_applies_to() {
     let e = error(&with("operations = []"));
     assert!(e.contains("override #1: operations = []"), "{e}");
 }
+
+/// Two names that the runner's folders would make one ("a b" and "a_b")
+/// would let one cell read the other's output: refused, naming both.
+#[test]
+fn names_that_would_share_a_folder_are_refused() {
+    let two = "name = \"t\"\n[operations.gen]\n[implementations.\"a b\"]\nrun.gen = \"echo 1\"\n[implementations.a_b]\nrun.gen = \"echo 2\"\n";
+    let e = error(two);
+    assert!(e.contains("\"a b\" and \"a_b\" would share one folder (a_b)"), "{e}");
+    let ops = "name = \"t\"\n[operations.\"x y\"]\n[operations.x_y]\n[implementations.a]\nrun.\"x y\" = \"true\"\nrun.x_y = \"true\"\n";
+    assert!(error(ops).contains("operations \"x y\" and \"x_y\""));
+    let values = "name = \"t\"\n[matrix]\nv = [\"p q\", \"p_q\"]\n[operations.gen]\n[implementations.a]\nrun.gen = \"echo {v}\"\n";
+    assert!(error(values).contains("matrix.v: the values \"p q\" and \"p_q\""));
+}

@@ -14,6 +14,7 @@ use super::{
     DEFAULT_MIN_SAMPLE_TIME, DEFAULT_RUNS, DEFAULT_TIMEOUT, DEFAULT_WARMUP, Implementation, Input, Operation, Payload,
     RUN_PLACEHOLDERS, Settings, Suite, SuiteError, Warmup,
 };
+use crate::base::folder::colliding;
 use crate::base::params::ParamValue;
 use crate::base::placeholder::{CommandTemplate, Template};
 use crate::base::units::{parse_duration, parse_size};
@@ -222,6 +223,28 @@ program as an argument; set `shell = true` in [settings] to run commands through
             if RUN_PLACEHOLDERS.contains(&name.as_str()) || name.contains('.') {
                 return Err(self.err(format!(
                     "matrix.{name}: this name is reserved for a placeholder; choose another parameter name"
+                )));
+            }
+        }
+        let kinds = [
+            (
+                "implementations",
+                file.implementations.keys().map(String::as_str).collect::<Vec<_>>(),
+            ),
+            ("operations", file.operations.keys().map(String::as_str).collect()),
+        ];
+        for (kind, names) in kinds {
+            if let Some((a, b, folder)) = colliding(names) {
+                return Err(self.err(format!(
+                    "{kind} \"{a}\" and \"{b}\" would share one folder ({folder}): their outputs would mix; rename one"
+                )));
+            }
+        }
+        for (name, values) in matrix_points(file) {
+            let texts: Vec<String> = values.iter().map(ToString::to_string).collect();
+            if let Some((a, b, folder)) = colliding(texts.iter().map(String::as_str)) {
+                return Err(self.err(format!(
+                    "matrix.{name}: the values \"{a}\" and \"{b}\" would share one folder ({folder}): their outputs would mix; change one"
                 )));
             }
         }
