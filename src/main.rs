@@ -57,7 +57,7 @@ fn main() -> ExitCode {
     match run() {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("versus: error: {e:#}");
+            eprintln!("versus: error: {}", versus::base::sink::terminal(&format!("{e:#}")));
             ExitCode::from(exit::ERROR)
         }
     }

@@ -48,11 +48,16 @@ const BUILD_FAILED: &str = "the build of tool at head (b7e2d1c0a9) failed (exit 
 /// A run of `tool` at base and head (and `ref`, taken as it is) over three
 /// operations at two sizes.
 fn run_at_two_revisions() -> Results {
+    run_at_two_revisions_of("parse")
+}
+
+/// The same run with the first operation named `first`.
+fn run_at_two_revisions_of(first: &str) -> Results {
     // (operation, size, head's scale and noise); None: head did not build.
     type Case<'a> = (&'a str, &'a str, Option<(f64, f64)>);
     let cases: [Case; 6] = [
-        ("parse", "1KB", Some((1.12, 0.002))),
-        ("parse", "1MB", Some((1.06, 0.002))),
+        (first, "1KB", Some((1.12, 0.002))),
+        (first, "1MB", Some((1.06, 0.002))),
         ("encode", "1KB", Some((0.80, 0.002))),
         ("encode", "1MB", Some((1.0, 0.0005))),
         ("decode", "1KB", Some((1.01, 0.05))),
@@ -91,7 +96,7 @@ fn run_at_two_revisions() -> Results {
         "status": "complete",
         "environment": environment,
         "matrix": {"size": ["1KB", "1MB"]},
-        "operations": ["parse", "encode", "decode"],
+        "operations": [first, "encode", "decode"],
         "cells": cells,
         "comparisons": [],
         "warnings": [],
@@ -160,4 +165,28 @@ fn fail_above_counts_slower_verdicts_beyond_the_threshold() {
         ids(0.20).is_empty(),
         "a faster cell or an unknown one is never a regression"
     );
+}
+
+/// The `|` and backticks in a name (a regex parameter is enough) must not
+/// shift the comment's columns, so "change" keeps its figure and the
+/// verdict stays; nor end the code span the name is shown in.
+#[test]
+fn names_cannot_reshape_the_comment() {
+    let text = pr_comment::render(&run_at_two_revisions_of("a|b`c"), None);
+    let unescaped_pipes = |line: &str| {
+        let b = line.as_bytes();
+        (0..b.len())
+            .filter(|&i| b[i] == b'|' && (i == 0 || b[i - 1] != b'\\'))
+            .count()
+    };
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with('|')).collect();
+    assert!(rows.iter().any(|l| l.contains("a\\|b`c")), "{text}");
+    for row in &rows {
+        assert_eq!(
+            unescaped_pipes(row),
+            6,
+            "a row with a column more or less: {row}\n{text}"
+        );
+    }
+    assert!(text.contains("``a\\|b`c/tool/size=1KB``"), "{text}");
 }

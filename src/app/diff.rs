@@ -55,7 +55,7 @@ pub fn diff(args: crate::app::cli::DiffArgs) -> Result<ExitCode> {
         notes.push(format!("only in {}: {}", args.new, d.only_new.join(", ")));
     }
     for n in &notes {
-        eprintln!("{n}");
+        tell!("{n}");
     }
     if let Some(p) = &args.markdown {
         fs::write(p, markdown::render_diff(&table, &notes)).with_context(|| format!("cannot write {}", p.display()))?;
@@ -63,7 +63,7 @@ pub fn diff(args: crate::app::cli::DiffArgs) -> Result<ExitCode> {
     if let Some(t) = args.fail_above {
         let bad = crate::analysis::diff::regressions(&d, t);
         if !bad.is_empty() {
-            eprintln!(
+            tell!(
                 "{} cell(s) slower by more than {:.1}%: {}",
                 bad.len(),
                 t * 100.0,

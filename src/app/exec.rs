@@ -78,7 +78,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
     if args.export_json.is_some() {
         let left_out = crate::report::formats::hyperfine::left_out(&results);
         if !left_out.is_empty() {
-            eprintln!(
+            tell!(
                 "--export-json: left out {} that did not end ok (hyperfine's format has no place for an outcome): {}",
                 left_out.len(),
                 left_out.join(", ")
@@ -106,7 +106,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         let summary = summary(&results, args.common.verbose, colour(args.common.color, args.style));
         // With `--json -` standard output is the results document.
         if args.json.as_deref() == Some(Path::new("-")) {
-            eprint!("{summary}");
+            eprint!("{}", crate::base::sink::terminal(&summary));
         } else {
             say(&summary);
         }

@@ -17,7 +17,7 @@ pub fn import(args: ImportArgs) -> Result<ExitCode> {
     let mut files = Vec::new();
     for source in &args.files {
         let imported = import::read(source)?;
-        eprintln!(
+        tell!(
             "{}: {} benchmark(s) from {}",
             source.path.display(),
             imported.benches.len(),

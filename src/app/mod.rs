@@ -9,6 +9,15 @@ macro_rules! say {
     };
 }
 
+/// `eprintln!` through the terminal's sink (`base::sink::terminal`): a
+/// name or message from a suite, a results file or a program's output is
+/// shown, never obeyed, by the terminal.
+macro_rules! tell {
+    ($($arg:tt)*) => {
+        eprintln!("{}", $crate::base::sink::terminal(&format!($($arg)*)))
+    };
+}
+
 mod adhoc;
 pub mod bisect;
 pub mod cli;
@@ -50,7 +59,9 @@ use crate::results::Results;
 pub(crate) fn say(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    let _ = out
+        .write_all(crate::base::sink::terminal(text).as_bytes())
+        .and_then(|()| out.flush());
 }
 
 /// A duration flag's value: parsed, and more than zero.

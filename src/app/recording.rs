@@ -61,7 +61,7 @@ fn open_at(location: &Location, default: bool, outside: &Outside) -> Result<Stor
         } else {
             "at the root of the project"
         };
-        eprintln!(
+        tell!(
             "History: a new store at {} ({why}); choose another with --store or VERSUS_STORE, or skip it with --no-history",
             location.shown()
         );
@@ -144,7 +144,7 @@ fn since(store: &mut Store, results: &Results, compare_to: Option<&str>) -> Resu
         )
     });
     if let Some(w) = &warning {
-        eprintln!("WARNING: {w}");
+        tell!("WARNING: {w}");
     }
     let noise = noise_book(store, results, &here);
     // The last run is one sample of where a cell stands; a run the user named is the reference itself.
@@ -185,7 +185,7 @@ pub fn noise_book(store: &mut Store, results: &Results, machine: &str) -> Book {
             Book::from_history(by_cell, &groups)
         }
         Err(e) => {
-            eprintln!(
+            tell!(
                 "note: the history store could not give run-to-run noise ({e:#}); changes are judged by their runs alone"
             );
             Book::default()
@@ -293,12 +293,12 @@ fn record(
     let id = store.record(results, document, meta)?;
     if let Some(name) = baseline {
         store.save_baseline(name, id)?;
-        eprintln!(
+        tell!(
             "History: run {id} recorded in {}, saved as baseline {name}",
             store.location
         );
     } else {
-        eprintln!("History: run {id} recorded in {}", store.location);
+        tell!("History: run {id} recorded in {}", store.location);
     }
     Ok(id)
 }
@@ -317,7 +317,7 @@ fn retry(rec: &Recording, results: &Results, document: &Document, first: Result<
         if left.is_zero() {
             break;
         }
-        eprintln!(
+        tell!(
             "history store {}: cannot record the run ({}); trying again for {} s",
             rec.location.shown(),
             e.root_cause(),

@@ -142,7 +142,7 @@ fn rebuilt(found: results::Recovered, path: &Path, fallback: Option<Results>, wh
     }
     let (mut doc, warnings) = rebuild::document(found, path, fallback, why);
     for w in &warnings {
-        eprintln!("note: {}", w.message);
+        tell!("note: {}", w.message);
     }
     crate::analysis::analyze(&mut doc, &warnings);
     results::validate::check(&doc).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;

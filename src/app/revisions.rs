@@ -26,14 +26,14 @@ pub fn expand(suite: &mut Suite, args: &RevisionArgs) -> Result<Vec<RevisionInfo
 pub fn build(suite: &mut Suite, plan: &Plan, infos: Vec<RevisionInfo>, logs: &Path, quiet: bool) -> Option<Revisions> {
     let mut say = |text: &str| {
         if !quiet {
-            eprintln!("{text} …");
+            tell!("{text} …");
         }
     };
     let columns = revisions::prepare(suite, plan, logs, &mut say);
     let mut said: Vec<String> = Vec::new();
     for imp in &suite.implementations {
         if let Some(why) = imp.broken.as_ref().filter(|w| !said.contains(w)) {
-            eprintln!("warning: {why}; the cells of {} are `failed`", imp.name);
+            tell!("warning: {why}; the cells of {} are `failed`", imp.name);
             said.push(why.clone());
         }
     }
@@ -59,7 +59,7 @@ pub fn finish(results: &Results, args: &RevisionArgs, status: u8, interrupted: b
     if bad.is_empty() {
         return Ok(status);
     }
-    eprintln!(
+    tell!(
         "{} cell(s) slower than at {} by more than {:.1}%: {}",
         bad.len(),
         results

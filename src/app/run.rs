@@ -64,7 +64,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
     let mut warnings = journal_warnings(&recovered);
     let resumed = resume::split(recovered.cells);
     if let Some(message) = resume::notice(&resumed) {
-        eprintln!("resuming: {message}");
+        tell!("resuming: {message}");
         warnings.push(Warning {
             kind: "measured_again".into(),
             message,
@@ -128,12 +128,12 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         report.display()
     ));
     if end == End::Interrupted {
-        eprintln!(
+        tell!(
             "interrupted: the finished cells are saved; continue with --resume {}",
             out_dir.display()
         );
     } else if let Some(hint) = resume::hint(&results, &out_dir) {
-        eprintln!("{hint}");
+        tell!("{hint}");
     }
     // The results are on disk: only now may the store fail the run.
     let status = exit::status_of_run(&results, &end);
@@ -163,7 +163,7 @@ fn baseline_in_plan(suite: &mut suite::Suite, plan: &plan::Plan, from_flag: bool
     let message = format!(
         "the suite's baseline {named} is not in this run (--only): ratios are against {stand_in}, the first implementation that ran; pass --baseline to choose another"
     );
-    eprintln!("note: {message}");
+    tell!("note: {message}");
     suite.baseline = Some(stand_in);
     Ok(Some(Warning {
         kind: "baseline_not_run".into(),
@@ -180,7 +180,7 @@ fn journal_warnings(recovered: &Recovered) -> Vec<Warning> {
         "the journal's last {bytes} bytes could not be read (a write cut short) and were set aside in {}; the groups they held are measured again",
         torn.display()
     );
-    eprintln!("warning: {message}");
+    tell!("warning: {message}");
     vec![Warning {
         kind: "journal_repaired".into(),
         message,

@@ -97,7 +97,7 @@ pub fn narrow(suite: &Suite, plan: &Plan, spec: &ShardSpec, history_file: Option
     // A point's groups are adjacent in plan order, so dedup leaves each point once.
     let mut points: Vec<String> = mine.iter().map(|&gi| params_key(&plan.groups[gi].params)).collect();
     points.dedup();
-    eprintln!(
+    tell!(
         "shard {}/{}: {} of {} groups ({:.0}% of the estimated cost, by {}): {}",
         me.index,
         me.count,
@@ -173,7 +173,7 @@ pub fn merge(args: MergeArgs) -> Result<ExitCode> {
 fn status(merged: &Results) -> u8 {
     let missing = merged.merge.as_ref().is_some_and(|m| !m.missing.is_empty());
     if missing {
-        eprintln!(
+        tell!(
             "partial merge: {} group(s) missing (see the report's warnings)",
             merged.merge.as_ref().map_or(0, |m| m.missing.len())
         );

@@ -285,7 +285,7 @@ fn write(args: &TrendArgs, t: &trend::Trend) -> Result<ExitCode> {
     if bad.is_empty() {
         return Ok(ExitCode::from(exit::OK));
     }
-    eprintln!(
+    tell!(
         "the newest run (run {}) starts a regression in {} cell(s): {}",
         t.runs.last().map_or(0, |r| r.id),
         bad.len(),

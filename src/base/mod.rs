@@ -9,5 +9,6 @@ pub mod order;
 pub mod outcome;
 pub mod params;
 pub mod placeholder;
+pub mod sink;
 pub mod text;
 pub mod units;

@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::base::sink::csv_field;
 use crate::results::Results;
 
 /// One row per cell. Parameters become `param_<name>` columns; statistics are
@@ -51,18 +52,18 @@ pub fn csv(results: &Results) -> Result<String, csv::Error> {
             .comparisons
             .iter()
             .find(|k| k.implementation == c.implementation && k.operation == c.operation && k.params == c.params);
-        let mut row: Vec<String> = vec![c.id.clone(), c.operation.clone(), c.implementation.clone()];
+        let mut row: Vec<String> = [&c.id, &c.operation, &c.implementation].map(|s| csv_field(s)).to_vec();
         row.extend(
             params
                 .iter()
-                .map(|p| c.params.get(*p).map_or_else(String::new, |v| v.to_string())),
+                .map(|p| c.params.get(*p).map_or_else(String::new, |v| csv_field(&v.to_string()))),
         );
         row.extend([
             serde_json::to_value(c.outcome)
                 .ok()
                 .and_then(|v| v.as_str().map(String::from))
                 .unwrap_or_default(),
-            c.message.clone().unwrap_or_default(),
+            csv_field(c.message.as_deref().unwrap_or_default()),
             s.map_or_else(String::new, |s| s.n.to_string()),
             num(s.map(|s| s.median_ns)),
             num(s.and_then(|s| s.ci_low_ns)),
@@ -80,7 +81,7 @@ pub fn csv(results: &Results) -> Result<String, csv::Error> {
             s.filter(|s| s.max_rss_bytes.is_some())
                 .map_or_else(String::new, |s| s.max_rss_at_most.to_string()),
             num(s.and_then(|s| s.alloc_bytes_per_call)),
-            cmp.map_or_else(String::new, |k| k.baseline.clone()),
+            cmp.map_or_else(String::new, |k| csv_field(&k.baseline)),
             num(cmp.map(|k| k.ratio)),
             num(cmp.and_then(|k| k.ci_low)),
             num(cmp.and_then(|k| k.ci_high)),

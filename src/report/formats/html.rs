@@ -223,7 +223,7 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
     let mut env = Environment::new();
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
     env.add_template("report.html", TEMPLATE)?;
-    env.get_template("report.html")?.render(context! {
+    let html = env.get_template("report.html")?.render(context! {
         title => crate::report::sections::record::title(results),
         description => results.suite.description.as_deref().map(str::trim),
         versus_version => results.environment.versus_version.clone(),
@@ -253,5 +253,7 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
         environment => ser(tables::environment_table(results).rows),
         pieces => ser(crate::report::sections::pieces::pieces_table(results).map(|t| (t.header, t.rows))),
         warnings => ser(&results.warnings),
-    })
+    })?;
+    // No control character from a name or message reaches the page.
+    Ok(crate::base::sink::file_text(&html).into_owned())
 }

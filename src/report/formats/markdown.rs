@@ -11,17 +11,18 @@ use crate::report::sections::method;
 use crate::report::tables::{self, Table};
 use crate::results::{Results, RunStatus};
 
-/// Escapes text for a Markdown table cell or paragraph: no raw pipes, HTML or newlines.
+/// Escapes text for a Markdown table cell or paragraph: no raw pipes, HTML,
+/// newlines or control characters, and no backslash left to undo an escape.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    for c in crate::base::sink::file_text(text).chars() {
         match c {
             '|' => out.push_str("\\|"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
             '\n' | '\r' => out.push(' '),
-            '`' | '*' | '_' | '[' | ']' => {
+            '\\' | '`' | '*' | '_' | '[' | ']' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -36,7 +37,7 @@ pub fn escape(text: &str) -> String {
 /// reduced to their text, but Markdown such as `code` is kept, since the
 /// author wrote it for the report.
 fn escape_prose(text: &str) -> String {
-    crate::report::sections::notes::safe_markdown(text)
+    crate::report::sections::notes::safe_markdown(&crate::base::sink::file_text(text))
         .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -116,6 +117,11 @@ pub fn render(results: &Results) -> String {
 /// The report, linking the given chart files (stem, SVG) from `html::chart_files`,
 /// which the caller writes beside it as `<stem>.svg`.
 pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes: Option<&str>) -> String {
+    // No control character from a name or message reaches the file.
+    crate::base::sink::file_text(&compose(results, charts, notes)).into_owned()
+}
+
+fn compose(results: &Results, charts: &[(String, String)], notes: Option<&str>) -> String {
     let mut out = String::new();
     heading(&mut out, results);
     let views = crate::report::metric_views(results);

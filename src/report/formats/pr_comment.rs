@@ -9,6 +9,7 @@
 
 use std::fmt::Write;
 
+use crate::base::sink::markdown_code as code;
 use crate::report::formats::markdown::escape;
 use crate::report::sections::revisions::{Row, change_text, first, later, pct, rows, time_of, why_not};
 use crate::results::{Results, Verdict};
@@ -18,6 +19,11 @@ pub const MARKER: &str = "<!-- versus:pr-comment -->";
 
 /// The comment for `results`; `report_url` is linked as the full report.
 pub fn render(results: &Results, report_url: Option<&str>) -> String {
+    // No control character from a name, a commit subject or a message reaches the comment.
+    crate::base::sink::file_text(&compose(results, report_url)).into_owned()
+}
+
+fn compose(results: &Results, report_url: Option<&str>) -> String {
     let mut out = format!("{MARKER}\n");
     let Some(revs) = &results.revisions else {
         let _ = writeln!(
@@ -87,18 +93,18 @@ fn commit_line(results: &Results, label: &str) -> String {
         Some(c) => {
             let short: String = c.commit.chars().take(10).collect();
             match &c.subject {
-                Some(s) => format!("`{label}` = `{short}` ({})", escape(s)),
-                None => format!("`{label}` = `{short}`"),
+                Some(s) => format!("{} = `{short}` ({})", code(label, false), escape(s)),
+                None => format!("{} = `{short}`", code(label, false)),
             }
         }
-        None => format!("`{label}`"),
+        None => code(label, false),
     }
 }
 
 fn section(out: &mut String, results: &Results, base: &str, label: &str, report_url: Option<&str>) {
     let rows = rows(results, label);
     let c = counts(&rows);
-    let _ = writeln!(out, "## versus: `{label}` against `{base}`\n");
+    let _ = writeln!(out, "## versus: {} against {}\n", code(label, false), code(base, false));
     let link = report_url.map(|u| format!(" · [full report]({u})")).unwrap_or_default();
     let _ = writeln!(out, "{}{link}\n", headline(&c, rows.len()));
     let _ = writeln!(
@@ -132,7 +138,7 @@ fn section(out: &mut String, results: &Results, base: &str, label: &str, report_
     if !failed.is_empty() {
         let _ = writeln!(out, "### Not measured\n");
         for r in &failed {
-            let _ = writeln!(out, "- `{}`: {}", r.id, escape(&why_not(r, base, label)));
+            let _ = writeln!(out, "- {}: {}", code(&r.id, false), escape(&why_not(r, base, label)));
         }
         out.push('\n');
     }
@@ -160,7 +166,12 @@ fn table(out: &mut String, heading: &str, rows: &[&Row], base: &str, label: &str
         return;
     }
     let _ = writeln!(out, "{heading}\n");
-    let _ = writeln!(out, "| cell | {base} | {label} | change | 95% interval |");
+    let _ = writeln!(
+        out,
+        "| cell | {} | {} | change | 95% interval |",
+        escape(base),
+        escape(label)
+    );
     let _ = writeln!(out, "|---|---:|---:|---:|---|");
     for r in rows {
         let Some(c) = r.comparison else { continue };
@@ -170,8 +181,8 @@ fn table(out: &mut String, heading: &str, rows: &[&Row], base: &str, label: &str
         };
         let _ = writeln!(
             out,
-            "| `{}` | {} | {} | **{}** | {interval} |",
-            r.id,
+            "| {} | {} | {} | **{}** | {interval} |",
+            code(&r.id, true),
             time_of(r.base),
             time_of(Some(r.cell)),
             pct(c.ratio)
@@ -182,7 +193,12 @@ fn table(out: &mut String, heading: &str, rows: &[&Row], base: &str, label: &str
 
 /// The cells with no change or no verdict, with what would settle an unknown.
 fn unknown_table(out: &mut String, rows: &[&Row], base: &str, label: &str) {
-    let _ = writeln!(out, "| cell | {base} | {label} | change | verdict |");
+    let _ = writeln!(
+        out,
+        "| cell | {} | {} | change | verdict |",
+        escape(base),
+        escape(label)
+    );
     let _ = writeln!(out, "|---|---:|---:|---|---|");
     for r in rows {
         let Some(c) = r.comparison else { continue };
@@ -195,8 +211,8 @@ fn unknown_table(out: &mut String, rows: &[&Row], base: &str, label: &str) {
         };
         let _ = writeln!(
             out,
-            "| `{}` | {} | {} | {} | {verdict} |",
-            r.id,
+            "| {} | {} | {} | {} | {verdict} |",
+            code(&r.id, true),
             time_of(r.base),
             time_of(Some(r.cell)),
             change_text(c)

@@ -74,8 +74,8 @@ impl Events for Progress {
         self.with_eta(|e, _| *e = Eta::new(total_runs));
     }
     fn group_start(&mut self, label: &str) {
-        self.group = label.to_string();
-        self.bar.set_message(label.to_string());
+        self.group = crate::base::sink::terminal(label).into_owned();
+        self.bar.set_message(crate::base::sink::terminal(label).into_owned());
     }
     fn group_planned(&mut self, runs: u64) {
         self.with_eta(|e, now| e.group_start(now, runs));
@@ -98,7 +98,7 @@ impl Events for Progress {
         self.with_eta(|e, _| e.added(count));
     }
     fn note(&mut self, text: &str) {
-        self.bar.set_message(text.to_string());
+        self.bar.set_message(crate::base::sink::terminal(text).into_owned());
     }
 }
 
