@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing of versus's three readers of untrusted input: the
+# Coverage-guided fuzzing of versus's four readers of untrusted input: the
 # suite parser and validator, the results reader with everything `report`
 # and `diff` do with what it accepts, and the worker protocol decoder.
 # libFuzzer through cargo-fuzz, built on the stable toolchain without a
@@ -29,10 +29,11 @@ declare -A what=(
   [suite]="suite parser and validator (arbitrary TOML text)"
   [results]="results reader, then analysis, diff and every renderer on what it accepts"
   [protocol]="worker protocol decoder (arbitrary lines)"
+  [journal]="journal reader (versus report DIR): arbitrary bytes as cells.jsonl, rebuilt, analysed, rendered"
 )
-declare -A max_len=([suite]=8192 [results]=200000 [protocol]=4096)
+declare -A max_len=([suite]=8192 [results]=200000 [protocol]=4096 [journal]=200000)
 failed=0
-for target in suite results protocol; do
+for target in suite results protocol journal; do
   log=$(mktemp)
   start=$(date +%s)
   status=0
