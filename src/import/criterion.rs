@@ -8,6 +8,7 @@
 //! gives the bytes per call. Only `new/` is read: `base/` and named
 //! baselines are earlier runs.
 
+use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -35,7 +36,8 @@ const MAX_DEPTH: usize = 12;
 
 pub fn read_dir(dir: &Path) -> Result<Imported, Bad> {
     let mut found = Vec::new();
-    find(dir, 0, &mut found).map_err(|e| Bad::new(format!("cannot read the folder: {e}")))?;
+    let mut seen = HashSet::new();
+    find(dir, 0, &mut seen, &mut found).map_err(|e| Bad::new(format!("cannot read the folder: {e}")))?;
     found.sort();
     if found.is_empty() {
         return Err(Bad::new(
@@ -50,9 +52,12 @@ pub fn read_dir(dir: &Path) -> Result<Imported, Bad> {
     })
 }
 
-/// Every `new` folder holding a `benchmark.json`, below `dir`.
-fn find(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    if depth > MAX_DEPTH {
+/// Every `new` folder holding a `benchmark.json`, below `dir`. A folder
+/// reached twice (through a symbolic link to itself or to an ancestor) is
+/// searched once: a loop would otherwise be walked to `MAX_DEPTH` along
+/// every branch.
+fn find(dir: &Path, depth: usize, seen: &mut HashSet<PathBuf>, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if depth > MAX_DEPTH || !seen.insert(fs::canonicalize(dir)?) {
         return Ok(());
     }
     for entry in fs::read_dir(dir)? {
@@ -63,7 +68,7 @@ fn find(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) -> std::io::Result<(
         if path.file_name().is_some_and(|n| n == "new") && path.join("benchmark.json").is_file() {
             found.push(path);
         } else if path.file_name().is_none_or(|n| n != "report") {
-            find(&path, depth + 1, found)?;
+            find(&path, depth + 1, seen, found)?;
         }
     }
     Ok(())

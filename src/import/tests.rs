@@ -2,6 +2,7 @@
 //! made by scripts/ci/formats.sh's tools on this machine), and bad input:
 //! a clear message naming the place, never a panic.
 
+use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::*;
@@ -241,4 +242,35 @@ fn summary_cells_keep_the_harness_figures_through_analysis() {
     crate::analysis::analyze(&mut r, &[]);
     let s = r.cells[0].stats.as_ref().unwrap();
     assert!((s.median_ns - median).abs() < 1e-6);
+}
+
+/// A criterion folder with symbolic links back to itself and to its
+/// parent (the hostile case made `versus import` walk the loop along every
+/// branch): each benchmark found once, as without the links.
+#[test]
+fn criterion_folder_with_symlink_loops_finds_each_benchmark_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("criterion");
+    let copy = |from: &Path, to: &Path| {
+        fs::create_dir_all(to).unwrap();
+        for f in ["benchmark.json", "sample.json"] {
+            fs::copy(from.join(f), to.join(f)).unwrap();
+        }
+    };
+    copy(&fixture("criterion/concat/new"), &root.join("concat/new"));
+    copy(&fixture("criterion/sum/fold/64/new"), &root.join("sum/fold/64/new"));
+    std::os::unix::fs::symlink(&root, root.join("again")).unwrap();
+    std::os::unix::fs::symlink(&root, root.join("sum/fold/up")).unwrap();
+    std::os::unix::fs::symlink("..", root.join("sum/parent")).unwrap();
+    let f = read(&Source {
+        path: root,
+        label: None,
+    })
+    .unwrap();
+    assert_eq!(
+        f.benches.len(),
+        2,
+        "{:?}",
+        f.benches.iter().map(|b| &b.operation).collect::<Vec<_>>()
+    );
 }

@@ -21,6 +21,13 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// Resamples per interval.
 pub const RESAMPLES: usize = 2000;
 
+/// Above this many values a sample is not resampled value by value (2000
+/// resamples of a million runs are two billion draws: a hostile or merely
+/// huge file would take minutes): the median's interval comes from order
+/// statistics and the mean's from the central limit theorem, which at this
+/// size agree with the bootstrap to well within its own resampling noise.
+pub const LARGE: usize = 20_000;
+
 /// A two-sided interval, `low <= high`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Interval {
@@ -163,9 +170,55 @@ pub fn intervals_of_sorted(sorted: &[f64], level: f64, seed: u64) -> Option<(Int
 }
 
 fn both_intervals(mut resampler: Resampler<'_>, level: f64, seed: u64) -> Option<(Interval, Interval)> {
+    if resampler.sorted.len() > LARGE {
+        return large_intervals(&resampler.sorted, level);
+    }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let (medians, means): (Vec<f64>, Vec<f64>) = (0..RESAMPLES).map(|_| resampler.draw(&mut rng)).unzip();
     Some((interval_of(medians, level)?, interval_of(means, level)?))
+}
+
+/// The two-sided standard normal quantile at `level` (1.96 at 0.95).
+fn normal_quantile(level: f64) -> f64 {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    Normal::new(0.0, 1.0).map_or(1.96, |n| n.inverse_cdf(0.5 + level / 2.0))
+}
+
+/// The median's order-statistic interval and the mean's normal one, for a
+/// sample past `LARGE` values (sorted, finite).
+fn large_intervals(sorted: &[f64], level: f64) -> Option<(Interval, Interval)> {
+    let (low, high) = super::order::median_interval_sorted(sorted, level)?;
+    let n = sorted.len() as f64;
+    let mean = sorted.iter().sum::<f64>() / n;
+    let variance = sorted.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    let half = normal_quantile(level) * (variance / n).sqrt();
+    Some((
+        Interval { low, high },
+        Interval {
+            low: mean - half,
+            high: mean + half,
+        },
+    ))
+}
+
+/// `count` draws of a large sample's median from the normal law its
+/// order-statistic interval gives (`LARGE`): the bootstrap's draws at that
+/// size, without n draws each.
+fn large_median_draws(xs: &[f64], count: usize, rng: &mut Xoshiro256PlusPlus) -> Vec<f64> {
+    let mut sorted = xs.to_vec();
+    sorted.sort_unstable_by(f64::total_cmp);
+    let median = super::summary::median_of_sorted(&sorted);
+    let Some((low, high)) = super::order::median_interval_sorted(&sorted, 0.95) else {
+        return vec![median; count];
+    };
+    let sigma = (high - low) / (2.0 * normal_quantile(0.95));
+    (0..count)
+        .map(|_| {
+            // Box-Muller: one standard normal from two uniforms.
+            let (u, v): (f64, f64) = (rng.random_range(f64::EPSILON..1.0), rng.random());
+            median + sigma * (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+        })
+        .collect()
 }
 
 /// `count` bootstrap medians of `xs`: each the median of n draws with
@@ -178,6 +231,9 @@ pub fn median_draws(xs: &[f64], count: usize, seed: u64) -> Vec<f64> {
         return vec![];
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    if xs.len() > LARGE {
+        return large_median_draws(xs, count, &mut rng);
+    }
     let mut resampler = Resampler::new(xs);
     (0..count).map(|_| resampler.draw(&mut rng).0).collect()
 }
@@ -265,5 +321,38 @@ mod tests {
             interval(&xs, Statistic::Mean, 0.95, t).unwrap().contains(50.0)
         });
         assert!((0.93..=0.97).contains(&mean), "mean coverage {mean}");
+    }
+
+    /// Past `LARGE` values the intervals come without resampling: they must
+    /// still be what the bootstrap gives (its 400 resamples here, so the
+    /// bands allow for its own noise), and so must the median's draws.
+    #[test]
+    fn past_large_the_intervals_and_draws_agree_with_the_bootstrap() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let law = LogNormal::new(0.0, 0.3).unwrap();
+        let mut xs: Vec<f64> = (0..=LARGE).map(|_| law.sample(&mut rng)).collect();
+        xs.sort_unstable_by(f64::total_cmp);
+        let (median, mean) = intervals_of_sorted(&xs, 0.95, 1).unwrap();
+        let mut r = Resampler::of_sorted(Cow::Borrowed(&xs));
+        let mut g = Xoshiro256PlusPlus::seed_from_u64(1);
+        let (ms, ns): (Vec<f64>, Vec<f64>) = (0..400).map(|_| r.draw(&mut g)).unzip();
+        let (bm, bn) = (interval_of(ms, 0.95).unwrap(), interval_of(ns, 0.95).unwrap());
+        let width = |i: &Interval| i.high - i.low;
+        let mid = |i: &Interval| (i.high + i.low) / 2.0;
+        assert!(
+            (width(&mean) / width(&bn) - 1.0).abs() < 0.25,
+            "{mean:?} against {bn:?}"
+        );
+        assert!(
+            (width(&median) / width(&bm) - 1.0).abs() < 0.35,
+            "{median:?} against {bm:?}"
+        );
+        assert!((mid(&mean) - mid(&bn)).abs() < width(&bn) / 4.0);
+        assert!((mid(&median) - mid(&bm)).abs() < width(&bm) / 4.0);
+        let draws = interval_of(median_draws(&xs, 2000, 3), 0.95).unwrap();
+        assert!(
+            (width(&draws) / width(&median) - 1.0).abs() < 0.2,
+            "{draws:?} against {median:?}"
+        );
     }
 }
