@@ -10,13 +10,18 @@ stands in for the issue-comments API. The real versus binary measures
     VERSUS=target/debug/versus python3 -m unittest discover -s scripts/action
 """
 
+import base64
+import io
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 import unittest
+from contextlib import redirect_stdout
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -25,6 +30,10 @@ ROOT = HERE.parent.parent
 SCRIPT = HERE / "versus_pr.py"
 EVENT = HERE / "testdata" / "pull_request.synchronize.json"
 MARKER = "<!-- versus:pr-comment -->"
+TOKEN = "ghs_fake_token_for_tests"
+
+sys.path.insert(0, str(HERE))
+import versus_pr  # noqa: E402
 
 
 class FakeGitHub(BaseHTTPRequestHandler):
@@ -93,7 +102,9 @@ run.start = "{checkout}/tool.sh"
 """
 
 
-class ActionScript(unittest.TestCase):
+class Fixture(unittest.TestCase):
+    """The tiny repository, the recorded event and the fake comment API; no tests of its own."""
+
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory(prefix="versus-action-test-")
         self.dir = Path(self.tmp.name)
@@ -126,7 +137,7 @@ class ActionScript(unittest.TestCase):
         self.server.server_close()
         self.tmp.cleanup()
 
-    def run_script(self, **extra):
+    def run_script(self, *args, **extra):
         versus = os.environ.get("VERSUS") or str(ROOT / "target" / "debug" / "versus")
         self.output = self.dir / "github_output"
         self.summary = self.dir / "step_summary.md"
@@ -142,13 +153,18 @@ class ActionScript(unittest.TestCase):
             "GITHUB_REPOSITORY": "octo-org/octo-tool",
             "GITHUB_RUN_ID": "9876543210",
             "GITHUB_WORKSPACE": str(self.repo),
-            "GITHUB_TOKEN": "ghs_fake_token_for_tests",
+            "GITHUB_TOKEN": TOKEN,
             "GITHUB_OUTPUT": str(self.output),
             "GITHUB_STEP_SUMMARY": str(self.summary),
             "RUNNER_TEMP": str(self.dir / "runner"),
             **extra,
         }
-        return subprocess.run([sys.executable, str(SCRIPT)], env=env, capture_output=True, text=True, cwd=self.dir)
+        env = {k: v for k, v in env.items() if v is not None}
+        return subprocess.run([sys.executable, str(SCRIPT), *args], env=env, capture_output=True, text=True, cwd=self.dir)
+
+
+class ActionScript(Fixture):
+    """The whole loop with the real versus binary measuring."""
 
     def test_a_comment_is_posted_then_updated_never_duplicated(self):
         first = self.run_script()
@@ -201,6 +217,159 @@ class ActionScript(unittest.TestCase):
         self.assertIn("::warning::versus could not post its comment", done.stdout)
         self.assertTrue((self.dir / "runner" / "versus-pr" / "comment.md").is_file())
         self.assertEqual(self.server.comments.keys(), {7})
+
+
+# A stand-in for versus, written by the tests that do not need a real
+# measurement: it records its arguments and environment, writes the comment
+# and report its plan says, prints what the plan says, and exits with the
+# plan's status.
+FAKE_VERSUS = """#!{python}
+import json, os, sys
+from pathlib import Path
+plan = json.loads(Path({plan!r}).read_text())
+args = sys.argv[1:]
+Path(plan["dump"]).write_text(json.dumps({{"args": args, "env": dict(os.environ)}}))
+out = Path(args[args.index("--out") + 1])
+out.mkdir(parents=True, exist_ok=True)
+if plan.get("comment") is not None:
+    Path(args[args.index("--pr-comment") + 1]).write_text(plan["comment"])
+if plan.get("report") is not None:
+    (out / "report.md").write_text(plan["report"])
+sys.stdout.write(plan.get("stdout", ""))
+sys.stdout.flush()
+sys.stderr.write(plan.get("stderr", ""))
+sys.exit(plan.get("status", 0))
+"""
+
+# A git that logs each call (its arguments and the configuration it was
+# handed in the environment) and then runs the real git.
+LOGGING_GIT = """#!{python}
+import json, os, sys
+with open({log!r}, "a") as f:
+    f.write(json.dumps({{"args": sys.argv[1:], "env": {{k: v for k, v in os.environ.items() if k.startswith("GIT_CONFIG")}}}}) + "\\n")
+os.execv({git!r}, [{git!r}, *sys.argv[1:]])
+"""
+
+# Every variable through which the runner hands a step a GitHub credential.
+CREDENTIALS = {
+    "GITHUB_TOKEN": TOKEN,
+    "VERSUS_PR_TOKEN": TOKEN,
+    "INPUT_TOKEN": TOKEN,
+    "GH_TOKEN": TOKEN,
+    "ACTIONS_RUNTIME_TOKEN": "runtime-token-for-tests",
+    "ACTIONS_ID_TOKEN_REQUEST_TOKEN": "id-token-request-token-for-tests",
+    "ACTIONS_ID_TOKEN_REQUEST_URL": "https://token.actions.example.test/oidc?id=1",
+    # the workflow's own copy of the token under a name of its choosing
+    "BENCH_DEPLOY_TOKEN": TOKEN,
+}
+
+
+class WithFakeVersus(Fixture):
+    """The script's own behaviour, with a fake versus that records what it was given."""
+
+    def fake_versus(self, **plan):
+        plan.setdefault("comment", f"{MARKER}\n## versus: `head` against `base`\n\nNo change (of 1 cell)\n")
+        self.saw = self.dir / "fake-versus-saw.json"
+        plan["dump"] = str(self.saw)
+        path = self.dir / "fake-versus-plan.json"
+        path.write_text(json.dumps(plan))
+        exe = self.dir / "fake-versus"
+        exe.write_text(FAKE_VERSUS.format(python=sys.executable, plan=str(path)))
+        exe.chmod(0o755)
+        return str(exe)
+
+    def versus_saw(self):
+        return json.loads(self.saw.read_text())
+
+    def logging_git(self):
+        """A PATH whose git logs its calls to self.git_log."""
+        bin_dir = self.dir / "bin"
+        bin_dir.mkdir(exist_ok=True)
+        self.git_log = self.dir / "git-calls.jsonl"
+        exe = bin_dir / "git"
+        exe.write_text(LOGGING_GIT.format(python=sys.executable, log=str(self.git_log), git=shutil.which("git")))
+        exe.chmod(0o755)
+        return f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+
+    def git_calls(self):
+        if not self.git_log.is_file():
+            return []
+        return [json.loads(line) for line in self.git_log.read_text().splitlines()]
+
+    def posted(self):
+        return [r["body"]["body"] for r in self.server.requests if r["method"] in ("POST", "PATCH")]
+
+    # 1. The token stays with the script's comment client.
+
+    def test_versus_and_the_pull_requests_commands_get_no_github_credential(self):
+        done = self.run_script(
+            VERSUS=self.fake_versus(),
+            VERSUS_STORE="postgres://bench@db.example.test:5432/history",
+            PGPASSWORD="store-password",
+            **CREDENTIALS,
+        )
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        env = self.versus_saw()["env"]
+        leaked = sorted(k for k in CREDENTIALS if k in env)
+        self.assertEqual(leaked, [], "credential variables versus (and so the pull request's build) was handed")
+        holding = sorted(k for k, v in env.items() if TOKEN in v)
+        self.assertEqual(holding, [], "variables holding the token's value")
+        self.assertEqual(env.get("VERSUS_STORE"), "postgres://bench@db.example.test:5432/history", "versus needs its store")
+        self.assertEqual(env.get("PGPASSWORD"), "store-password", "versus needs its store's password")
+        posts = [r for r in self.server.requests if r["method"] == "POST"]
+        self.assertEqual([p["auth"] for p in posts], [f"Bearer {TOKEN}"], "the comment is still posted with the token")
+
+    def test_the_action_hands_its_token_only_to_steps_that_run_no_pull_request_code(self):
+        action = (ROOT / "action.yml").read_text()
+        steps = re.split(r"\n    - name: ", action.split("\n  steps:\n", 1)[1])[1:]
+        script_steps = [s for s in steps if "versus_pr.py" in s]
+        self.assertTrue(script_steps, "action.yml runs versus_pr.py")
+        for step in steps:
+            if "token" in step.lower():
+                mode = re.search(r"versus_pr\.py\"?\s+(\w+)", step)
+                self.assertIsNotNone(mode, f"a step with the token runs versus_pr.py's whole loop:\n{step}")
+                self.assertIn(mode.group(1), ("fetch", "comment"), f"a step with the token runs versus:\n{step}")
+        self.assertTrue(any(re.search(r"versus_pr\.py\"?\s+measure", s) for s in steps), "a step measures")
+
+    def test_the_comment_step_posts_what_the_measure_step_wrote(self):
+        versus = self.fake_versus()
+        fetch = self.run_script("fetch", VERSUS=versus)
+        self.assertEqual(fetch.returncode, 0, fetch.stdout + fetch.stderr)
+        self.assertFalse(self.saw.exists(), "fetching runs no versus")
+        measure = self.run_script("measure", VERSUS=versus, GITHUB_TOKEN=None)
+        self.assertEqual(measure.returncode, 0, measure.stdout + measure.stderr)
+        self.assertEqual(self.server.requests, [], "measuring posts nothing")
+        self.saw.unlink()
+        comment = self.run_script("comment", VERSUS=versus)
+        self.assertEqual(comment.returncode, 0, comment.stdout + comment.stderr)
+        self.assertFalse(self.saw.exists(), "posting runs no versus")
+        posts = [r for r in self.server.requests if r["method"] == "POST"]
+        self.assertEqual(len(posts), 1, comment.stdout + comment.stderr)
+        self.assertEqual(posts[0]["auth"], f"Bearer {TOKEN}")
+        self.assertIn("No change (of 1 cell)", posts[0]["body"]["body"])
+
+    def test_the_fetch_of_a_missing_commit_carries_the_token_to_git_alone(self):
+        missing = "0123456789abcdef0123456789abcdef01234567"
+        done = self.run_script(VERSUS=self.fake_versus(), VERSUS_PR_HEAD=missing, PATH=self.logging_git())
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        fetches = [c for c in self.git_calls() if "fetch" in c["args"]]
+        self.assertEqual(len(fetches), 1, self.git_calls())
+        basic = base64.b64encode(f"x-access-token:{TOKEN}".encode()).decode()
+        config = fetches[0]["env"]
+        pairs = {config[f"GIT_CONFIG_KEY_{i}"]: config[f"GIT_CONFIG_VALUE_{i}"] for i in range(int(config.get("GIT_CONFIG_COUNT", 0)))}
+        self.assertEqual(pairs, {"http.https://github.com/.extraheader": f"AUTHORIZATION: basic {basic}"})
+        for call in self.git_calls():
+            self.assertNotIn(TOKEN, " ".join(call["args"]), "the token is never on a command line")
+        self.assertNotIn("GIT_CONFIG_COUNT", self.versus_saw()["env"])
+
+    def test_a_checkout_that_kept_its_token_is_warned_about(self):
+        git(self.repo, "config", "http.https://github.com/.extraheader", "AUTHORIZATION: basic c2VjcmV0")
+        missing = "0123456789abcdef0123456789abcdef01234567"
+        done = self.run_script(VERSUS=self.fake_versus(), VERSUS_PR_HEAD=missing, PATH=self.logging_git())
+        self.assertIn("persist-credentials: false", done.stdout)
+        self.assertRegex(done.stdout, r"(?m)^::warning::")
+        fetches = [c for c in self.git_calls() if "fetch" in c["args"]]
+        self.assertEqual([f["env"].get("GIT_CONFIG_COUNT") for f in fetches], [None], "no second Authorization header")
 
 
 if __name__ == "__main__":
