@@ -372,5 +372,30 @@ class WithFakeVersus(Fixture):
         self.assertEqual([f["env"].get("GIT_CONFIG_COUNT") for f in fetches], [None], "no second Authorization header")
 
 
+    def test_versus_cannot_write_the_files_that_steer_later_steps(self):
+        runner = self.dir / "runner-files"
+        runner.mkdir()
+        files = {name: str(runner / name.lower()) for name in ("GITHUB_ENV", "GITHUB_PATH", "GITHUB_STATE")}
+        done = self.run_script(VERSUS=self.fake_versus(), **files)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        env = self.versus_saw()["env"]
+        steering = sorted(k for k in (*files, "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY") if k in env)
+        self.assertEqual(steering, [], "the runner's files versus (and so the pull request's build) could write")
+        self.assertIn("status=0", self.output.read_text(), "the script itself still writes its outputs")
+
+    def test_workflow_commands_in_versus_output_are_not_obeyed(self):
+        done = self.run_script(
+            VERSUS=self.fake_versus(stdout="::error::forged on stdout\n", stderr="::add-mask::ghs\n::error::forged on stderr\n"),
+        )
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        lines = done.stdout.splitlines()
+        stop = [i for i, line in enumerate(lines) if line.startswith("::stop-commands::")]
+        self.assertEqual(len(stop), 1, done.stdout)
+        resume = lines.index(f"::{lines[stop[0]].split('::')[2]}::")
+        inside = lines[stop[0] + 1:resume]
+        for forged in ("::error::forged on stdout", "::add-mask::ghs", "::error::forged on stderr"):
+            self.assertIn(forged, inside, done.stdout)
+        self.assertNotIn("forged", done.stderr, "versus's output reaches the log in one stream, in order")
+
 if __name__ == "__main__":
     unittest.main()

@@ -47,6 +47,7 @@ import base64
 import json
 import os
 import re
+import secrets
 import shlex
 import subprocess
 import sys
@@ -77,6 +78,12 @@ CREDENTIALS = (
     "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
     "ACTIONS_ID_TOKEN_REQUEST_URL",
 )
+# The runner's files through which a step sets the environment, PATH,
+# outputs, state and summary of the steps after it. versus needs none of
+# them, and the pull request's code, which it runs, must not write them: a
+# variable set there (NODE_OPTIONS, say) would steer a later step, which may
+# hold a token.
+STEP_FILES = ("GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STATE", "GITHUB_STEP_SUMMARY")
 
 
 def env(name, default=None):
@@ -165,6 +172,12 @@ def ensure_commit(sha, cwd, token):
         subprocess.run(["git", "fetch", "--no-tags", "origin", sha], cwd=cwd, check=False, env=git_env(token))
 
 
+def versus_env():
+    """versus's environment: the script's own, from which take_token has
+    removed every credential, less the runner's step files."""
+    return {name: value for name, value in os.environ.items() if name not in STEP_FILES}
+
+
 def run_versus(pr, out_dir, comment_path, report_url, cwd):
     versus = env("VERSUS", "versus")
     base, head = revisions(pr)
@@ -182,10 +195,18 @@ def run_versus(pr, out_dir, comment_path, report_url, cwd):
     if env("VERSUS_PR_HISTORY", "false") != "true":
         cmd.append("--no-history")
     cmd += shlex.split(env("VERSUS_PR_ARGS", ""))
-    print("+ " + shlex.join(cmd), flush=True)
-    # take_token has left no credential in the environment versus inherits.
-    done = subprocess.run(cmd, cwd=cwd, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
-    sys.stderr.write(done.stderr)
+    # versus's output carries the pull request's: the runner is told to
+    # print workflow commands in it (::add-mask::, ::error::...), not obey them.
+    resume = secrets.token_hex(16)
+    print(f"::stop-commands::{resume}", flush=True)
+    try:
+        print("+ " + shlex.join(cmd), flush=True)
+        done = subprocess.run(cmd, cwd=cwd, stderr=subprocess.PIPE, text=True, env=versus_env())
+        # On stdout, where versus's own output went: the log gets both in
+        # order, all of it before the commands resume.
+        sys.stdout.write(done.stderr)
+    finally:
+        print(f"\n::{resume}::", flush=True)
     return done.returncode, done.stderr
 
 
