@@ -238,6 +238,8 @@ if plan.get("report") is not None:
 sys.stdout.write(plan.get("stdout", ""))
 sys.stdout.flush()
 sys.stderr.write(plan.get("stderr", ""))
+sys.stderr.flush()
+sys.stderr.buffer.write(plan.get("stderr_bytes", "").encode("latin-1"))
 sys.exit(plan.get("status", 0))
 """
 
@@ -262,6 +264,66 @@ CREDENTIALS = {
     # the workflow's own copy of the token under a name of its choosing
     "BENCH_DEPLOY_TOKEN": TOKEN,
 }
+
+
+def outside_fences(markdown):
+    """The lines of `markdown` outside fenced code blocks, as CommonMark reads them."""
+    outside, fence = [], None
+    for line in markdown.split("\n"):
+        m = re.match(r" {0,3}(`{3,}|~{3,})(.*)$", line)
+        if fence is None:
+            if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+                fence = m.group(1)
+            else:
+                outside.append(line)
+        elif m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
+            fence = None
+    return outside
+
+
+# What a pull request's build can write to versus's stderr: a fence that
+# closes the comment's, Markdown after it, mentions, HTML, and terminal
+# control sequences.
+HOSTILE = (
+    "error: tool.sh:1: expected a program\n"
+    "```\n"
+    "## versus: 40% faster, approved\n"
+    "@octocat @octo-org/maintainers please merge\n"
+    "<img src=\"https://tracker.example.test/pixel.png\">\n"
+    "````\n"
+    "\x1b[1;31mred\x1b[0m \x1b]8;;https://evil.example.test/\x07a link\x1b]8;;\x1b\\ \x1b]0;title\x07bell\x07\x08\x00 end\r\n"
+    "next\ttab\x7f\x9b2J\x1bPdcs\x1b\\ done\n"
+)
+CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+class FailureComment(unittest.TestCase):
+    """The comment posted when versus could not measure: its stderr, fenced and made inert."""
+
+    def test_stderr_cannot_close_the_failure_comments_fence(self):
+        body = versus_pr.failure_comment(2, HOSTILE)
+        outside = outside_fences(body)
+        for line in outside:
+            self.assertNotIn("approved", line, body)
+            self.assertNotIn("<img", line, body)
+            self.assertNotIn("please merge", line, body)
+        self.assertIn("## versus: could not measure this pull request", outside)
+        self.assertIn("## versus: 40% faster, approved", body, "stderr is shown, inside the fence")
+
+    def test_mentions_in_the_failure_comment_are_not_live(self):
+        body = versus_pr.failure_comment(2, HOSTILE)
+        self.assertNotRegex(body, r"(?<![A-Za-z0-9])@[A-Za-z0-9]", "a mention left as GitHub would read it")
+        self.assertIn("@\u200doctocat @\u200docto-org/maintainers please merge", body)
+
+    def test_terminal_controls_are_stripped_from_the_failure_comment(self):
+        body = versus_pr.failure_comment(2, HOSTILE)
+        self.assertEqual(CONTROLS.findall(body), [], repr(body))
+        self.assertIn("red a link bell end\nnext\ttab2J done\n", body)
+
+    def test_a_long_stderr_line_keeps_the_failure_comment_whole(self):
+        body = versus_pr.failure_comment(2, "x" * 200_000 + "\n" + "`" * 70_000 + "\n")
+        self.assertLess(len(body), versus_pr.MAX_COMMENT)
+        self.assertEqual(outside_fences(body)[-1], "", "the fence is closed at the end")
 
 
 class WithFakeVersus(Fixture):
@@ -396,6 +458,24 @@ class WithFakeVersus(Fixture):
         for forged in ("::error::forged on stdout", "::add-mask::ghs", "::error::forged on stderr"):
             self.assertIn(forged, inside, done.stdout)
         self.assertNotIn("forged", done.stderr, "versus's output reaches the log in one stream, in order")
+
+    # 2. What versus printed when it failed is shown, fenced and inert.
+
+    def test_a_failed_run_posts_its_stderr_fenced_and_inert(self):
+        done = self.run_script(VERSUS=self.fake_versus(comment=None, status=2, stderr=HOSTILE))
+        self.assertEqual(done.returncode, 2, done.stdout + done.stderr)
+        [body] = self.posted()
+        for text in (body, self.summary.read_text()):
+            self.assertTrue(all("approved" not in line for line in outside_fences(text)), text)
+            self.assertEqual(CONTROLS.findall(text), [], repr(text))
+            self.assertNotIn("@octocat", text)
+        self.assertIn("expected a program", body)
+
+    def test_undecodable_stderr_still_gives_a_failure_comment(self):
+        done = self.run_script(VERSUS=self.fake_versus(comment=None, status=2, stderr_bytes="broken \xff\xfe build\n"))
+        self.assertEqual(done.returncode, 2, done.stdout + done.stderr)
+        [body] = self.posted()
+        self.assertIn("broken \ufffd\ufffd build", body)
 
 if __name__ == "__main__":
     unittest.main()

@@ -84,6 +84,17 @@ CREDENTIALS = (
 # variable set there (NODE_OPTIONS, say) would steer a later step, which may
 # hold a token.
 STEP_FILES = ("GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STATE", "GITHUB_STEP_SUMMARY")
+# Terminal control sequences: CSI (ESC [ ... final byte), OSC (ESC ] ...
+# BEL or ESC \), the DCS, SOS, PM and APC strings (ESC P, X, ^ or _ ...
+# ESC \), and the two-character escapes.
+ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[ -/]*[0-~]")
+# What is left of the C0 and C1 controls but newline and tab, and DEL.
+CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# A mention as GitHub reads it: @ after anything but a letter or digit,
+# before a login or an org/team.
+MENTION = re.compile(r"(?<![A-Za-z0-9])@(?=[A-Za-z0-9])")
+# The failure comment shows this much of each of versus's last lines.
+MAX_LINE = 1000
 
 
 def env(name, default=None):
@@ -201,7 +212,7 @@ def run_versus(pr, out_dir, comment_path, report_url, cwd):
     print(f"::stop-commands::{resume}", flush=True)
     try:
         print("+ " + shlex.join(cmd), flush=True)
-        done = subprocess.run(cmd, cwd=cwd, stderr=subprocess.PIPE, text=True, env=versus_env())
+        done = subprocess.run(cmd, cwd=cwd, stderr=subprocess.PIPE, text=True, errors="replace", env=versus_env())
         # On stdout, where versus's own output went: the log gets both in
         # order, all of it before the commands resume.
         sys.stdout.write(done.stderr)
@@ -254,11 +265,36 @@ class Comments:
         return "posted", (new or {}).get("id")
 
 
+def without_controls(text):
+    """`text` without terminal control sequences and control characters
+    (newlines and tabs are kept): nothing a terminal, a log viewer or a
+    Markdown renderer would act on rather than show."""
+    return CONTROLS.sub("", ESCAPES.sub("", text.replace("\r\n", "\n")))
+
+
+def inert_mentions(text):
+    """`text` with every @mention broken by a zero-width joiner after the @:
+    it reads the same, and notifies no one."""
+    return MENTION.sub("@\u200d", text)
+
+
+def code_block(text):
+    """`text` as a fenced code block, for a comment: the fence is longer
+    than any run of backticks in the text, so no line of it can close the
+    block (CommonMark), nothing in it is Markdown, HTML or a live mention,
+    and its controls are gone."""
+    text = inert_mentions(without_controls(text))
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}\n{text}\n{fence}\n"
+
+
 def failure_comment(status, stderr):
-    tail = "\n".join(stderr.strip().splitlines()[-20:])
+    lines = without_controls(stderr).strip().splitlines()[-20:]
+    tail = "\n".join(line if len(line) <= MAX_LINE else line[:MAX_LINE] + " …" for line in lines)
     return (
         f"{MARKER}\n## versus: could not measure this pull request\n\n"
-        f"`versus run` exited with status {status}:\n\n```\n{tail}\n```\n"
+        f"`versus run` exited with status {int(status)}:\n\n{code_block(tail)}"
     )
 
 
