@@ -326,6 +326,49 @@ class FailureComment(unittest.TestCase):
         self.assertEqual(outside_fences(body)[-1], "", "the fence is closed at the end")
 
 
+def read_outputs(text):
+    """A step's outputs file as the runner reads it: name=value lines, and name<<DELIMITER blocks."""
+    outputs, lines = {}, iter(text.split("\n"))
+    for line in lines:
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, delimiter = line.split("<<", 1)
+            value = []
+            for more in lines:
+                if more == delimiter:
+                    break
+                value.append(more)
+            outputs[name] = "\n".join(value)
+        elif "=" in line:
+            name, value = line.split("=", 1)
+            outputs[name] = value
+    return outputs
+
+
+class Sinks(unittest.TestCase):
+    """Text the script writes where the runner reads commands and outputs."""
+
+    def test_a_warning_cannot_start_a_second_workflow_command(self):
+        out = io.StringIO()
+        with redirect_stdout(out):
+            versus_pr.warn("could not post (HTTP Error 403: no\n::error::forged 100%\r)")
+        self.assertEqual(out.getvalue(), "::warning::could not post (HTTP Error 403: no%0A::error::forged 100%25%0D)\n")
+
+    def test_an_output_cannot_set_another(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "github_output"
+            saved = os.environ.get("GITHUB_OUTPUT")
+            os.environ["GITHUB_OUTPUT"] = str(path)
+            try:
+                versus_pr.output("comment-file", "/tmp/a\nresults=/tmp/elsewhere")
+                versus_pr.output("status", 4)
+            finally:
+                if saved is None:
+                    del os.environ["GITHUB_OUTPUT"]
+                else:
+                    os.environ["GITHUB_OUTPUT"] = saved
+            self.assertEqual(read_outputs(path.read_text()), {"comment-file": "/tmp/a\nresults=/tmp/elsewhere", "status": "4"})
+
+
 class WithFakeVersus(Fixture):
     """The script's own behaviour, with a fake versus that records what it was given."""
 
@@ -476,6 +519,44 @@ class WithFakeVersus(Fixture):
         self.assertEqual(done.returncode, 2, done.stdout + done.stderr)
         [body] = self.posted()
         self.assertIn("broken \ufffd\ufffd build", body)
+
+    # 3. versus's comment and report: made inert where they are posted or shown.
+
+    def test_versus_comment_and_report_are_posted_and_shown_without_controls_or_live_mentions(self):
+        comment = (
+            f"{MARKER}\n## versus: `head` against `base`\n\n### Not measured\n\n"
+            "- `start/tool`: the head's build failed: \x1b[31m@octocat\x1b[0m broke it\x07, cc @octo-org/maintainers\n"
+        )
+        report = "# pr test\x1b]0;owned\x07\n\n@octocat \x1b[2Jcleared\n"
+        done = self.run_script(VERSUS=self.fake_versus(comment=comment, report=report, status=3))
+        self.assertEqual(done.returncode, 3, done.stdout + done.stderr)
+        [body] = self.posted()
+        summary = self.summary.read_text()
+        for text in (body, summary):
+            self.assertEqual(CONTROLS.findall(text), [], repr(text))
+            self.assertNotRegex(text, r"(?<![A-Za-z0-9])@[A-Za-z0-9]", "a live mention")
+        self.assertTrue(body.startswith(MARKER))
+        self.assertIn("the head's build failed: @\u200doctocat broke it, cc @\u200docto-org/maintainers", body)
+        self.assertIn("# pr test\n\n@\u200doctocat cleared", summary)
+
+    def test_the_comment_step_makes_inert_what_it_posts_whoever_wrote_it(self):
+        # The pull request's code runs in the measure step and may leave a
+        # process behind that rewrites the comment's body before it is posted.
+        versus = self.fake_versus()
+        measure = self.run_script("measure", VERSUS=versus, GITHUB_TOKEN=None)
+        self.assertEqual(measure.returncode, 0, measure.stdout + measure.stderr)
+        [written] = (self.dir / "runner" / "versus-pr").glob("comment-body.md")
+        written.write_text(f"{MARKER}\nhi @octocat \x1b[2J\x1b]0;t\x07" + "@octo-org/team " * 6000)
+        done = self.run_script("comment", VERSUS=versus)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        [body] = self.posted()
+        self.assertEqual(CONTROLS.findall(body), [], repr(body[:200]))
+        self.assertNotRegex(body, r"(?<![A-Za-z0-9])@[A-Za-z0-9]", "a live mention")
+        self.assertLessEqual(len(body), versus_pr.MAX_COMMENT)
+        self.assertTrue(
+            body.endswith("the whole summary is in the [workflow run](https://github.com/octo-org/octo-tool/actions/runs/9876543210).\n"),
+            body[-300:],
+        )
 
 if __name__ == "__main__":
     unittest.main()

@@ -52,6 +52,7 @@ import shlex
 import subprocess
 import sys
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -93,6 +94,9 @@ CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # A mention as GitHub reads it: @ after anything but a letter or digit,
 # before a login or an org/team.
 MENTION = re.compile(r"(?<![A-Za-z0-9])@(?=[A-Za-z0-9])")
+# What a link's URL keeps as it is: the characters of a URL that neither
+# end a Markdown link destination nor break it.
+URL_SAFE = "/:?#[]@!$&'*+,;=%~"
 # The failure comment shows this much of each of versus's last lines.
 MAX_LINE = 1000
 
@@ -102,8 +106,15 @@ def env(name, default=None):
     return value if value != "" else default
 
 
+def command_value(text):
+    """`text` for a workflow command's message: its % and line breaks
+    escaped as the runner unescapes them, so it cannot end the command and
+    start another."""
+    return str(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
 def warn(text):
-    print(f"::warning::{text}", flush=True)
+    print(f"::warning::{command_value(text)}", flush=True)
 
 
 def take_token(environ=os.environ):
@@ -278,12 +289,39 @@ def inert_mentions(text):
     return MENTION.sub("@\u200d", text)
 
 
+def inert_markdown(text):
+    """Markdown with its controls stripped and its mentions made inert."""
+    return inert_mentions(without_controls(text))
+
+
+def link(text, url):
+    """A Markdown link whose URL is percent-encoded where Markdown would end
+    or break it (spaces, parentheses, angle brackets, controls)."""
+    return f"[{text}]({urllib.parse.quote(url, safe=URL_SAFE)})"
+
+
+def for_comment(markdown, run_url):
+    """Markdown as it is posted to the pull request: inert (inert_markdown),
+    and cut to GitHub's limit with a link to the whole in the workflow run."""
+    text = inert_markdown(markdown)
+    if len(text) > MAX_COMMENT:
+        note = f"\n\n… cut short: the whole summary is in the {link('workflow run', run_url)}.\n"
+        text = text[: MAX_COMMENT - len(note)] + note
+    return text
+
+
+def for_summary(markdown):
+    """Markdown as it is written to the job's summary: inert, and cut to the
+    summary's limit."""
+    return inert_markdown(markdown).encode()[:MAX_STEP_SUMMARY].decode(errors="ignore")
+
+
 def code_block(text):
     """`text` as a fenced code block, for a comment: the fence is longer
     than any run of backticks in the text, so no line of it can close the
     block (CommonMark), nothing in it is Markdown, HTML or a live mention,
     and its controls are gone."""
-    text = inert_mentions(without_controls(text))
+    text = inert_markdown(text)
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
     return f"{fence}\n{text}\n{fence}\n"
@@ -299,10 +337,17 @@ def failure_comment(status, stderr):
 
 
 def output(name, value):
+    """Sets a step output; a value with a line break is written between
+    delimiters that no line of it is, so it cannot set another output."""
     path = env("GITHUB_OUTPUT")
     if path:
+        value = str(value)
         with open(path, "a") as f:
-            f.write(f"{name}={value}\n")
+            if "\n" in value or "\r" in value:
+                delimiter = f"versus_pr_{secrets.token_hex(16)}"
+                f.write(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
+            else:
+                f.write(f"{name}={value}\n")
 
 
 def step_summary(comment, report):
@@ -311,9 +356,14 @@ def step_summary(comment, report):
         return
     text = comment
     if report.is_file():
-        text += "\n\n" + report.read_text()
+        text += "\n\n" + report.read_text(errors="replace")
     with open(path, "a") as f:
-        f.write(text[:MAX_STEP_SUMMARY])
+        f.write(for_summary(text))
+
+
+def run_url(pr):
+    """The workflow run's page, where the whole report is."""
+    return f"{env('GITHUB_SERVER_URL', 'https://github.com')}/{pr['repository']}/actions/runs/{env('GITHUB_RUN_ID', '0')}"
 
 
 def fetch(pr, cwd, token):
@@ -334,14 +384,14 @@ def measure(pr, cwd, out_dir):
     body_path = out_dir / "comment-body.md"
     body_path.unlink(missing_ok=True)
     comment_path = out_dir / "comment.md"
-    run_url = f"{env('GITHUB_SERVER_URL', 'https://github.com')}/{pr['repository']}/actions/runs/{env('GITHUB_RUN_ID', '0')}"
-    status, stderr = run_versus(pr, out_dir, comment_path, run_url, cwd)
+    status, stderr = run_versus(pr, out_dir, comment_path, run_url(pr), cwd)
+    # The comment versus wrote carries what the pull request controls (its
+    # cells' names, its build's log, its commits' subjects): made inert
+    # where it is shown (for_summary) and posted (for_comment).
     if comment_path.is_file() and status in (0, 3, 4):
-        body = comment_path.read_text()
+        body = comment_path.read_text(errors="replace")
     else:
         body = failure_comment(status, stderr)
-    if len(body) > MAX_COMMENT:
-        body = body[: MAX_COMMENT - 200] + f"\n\n… cut short: the whole summary is in the [workflow run]({run_url}).\n"
     out_dir.mkdir(parents=True, exist_ok=True)
     body_path.write_text(body)
     step_summary(body, out_dir / "report.md")
@@ -359,7 +409,7 @@ def comment(pr, out_dir, token):
         return
     comments = Comments(env("GITHUB_API_URL", "https://api.github.com"), pr["repository"], pr["number"], token)
     try:
-        what, ident = comments.post_or_update(body_path.read_text())
+        what, ident = comments.post_or_update(for_comment(body_path.read_text(errors="replace"), run_url(pr)))
         print(f"versus_pr: {what} comment {ident} on pull request #{pr['number']}", flush=True)
     except (urllib.error.URLError, OSError) as e:
         warn(f"versus could not post its comment ({e}); the summary is in {body_path} and the job's summary")
