@@ -1,7 +1,11 @@
 //! What versus promises beyond running a suite's commands (docs/security.md),
-//! through the real binary and real processes in temporary folders: it never
-//! deletes or replaces what it did not create. An output folder is new,
-//! empty, or one versus wrote before, and one run at a time writes into it.
+//! through the real binary and real processes in temporary folders:
+//!
+//! - it never deletes or replaces what it did not create: an output folder is
+//!   new, empty, or one versus wrote before, and one run at a time writes
+//!   into it;
+//! - no process it starts for a suite (setup, services, builds, version
+//!   commands, runs) inherits the store or libpq's secrets.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -128,4 +132,63 @@ fn a_second_run_into_a_folder_in_use_fails_at_once() {
         results.contains("\"name\": \"slow\""),
         "the second run wrote into the first's folder"
     );
+}
+
+#[test]
+fn no_process_started_for_a_suite_inherits_the_store_or_libpq_secrets() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display();
+    let dump = |what: &str| format!("sh -c 'env > {d}/{what}.env'");
+    let text = format!(
+        r#"
+name = "env"
+setup = ["{setup}"]
+teardown = ["{teardown}"]
+[settings]
+runs = 1
+warmup = 0
+[operations.x]
+output = "none"
+[services.svc]
+command = "sh -c 'env > {d}/service.env; exec sleep 60'"
+[implementations.a]
+build = "{build}"
+version = "{version}"
+prepare = ["{prepare}"]
+run.x = "{run}"
+[implementations.b]
+env = {{ PGPASSWORD = "given-by-the-suite" }}
+run.x = "{given}"
+"#,
+        setup = dump("setup"),
+        teardown = dump("teardown"),
+        build = dump("build"),
+        version = dump("version"),
+        prepare = dump("prepare"),
+        run = dump("run"),
+        given = dump("given"),
+    );
+    fs::write(dir.path().join("s.toml"), text).unwrap();
+    for args in [&["init", "-q"][..], &["add", "s.toml"], &["-c", "user.name=t", "-c", "user.email=t@versus.invalid", "commit", "-qm", "s"]] {
+        assert!(Command::new("git").current_dir(dir.path()).args(args).status().unwrap().success());
+    }
+    let (code, out) = run(versus(dir.path())
+        .env("VERSUS_STORE", "postgres://u:Secret1@127.0.0.1:1/db")
+        .env("PGPASSWORD", "Secret2")
+        .env("PGPASSFILE", "/Secret3/pgpass")
+        .env("VERSUS_TEST_KEPT", "kept")
+        .args(["run", "-q", "--no-history", "s.toml", "--out", "o"]));
+    assert_eq!(code, Some(0), "{out}");
+    for what in ["setup", "teardown", "service", "build", "version", "prepare", "run", "given"] {
+        let env = fs::read_to_string(dir.path().join(format!("{what}.env")))
+            .unwrap_or_else(|e| panic!("{what} wrote no environment: {e}"));
+        assert!(env.contains("VERSUS_TEST_KEPT=kept"), "{what}: the rest of the environment is kept");
+        let leaked: Vec<&str> = env
+            .lines()
+            .filter(|l| l.contains("Secret") || l.starts_with("VERSUS_STORE=") || l.starts_with("PGPASSFILE="))
+            .collect();
+        assert!(leaked.is_empty(), "{what} inherited {leaked:?}");
+    }
+    let given = fs::read_to_string(dir.path().join("given.env")).unwrap();
+    assert!(given.contains("PGPASSWORD=given-by-the-suite"), "a suite's own env is kept");
 }

@@ -3,6 +3,7 @@
 //! are taken in. It imports nothing from the rest of the crate, so any
 //! layer may use it without pulling another layer in.
 
+pub mod child;
 pub mod metric;
 pub mod order;
 pub mod outcome;
