@@ -29,7 +29,7 @@ pub fn import(args: ImportArgs) -> Result<ExitCode> {
         name: args.name.clone(),
         renames: args.rename.clone(),
         baseline: args.baseline.clone(),
-        command: std::env::args().collect::<Vec<_>>().join(" "),
+        command: crate::session::document::command_line(),
     };
     let mut results = import::build(&files, &options)?;
     let out_dir = args

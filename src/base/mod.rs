@@ -1,7 +1,9 @@
 //! The ground floor: the nouns every layer shares — units, command
 //! placeholders, cell outcomes, parameter sets, metrics and the order runs
-//! are taken in. It imports nothing from the rest of the crate, so any
-//! layer may use it without pulling another layer in.
+//! are taken in — and two guards every layer needs: the environment of the
+//! processes versus starts (`child`) and passwords hidden in command lines
+//! (`redact`). It imports nothing from the rest of the crate, so any layer
+//! may use it without pulling another layer in.
 
 pub mod child;
 pub mod metric;
@@ -9,5 +11,6 @@ pub mod order;
 pub mod outcome;
 pub mod params;
 pub mod placeholder;
+pub mod redact;
 pub mod text;
 pub mod units;
