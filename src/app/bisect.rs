@@ -291,8 +291,9 @@ pub fn bisect(args: BisectArgs) -> Result<ExitCode> {
             .join(folder_name(&suite.name))
             .join("bisect")
     });
-    fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
-    let out = fs::canonicalize(&out)?;
+    // Held to the end: no other versus writes into the folder meanwhile.
+    let claim = crate::session::folder::claim(&out, "--out")?;
+    let out = claim.dir.clone();
     let cell = plan::cell_id(&target.operation, &target.implementation, &Default::default());
     let mut summary = Summary {
         format: record::FORMAT,

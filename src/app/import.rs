@@ -29,13 +29,15 @@ pub fn import(args: ImportArgs) -> Result<ExitCode> {
         name: args.name.clone(),
         renames: args.rename.clone(),
         baseline: args.baseline.clone(),
-        command: std::env::args().collect::<Vec<_>>().join(" "),
+        command: crate::session::document::command_line(),
     };
     let mut results = import::build(&files, &options)?;
     let out_dir = args
         .out
         .clone()
         .unwrap_or_else(|| std::path::PathBuf::from("versus-results").join(folder_name(&results.suite.name)));
+    // Held to the end: no other versus writes into the folder meanwhile.
+    let _claim = crate::session::folder::claim(&out_dir, "--out")?;
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let hash = crate::history::context::hash(results.suite.name.as_bytes());
     let recording = recording::start(

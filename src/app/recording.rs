@@ -34,6 +34,8 @@ pub struct Recording {
     save_baseline: Option<String>,
     /// Where a run the store cannot take is left: `.versus/unrecorded/` of the project.
     unrecorded: PathBuf,
+    /// Whether `VERSUS_STORE` named the store (not `--store`).
+    from_env: bool,
 }
 
 /// This machine's identity, as runs record it.
@@ -105,6 +107,7 @@ pub fn start(
         meta,
         save_baseline: record.save_baseline.clone(),
         unrecorded: history::project_root(dir).join(".versus").join("unrecorded"),
+        from_env: record.store.store.is_some() && std::env::var(history::STORE_ENV).ok() == record.store.store,
     })
 }
 
@@ -274,12 +277,35 @@ pub fn finish(recording: Option<Recording>, results: &Results, document: &Docume
     };
     match leave_unrecorded(&rec, results, document) {
         Ok(path) => Err(e.context(format!(
-            "the run was not recorded; it is kept in {}: record it with `versus history import {} --store {}`",
+            "the run was not recorded; it is kept in {}: record it with {}",
             path.display(),
-            path.display(),
-            rec.location.shown()
+            import_hint(&path, &rec.location, rec.from_env)
         ))),
         Err(keep) => Err(e.context(format!("the run was not recorded, nor kept to import later: {keep:#}"))),
+    }
+}
+
+/// The command that records a run left in `path` later, to paste as it is:
+/// it never holds the store's password, which comes from `VERSUS_STORE`
+/// when that named the store, else from `PGPASSWORD`.
+fn import_hint(path: &Path, location: &Location, from_env: bool) -> String {
+    let command = format!(
+        "versus history import {}",
+        shell_words::quote(&path.display().to_string())
+    );
+    if from_env {
+        return format!("`{command}` (VERSUS_STORE names the store)");
+    }
+    let store = match location {
+        Location::Sqlite(p) => p.display().to_string(),
+        Location::Postgres(url) => crate::base::redact::without_secrets(url),
+    };
+    let quoted = shell_words::quote(&store);
+    match location {
+        Location::Postgres(url) if store != *url => {
+            format!("`{command} --store {quoted}` and the store's password in PGPASSWORD")
+        }
+        _ => format!("`{command} --store {quoted}`"),
     }
 }
 

@@ -10,9 +10,10 @@ use crate::report::files::{self, Outputs};
 use crate::report::formats::terminal;
 use crate::results::{self, Journal, Recovered, Results, Warning};
 use crate::runner::End;
+use crate::session::folder::{self, Claim};
 use crate::session::{Checkpoint, Session, preflight, resume};
 use crate::suite;
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use std::fs;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -53,7 +54,9 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         None => (plan, None),
     };
     let baseline_note = baseline_in_plan(&mut suite, &plan, args.baseline.is_some())?;
-    let (out_dir, recovered) = output_folder(&args, &suite.name, shard.as_ref())?;
+    // Held to the end: no other versus writes into the folder meanwhile.
+    let (claim, recovered) = output_folder(&args, &suite.name, shard.as_ref())?;
+    let out_dir = claim.dir.clone();
     let revisions = revisions::build(
         &mut suite,
         &plan,
@@ -187,26 +190,22 @@ fn journal_warnings(recovered: &Recovered) -> Vec<Warning> {
     }]
 }
 
-/// The run's folder (absolute: commands run in the suite's folder) and the
-/// cells an earlier run finished there, for `--resume`.
-fn output_folder(args: &RunArgs, suite_name: &str, shard: Option<&results::ShardInfo>) -> Result<(PathBuf, Recovered)> {
-    let (dir, resume) = match &args.resume {
-        Some(dir) => {
-            let journal = dir.join("cells.jsonl");
-            if !journal.is_file() {
-                bail!("--resume {}: no cells.jsonl there; nothing to resume", dir.display());
-            }
-            (dir.clone(), Journal::recover(&journal)?)
+/// The run's folder, claimed for this run (absolute: commands run in the
+/// suite's folder; see `session::folder`), and the cells an earlier run
+/// finished there, for `--resume`.
+fn output_folder(args: &RunArgs, suite_name: &str, shard: Option<&results::ShardInfo>) -> Result<(Claim, Recovered)> {
+    if let Some(dir) = &args.resume {
+        if !dir.join("cells.jsonl").is_file() {
+            bail!("--resume {}: no cells.jsonl there; nothing to resume", dir.display());
         }
-        None => {
-            let mut default = PathBuf::from("versus-results").join(folder_name(suite_name));
-            if let Some(info) = shard {
-                default = shards::default_folder(default, info);
-            }
-            (args.out.clone().unwrap_or(default), Recovered::default())
-        }
-    };
-    fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let dir = fs::canonicalize(&dir).with_context(|| format!("cannot resolve {}", dir.display()))?;
-    Ok((dir, resume))
+        let claim = folder::claim(dir, "--resume")?;
+        let recovered = Journal::recover(&claim.dir.join("cells.jsonl"))?;
+        return Ok((claim, recovered));
+    }
+    let mut default = PathBuf::from("versus-results").join(folder_name(suite_name));
+    if let Some(info) = shard {
+        default = shards::default_folder(default, info);
+    }
+    let claim = folder::claim(args.out.as_ref().unwrap_or(&default), "--out")?;
+    Ok((claim, Recovered::default()))
 }

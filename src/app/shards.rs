@@ -4,7 +4,6 @@
 //! writing the merged document and reports (`merge` does the joining).
 
 use std::collections::HashMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -136,6 +135,8 @@ fn read_piece(path: &Path) -> Result<Input> {
 pub fn merge(args: MergeArgs) -> Result<ExitCode> {
     let inputs = args.pieces.iter().map(|p| read_piece(p)).collect::<Result<Vec<_>>>()?;
     let mut merged = merge::merge(inputs, args.partial, crate::session::document::command_line())?;
+    // Held to the end: no other versus writes into the folder meanwhile.
+    let _claim = crate::session::folder::claim(&args.out, "--out")?;
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let suite_hash = merged.suite.hash.clone().unwrap_or_default();
     let recording = super::recording::start(
@@ -146,7 +147,6 @@ pub fn merge(args: MergeArgs) -> Result<ExitCode> {
         suite_hash,
         "merge",
     );
-    fs::create_dir_all(&args.out).with_context(|| format!("--out {}: cannot create it", args.out.display()))?;
     let results_path = args.out.join("results.json");
     let report = args.out.join("report.md");
     let outputs = Outputs {

@@ -1,14 +1,19 @@
 //! The ground floor: the nouns every layer shares — units, command
 //! placeholders, cell outcomes, parameter sets, metrics and the order runs
-//! are taken in. It imports nothing from the rest of the crate, so any
-//! layer may use it without pulling another layer in.
+//! are taken in — and the guards every layer needs: the environment of the
+//! processes versus starts (`child`), passwords hidden in command lines
+//! (`redact`), names as folder names (`folder`) and text escaped for the
+//! place it goes (`sink`). It imports nothing from the rest of the crate, so any layer
+//! may use it without pulling another layer in.
 
+pub mod child;
 pub mod folder;
 pub mod metric;
 pub mod order;
 pub mod outcome;
 pub mod params;
 pub mod placeholder;
+pub mod redact;
 pub mod sink;
 pub mod text;
 pub mod units;

@@ -5,8 +5,9 @@
 //! code cannot be found again cannot be checked again.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
+use crate::base::child;
 use crate::results::GitState;
 
 impl GitState {
@@ -32,7 +33,7 @@ pub fn from_answers(head: &str, status: &str) -> Option<GitState> {
 }
 
 fn git(dir: &Path, args: &[&str]) -> Option<String> {
-    let out = Command::new("git")
+    let out = child::command("git")
         .arg("-C")
         .arg(dir)
         .args(args)

@@ -8,10 +8,11 @@ pub mod load;
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use sha2::{Digest, Sha256};
 
+use crate::base::child;
 use crate::results::{Environment, Machine};
 
 fn read(path: &str) -> Option<String> {
@@ -133,7 +134,7 @@ pub fn version_of(argv: &[String], cwd: &Path, env: &[(String, String)]) -> Stri
     let Some((prog, args)) = argv.split_first() else {
         return "(no version command)".into();
     };
-    let out = Command::new(prog)
+    let out = child::command(prog)
         .args(args)
         .current_dir(cwd)
         .envs(env.iter().map(|(k, v)| (k, v)))

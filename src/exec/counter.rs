@@ -28,11 +28,10 @@
 //! feature take another one, and a JIT compiles (in background threads whose
 //! instructions are counted) at a different moment. docs/results/instructions.md
 //! states the limits per language.
-
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use super::contract::RunRequest;
+use crate::base::child;
 use crate::suite::CounterChoice;
 
 /// The hardware event `perf` counts.
@@ -65,7 +64,7 @@ pub fn perf_counts(csv: &str) -> Option<u64> {
 
 /// The version valgrind reports ("3.19.0"), if it runs.
 fn valgrind_version() -> Option<String> {
-    let out = Command::new("valgrind").arg("--version").output().ok()?;
+    let out = child::command("valgrind").arg("--version").output().ok()?;
     let text = String::from_utf8_lossy(&out.stdout);
     let v = text.trim().trim_start_matches("valgrind-").to_string();
     (out.status.success() && !v.is_empty()).then_some(v)
@@ -75,7 +74,7 @@ fn valgrind_version() -> Option<String> {
 /// gives a number (a machine without hardware counters says
 /// "<not supported>").
 fn perf_works(program: &str) -> bool {
-    let out = Command::new(program)
+    let out = child::command(program)
         .args(["stat", "-x,", "-e", PERF_EVENT, "--", "true"])
         .output();
     out.is_ok_and(|o| o.status.success() && perf_counts(&String::from_utf8_lossy(&o.stderr)).is_some())
@@ -269,7 +268,7 @@ impl CountedWorker {
     /// since it started, by thread: `status internal` through vgdb. Reading
     /// adds no instruction to the worker's count.
     pub fn read(&self, pid: u32) -> Result<Vec<(u32, u64)>, String> {
-        let out = Command::new("vgdb")
+        let out = child::command("vgdb")
             .arg(format!("--vgdb-prefix={}", self.scratch.join("vgdb").display()))
             .arg(format!("--pid={pid}"))
             .args(["status", "internal"])

@@ -13,7 +13,9 @@
 
 use std::io::Read;
 use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
+
+use crate::base::child;
 
 /// The environment variable that marks versus's descendants.
 pub const MARK: &str = "VERSUS_RUN";
@@ -38,7 +40,7 @@ pub fn start() -> Option<Guard> {
     let exe = std::env::current_exe().ok()?;
     let small = exe.with_file_name("versus-spawn");
     let program = if small.is_file() { small } else { exe };
-    let child = Command::new(program)
+    let child = child::command(program)
         .arg(ARG)
         .arg(std::process::id().to_string())
         .env_remove(MARK)

@@ -20,10 +20,11 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 
 use anyhow::{Context, Result, anyhow};
 
+use crate::base::child;
 use crate::exec::contract::{Executor, RunRecord, RunRequest};
 use crate::exec::interrupt;
 use crate::exec::process::ProcessExecutor;
@@ -49,9 +50,9 @@ impl Helper {
         let exe = std::env::current_exe().context("finding versus's own executable")?;
         let small = exe.with_file_name("versus-spawn");
         let mut command = if small.is_file() {
-            Command::new(small)
+            child::command(small)
         } else {
-            let mut c = Command::new(exe);
+            let mut c = child::command(exe);
             c.arg(ARG);
             c
         };

@@ -10,9 +10,10 @@
 use std::fs::File;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use crate::base::child;
 use crate::base::units::{Bytes, Nanos};
 use crate::exec::cgroup::{MemoryLimiter, RunLimit, rlimit_says_oom};
 use crate::exec::contract::{Executor, Exit, RunRecord, RunRequest};
@@ -153,7 +154,7 @@ impl Executor for ProcessExecutor {
         let Some((program, args)) = req.argv.split_first() else {
             return failed("empty command".into());
         };
-        let mut cmd = Command::new(program);
+        let mut cmd = child::command(program);
         cmd.args(args).process_group(0);
         for (k, v) in &req.env {
             cmd.env(k, v);

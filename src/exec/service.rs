@@ -6,9 +6,10 @@ use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::base::child;
 use crate::suite::{Readiness, Service};
 
 #[derive(Debug, thiserror::Error)]
@@ -121,7 +122,7 @@ impl Services {
             };
             let out = std::fs::File::create(&log_path).map_err(start_err)?;
             let err = out.try_clone().map_err(start_err)?;
-            let mut cmd = Command::new(&argv[0]);
+            let mut cmd = child::command(&argv[0]);
             cmd.args(&argv[1..])
                 .process_group(0)
                 .stdin(Stdio::null())
@@ -150,7 +151,7 @@ impl Services {
                     Readiness::Tcp(addr) => probe_tcp(&values.text(addr).unwrap_or_default()),
                     Readiness::Http(url) => probe_http(&values.text(url).unwrap_or_default()),
                     Readiness::Command(c) => c.render_with(lookup).ok().is_some_and(|argv| {
-                        Command::new(&argv[0])
+                        child::command(&argv[0])
                             .args(&argv[1..])
                             .stdin(Stdio::null())
                             .stdout(Stdio::null())

@@ -5,14 +5,16 @@
 //! fields stay empty.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use sha2::{Digest, Sha256};
 
 use super::Git;
 
+use crate::base::child;
+
 fn git(dir: &Path, args: &[&str]) -> Option<String> {
-    let out = Command::new("git")
+    let out = child::command("git")
         .arg("-C")
         .arg(dir)
         .args(args)

@@ -4,13 +4,15 @@
 //! Compressing streams: a document is read from its file, or serialised
 //! from the results, straight into the encoder, so recording a run never
 //! holds its text whole. `history export` decompresses the very bytes that
-//! were recorded.
+//! were recorded. Either way a password in the document's command line
+//! (recorded by an older versus) is hidden (`hidden`).
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 use std::sync::Arc;
 
+use super::hidden::Hidden;
 use super::packing::{Packing, unpack};
 use crate::results::{self, Results};
 use anyhow::{Context, Result, bail};
@@ -26,7 +28,7 @@ impl Document {
     pub fn from_file(path: &Path, packing: Packing) -> Result<Document> {
         let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
         let packed = packing
-            .compress(BufReader::new(file))
+            .compress(Hidden::new(BufReader::new(file)))
             .with_context(|| format!("cannot read {}", path.display()))?;
         Ok(Document {
             packed: Arc::new(packed),
@@ -82,12 +84,13 @@ impl Document {
         Arc::clone(&self.packed)
     }
 
-    /// The decompressed text, read as it is decompressed.
+    /// The decompressed text, read as it is decompressed, with any password
+    /// in its command line hidden (one recorded by an older versus).
     fn reader(&self) -> Box<dyn Read + '_> {
-        unpack(&self.packed)
+        Box::new(Hidden::new(unpack(&self.packed)))
     }
 
-    /// The document's text, exactly as recorded.
+    /// The document's text, as recorded (any password hidden).
     pub fn text(&self) -> Result<String> {
         let mut text = String::new();
         self.reader()

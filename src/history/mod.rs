@@ -13,7 +13,8 @@
 //! - `schema`: tables and migrations.
 //! - `store`: the open store, and the queries over the history.
 //! - `record`: recording a run in a few statements.
-//! - `document`: a run's results file as kept (compressed).
+//! - `document`: a run's results file as kept (compressed), and `hidden`:
+//!   any password in its command line hidden on the way in and out.
 //! - `series`: what a trend reads.
 //! - `space`: pruning, and the store's size.
 //! - `context`: what a run records besides its results (git state, hashes).
@@ -21,6 +22,7 @@
 pub mod backend;
 pub mod context;
 pub mod document;
+mod hidden;
 pub mod packing;
 pub mod postgres;
 mod record;
@@ -58,9 +60,10 @@ impl Location {
         })
     }
 
-    /// `postgres://…` or `postgresql://…` is a server; anything else a file path.
+    /// `postgres://…` or `postgresql://…` is a server, and so is a libpq
+    /// keyword/value string (`host=… dbname=…`); anything else a file path.
     pub fn parse(text: &str) -> Location {
-        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") || postgres::is_keywords(text) {
             Location::Postgres(text.to_string())
         } else {
             Location::Sqlite(PathBuf::from(text))
@@ -97,7 +100,7 @@ impl Location {
     pub fn shown(&self) -> String {
         match self {
             Location::Sqlite(p) => p.display().to_string(),
-            Location::Postgres(url) => postgres::redact(url),
+            Location::Postgres(url) => crate::base::redact::word(url).into_owned(),
         }
     }
 }

@@ -2,7 +2,9 @@
 //! write into one history. Statements arrive in SQLite's spelling and are
 //! translated here (`?1` → `$1`); every integer column is BIGINT and every
 //! real DOUBLE PRECISION, so parameters map to one Rust type each.
-//! Passwords never appear in messages: the URL is shown redacted.
+//! Passwords never appear in messages: the URL is shown with them hidden
+//! (`base::redact`). A URL or keyword/value string without a password takes
+//! it from `PGPASSWORD`, as libpq does, so it need not be on a command line.
 //!
 //! The server may be a round trip away, so every statement is sent with its
 //! parameters' types (`query_typed`): parse, bind and execute go out
@@ -24,29 +26,52 @@ pub struct Postgres {
     statements: u64,
 }
 
-/// The URL with any password replaced by `***`, for messages.
-pub fn redact(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    match rest.split_once('@') {
-        Some((userinfo, host)) => match userinfo.split_once(':') {
-            Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
-            None => url.to_string(),
-        },
-        None => url.to_string(),
+/// The libpq keywords a keyword/value connection string can start with.
+const KEYWORDS: &[&str] = &[
+    "host",
+    "hostaddr",
+    "port",
+    "dbname",
+    "user",
+    "password",
+    "options",
+    "application_name",
+    "connect_timeout",
+    "sslmode",
+    "sslcert",
+    "sslkey",
+    "sslrootcert",
+    "target_session_attrs",
+    "channel_binding",
+    "keepalives",
+    "load_balance_hosts",
+];
+
+/// Whether `text` is a libpq keyword/value connection string (`host=h dbname=d`).
+pub fn is_keywords(text: &str) -> bool {
+    text.split_once('=')
+        .is_some_and(|(key, _)| KEYWORDS.contains(&key.trim()))
+}
+
+/// The connection settings of `url`; the password from `password` when it names none.
+fn config(url: &str, password: Option<String>) -> Result<Config> {
+    let shown = crate::base::redact::word(url);
+    let mut config: Config = url
+        .parse()
+        .with_context(|| format!("history store {shown}: not a valid PostgreSQL URL or connection string"))?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(Duration::from_secs(10));
     }
+    if let Some(p) = password.filter(|_| config.get_password().is_none()) {
+        config.password(p);
+    }
+    Ok(config)
 }
 
 impl Postgres {
     pub fn connect(url: &str) -> Result<Postgres> {
-        let shown = redact(url);
-        let mut config: Config = url
-            .parse()
-            .with_context(|| format!("history store {shown}: not a valid PostgreSQL URL"))?;
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(Duration::from_secs(10));
-        }
+        let shown = crate::base::redact::word(url).into_owned();
+        let config = config(url, std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty()))?;
         let client = config
             .connect(NoTls)
             .with_context(|| format!("history store {shown}: cannot connect to the PostgreSQL server"))?;
@@ -203,10 +228,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn passwords_are_never_shown() {
-        assert_eq!(redact("postgres://u:secret@h:5/db"), "postgres://u:***@h:5/db");
-        assert_eq!(redact("postgres://u@h/db"), "postgres://u@h/db");
-        assert_eq!(redact("postgres://h/db"), "postgres://h/db");
+    fn statements_are_translated() {
         assert_eq!(translate("a = ?1 and b = ?12"), "a = $1 and b = $12");
+    }
+
+    #[test]
+    fn a_password_comes_from_the_url_else_from_pgpassword() {
+        let given = |url: &str, env: Option<&str>| {
+            config(url, env.map(String::from))
+                .unwrap()
+                .get_password()
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+        };
+        assert_eq!(given("postgres://u:mine@h/db", Some("env")).as_deref(), Some("mine"));
+        assert_eq!(
+            given("postgres://u@h/db?password=mine", Some("env")).as_deref(),
+            Some("mine")
+        );
+        assert_eq!(given("postgres://u@h/db", Some("env")).as_deref(), Some("env"));
+        assert_eq!(given("host=h user=u dbname=d", Some("env")).as_deref(), Some("env"));
+        assert_eq!(given("postgres://u@h/db", None), None);
+    }
+
+    #[test]
+    fn a_keyword_value_string_is_told_from_a_path() {
+        assert!(is_keywords("host=h port=5 dbname=d"));
+        assert!(is_keywords("dbname = d"));
+        assert!(!is_keywords("results/history.db"));
+        assert!(!is_keywords("my=store.db"));
     }
 }

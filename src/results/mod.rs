@@ -74,7 +74,8 @@ pub struct SuiteInfo {
     pub file: Option<String>,
     /// The baseline named by the suite; null means the fastest of each group.
     pub baseline: Option<String>,
-    /// The command line that produced these results.
+    /// The command line that produced these results (read with any password hidden).
+    #[serde(deserialize_with = "hidden")]
     pub command: String,
     /// SHA-256 (hex) of the suite file's bytes; `versus merge` only joins
     /// pieces with the same hash. Null for `versus exec`.
@@ -92,6 +93,14 @@ pub struct SuiteInfo {
     /// Cells, ids and reports show the labels.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub labels: IndexMap<String, IndexMap<String, crate::base::params::ParamValue>>,
+}
+
+/// A recorded command line as read back, with any password hidden
+/// (`base::redact`): documents written by an older versus, whether from a
+/// file, a journal or the history store, show none.
+fn hidden<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let line = String::deserialize(d)?;
+    Ok(crate::base::redact::command_line(&line).into_owned())
 }
 
 /// What part of a sharded run (`versus run --shard K/N`) this document holds.
@@ -119,6 +128,7 @@ pub struct Piece {
     /// Its shard index and count.
     pub index: u32,
     pub count: u32,
+    #[serde(deserialize_with = "hidden")]
     pub command: String,
     pub started_at: String,
     pub finished_at: Option<String>,

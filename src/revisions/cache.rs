@@ -14,12 +14,13 @@ use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
 use super::git;
+use crate::base::child;
 use crate::results::BuildStatus;
 
 /// The mark a finished build leaves in its entry.
@@ -141,7 +142,7 @@ fn build(job: &Job, say: &mut dyn FnMut(&str)) -> Result<f64> {
     );
     say(&format!("building {}", job.what));
     let started = Instant::now();
-    let status = Command::new(&argv[0])
+    let status = child::command(&argv[0])
         .args(&argv[1..])
         .current_dir(&job.checkout)
         .envs(job.env.iter().map(|(k, v)| (k, v)))

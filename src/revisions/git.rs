@@ -5,14 +5,16 @@
 //! is kept in every error, after what versus was trying to do.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use anyhow::{Context, Result, bail};
+
+use crate::base::child;
 
 /// Runs `git -C dir ARGS`, returning its standard output trimmed, or an
 /// error holding its standard error.
 fn git(dir: &Path, args: &[&str]) -> Result<String> {
-    let out = Command::new("git")
+    let out = child::command("git")
         .arg("-C")
         .arg(dir)
         .args(args)
@@ -61,7 +63,7 @@ pub fn subject(repo: &Path, commit: &str) -> Option<String> {
 /// first parents only (a merged branch counts as its merge commit, as
 /// `git bisect --first-parent` does). `good` must be an ancestor of `bad`.
 pub fn first_parent_range(repo: &Path, good: &str, bad: &str) -> Result<Vec<String>> {
-    let is_ancestor = Command::new("git")
+    let is_ancestor = child::command("git")
         .arg("-C")
         .arg(repo)
         .args(["merge-base", "--is-ancestor", good, bad])

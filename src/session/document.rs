@@ -133,7 +133,10 @@ pub fn services(
         .collect()
 }
 
-/// The command line that started this run, quoted so it can be pasted back.
+/// The command line that started this run, quoted so it can be pasted
+/// back, with any password in it hidden (`base::redact`): the one place a
+/// command line is made to be recorded, so no results file, journal, report
+/// or store row ever holds the store's password.
 pub fn command_line() -> String {
     std::env::args()
         .enumerate()
@@ -141,7 +144,7 @@ pub fn command_line() -> String {
             if i == 0 {
                 "versus".to_string()
             } else {
-                shell_words::quote(&a).into_owned()
+                shell_words::quote(&crate::base::redact::word(&a)).into_owned()
             }
         })
         .collect::<Vec<_>>()

@@ -7,6 +7,7 @@
 
 pub mod checkpoint;
 pub mod document;
+pub mod folder;
 pub mod preflight;
 pub mod rebuild;
 pub mod resume;
@@ -31,7 +32,8 @@ pub use checkpoint::Checkpoint;
 pub struct Session<'a> {
     pub suite: &'a Suite,
     pub plan: &'a Plan,
-    /// The run's folder: `tmp/` and `work/` are made in it and removed at the end.
+    /// The run's folder: `tmp/` and `work/` are made in it and removed at the
+    /// end, so it is one versus made: claimed (`folder::claim`) or temporary.
     pub dir: &'a Path,
     /// Cells finished by an earlier run (`--resume`): their groups are not run again.
     pub resume: IndexMap<String, Cell>,

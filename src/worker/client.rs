@@ -8,11 +8,12 @@ use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
+use crate::base::child;
 use crate::worker::protocol::{Hello, MAX_LINE_BYTES, Message, PROTOCOL_VERSION};
 
 #[derive(Debug, thiserror::Error)]
@@ -96,7 +97,7 @@ impl WorkerProcess {
             .open(log)
             .map_err(WorkerError::Spawn)?;
         let log_err = log_file.try_clone().map_err(WorkerError::Spawn)?;
-        let mut cmd = Command::new(prog);
+        let mut cmd = child::command(prog);
         cmd.args(args)
             .current_dir(cwd)
             .envs(env.iter().map(|(k, v)| (k, v)))
