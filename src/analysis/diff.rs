@@ -379,16 +379,7 @@ mod tests {
                     stats: None,
                 })
                 .collect(),
-            comparisons: vec![],
-            warnings: vec![],
-            findings: vec![],
-            overall: None,
-            since: None,
-            shard: None,
-            merge: None,
-            metrics: Default::default(),
-            view: Default::default(),
-            revisions: None,
+            ..Default::default()
         };
         crate::analysis::analyze(&mut r, &[]);
         r

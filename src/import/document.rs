@@ -80,16 +80,7 @@ pub fn build(files: &[(Source, Imported)], options: &Options) -> Result<Results>
         matrix: doc.matrix,
         operations: doc.operations,
         cells: doc.cells,
-        comparisons: vec![],
-        warnings: vec![],
-        findings: vec![],
-        overall: None,
-        since: None,
-        shard: None,
-        merge: None,
-        metrics: Default::default(),
-        view: Default::default(),
-        revisions: None,
+        ..Default::default()
     };
     crate::analysis::analyze(&mut results, &doc.warnings);
     results::validate::check(&results).map_err(|e| anyhow::anyhow!("the imported figures: {e}"))?;

@@ -202,6 +202,37 @@ pub struct Results {
     pub revisions: Option<Revisions>,
 }
 
+/// A document with nothing measured or concluded yet, at this versus's
+/// schema: each maker (a run, an import, a journal rebuilt, a test) names
+/// what it knows and takes the rest from here.
+impl Default for Results {
+    fn default() -> Results {
+        Results {
+            schema_version: SCHEMA_VERSION,
+            suite: SuiteInfo::default(),
+            started_at: String::new(),
+            finished_at: None,
+            status: RunStatus::Complete,
+            environment: Environment::default(),
+            analysis: AnalysisSettings::default(),
+            design: None,
+            matrix: IndexMap::new(),
+            operations: vec![],
+            cells: vec![],
+            comparisons: vec![],
+            warnings: vec![],
+            findings: vec![],
+            overall: None,
+            since: None,
+            shard: None,
+            merge: None,
+            metrics: IndexMap::new(),
+            view: Default::default(),
+            revisions: None,
+        }
+    }
+}
+
 impl Results {
     /// The implementations that ran, in report order (the environment's,
     /// then any other a cell names).

@@ -51,16 +51,7 @@ pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
         matrix: suite.matrix.clone(),
         operations: suite.operations.iter().map(|o| o.name.clone()).collect(),
         cells: vec![],
-        comparisons: vec![],
-        warnings: vec![],
-        findings: vec![],
-        overall: None,
-        since: None,
-        shard: None,
-        merge: None,
-        metrics: Default::default(),
-        view: Default::default(),
-        revisions: None,
+        ..Default::default()
     }
 }
 

@@ -119,15 +119,6 @@ fn bare_header(cells: &IndexMap<String, Cell>) -> Results {
         matrix,
         operations,
         cells: vec![],
-        comparisons: vec![],
-        warnings: vec![],
-        findings: vec![],
-        overall: None,
-        since: None,
-        shard: None,
-        merge: None,
-        metrics: Default::default(),
-        view: Default::default(),
-        revisions: None,
+        ..Default::default()
     }
 }

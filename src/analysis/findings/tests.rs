@@ -88,16 +88,7 @@ pub(crate) fn document(cells: Vec<Cell>) -> Results {
         matrix: Default::default(),
         operations,
         cells,
-        comparisons: vec![],
-        warnings: vec![],
-        findings: vec![],
-        overall: None,
-        since: None,
-        shard: None,
-        merge: None,
-        metrics: Default::default(),
-        view: Default::default(),
-        revisions: None,
+        ..Default::default()
     };
     analyze(&mut r, &[]);
     r
