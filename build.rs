@@ -57,8 +57,12 @@ fn embed_commit(manifest: &Path) {
 }
 
 fn main() {
-    embed_commit(Path::new(env!("CARGO_MANIFEST_DIR")));
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
+    // Read when the script runs, not when it was compiled: a script built
+    // for one checkout is reused by cargo for another sharing its target
+    // folder (git worktrees), and must describe the one it builds.
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    embed_commit(&manifest);
+    let dir = manifest.join("conformance");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut entries: Vec<_> = fs::read_dir(&dir)
         .expect("conformance/ exists")
