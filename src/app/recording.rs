@@ -360,7 +360,7 @@ fn retry(rec: &Recording, results: &Results, document: &Document, first: Result<
 /// Writes the run's document and what the store would have kept beside it
 /// (`NAME.json`, `NAME.meta.json`), for `versus history import`.
 fn leave_unrecorded(rec: &Recording, results: &Results, document: &Document) -> Result<PathBuf> {
-    fs::create_dir_all(&rec.unrecorded).with_context(|| format!("cannot create {}", rec.unrecorded.display()))?;
+    history::create_folder(&rec.unrecorded).with_context(|| format!("cannot create {}", rec.unrecorded.display()))?;
     let stamp: String = results
         .started_at
         .chars()

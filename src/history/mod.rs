@@ -130,6 +130,27 @@ impl Outside {
     }
 }
 
+/// The folder of versus's own files under a project root.
+const OWN_FOLDER: &str = ".versus";
+
+/// Creates `dir` with its parents; where it is, or lies in, a `.versus`
+/// folder, that folder gets an ignore file first. Its store and the runs
+/// not yet recorded hold command lines and host names: git must not offer
+/// them for a commit (they showed as untracked at the repository's root).
+pub fn create_folder(dir: &Path) -> std::io::Result<()> {
+    if let Some(own) = dir.ancestors().find(|d| d.file_name().is_some_and(|n| n == OWN_FOLDER)) {
+        std::fs::create_dir_all(own)?;
+        let ignore = own.join(".gitignore");
+        if !ignore.exists() {
+            std::fs::write(
+                ignore,
+                "# versus's own files (the history store, runs not yet recorded): not for commits\n*\n",
+            )?;
+        }
+    }
+    std::fs::create_dir_all(dir)
+}
+
 /// The root of the git work tree that holds `dir` (a folder with `.git`), else `dir`.
 pub fn project_root(dir: &Path) -> PathBuf {
     git_root(dir).unwrap_or_else(|| std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()))

@@ -37,7 +37,7 @@ impl Sqlite {
     /// Opens (creating when missing) the database file at `path`, and its folder.
     pub fn open(path: &Path) -> Result<Sqlite> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).with_context(|| {
+            super::create_folder(dir).with_context(|| {
                 format!(
                     "history store {}: cannot create the folder {}",
                     path.display(),

@@ -83,6 +83,13 @@ fn line(fields: &[&str]) -> Result<Line, String> {
         let value: f64 = pair[0]
             .parse()
             .map_err(|_| format!("'{}' is not a number (before {})", pair[0], pair[1]))?;
+        // No benchmark takes negative time, allocates negative bytes or runs at infinite speed.
+        if !value.is_finite() || value < 0.0 {
+            return Err(format!(
+                "'{} {}' is not a figure a benchmark can have",
+                pair[0], pair[1]
+            ));
+        }
         match pair[1] {
             "ns/op" => out.ns_per_op = value,
             "MB/s" => out.mb_per_s = Some(value),
@@ -95,6 +102,9 @@ fn line(fields: &[&str]) -> Result<Line, String> {
     }
     Ok(out)
 }
+
+/// The largest payload a call is taken to read (1 PB): beyond it a figure is nonsense, not a benchmark.
+const MAX_PAYLOAD_BYTES: f64 = 1e15;
 
 fn add(bench: &mut Bench, line: &Line) -> Result<(), String> {
     let Figures::Samples(samples) = &mut bench.figures else {
@@ -109,7 +119,14 @@ fn add(bench: &mut Bench, line: &Line) -> Result<(), String> {
     }
     if let Some(mb) = line.mb_per_s {
         // SetBytes(n) makes MB/s = n / (ns/op) × 1000, so n comes back whole.
-        bench.payload_bytes = Some((mb * line.ns_per_op / 1000.0).round() as u64);
+        let bytes = (mb * line.ns_per_op / 1000.0).round();
+        if bytes > MAX_PAYLOAD_BYTES {
+            return Err(format!(
+                "{mb} MB/s at {} ns/op is {bytes:.3e} bytes a call: no payload is that large",
+                line.ns_per_op
+            ));
+        }
+        bench.payload_bytes = Some(bytes as u64);
     }
     Ok(())
 }

@@ -274,3 +274,31 @@ fn criterion_folder_with_symlink_loops_finds_each_benchmark_once() {
         f.benches.iter().map(|b| &b.operation).collect::<Vec<_>>()
     );
 }
+
+/// Figures no benchmark can have (a negative byte count, an infinite or
+/// absurd rate) are refused with the line, not imported as a payload of
+/// 1e300 bytes or an allocation of -5 bytes.
+#[test]
+fn go_figures_no_benchmark_can_have_are_refused() {
+    let negative = go_bench::parse("BenchmarkX-8  100  12.0 ns/op  -5 B/op\n").unwrap_err();
+    assert!(negative.message.contains("'-5 B/op' is not a figure"), "{negative:?}");
+    let huge = go_bench::parse("BenchmarkX-8  100  12.0 ns/op  1e300 MB/s\n").unwrap_err();
+    assert!(huge.message.contains("no payload is that large"), "{huge:?}");
+    assert!(go_bench::parse("BenchmarkX-8  100  inf ns/op\n").is_err());
+    assert!(go_bench::parse("BenchmarkX-8  100  12.0 ns/op  80.5 MB/s  16 B/op\n").is_ok());
+}
+
+/// The folder of versus's own files ignores itself in git: a store or an
+/// unrecorded run made inside a repository is never offered for a commit.
+#[test]
+fn versus_own_folder_ignores_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let unrecorded = dir.path().join("proj/.versus/unrecorded");
+    crate::history::create_folder(&unrecorded).unwrap();
+    assert!(unrecorded.is_dir());
+    let ignore = fs::read_to_string(dir.path().join("proj/.versus/.gitignore")).unwrap();
+    assert!(ignore.lines().any(|l| l == "*"), "{ignore}");
+    let elsewhere = dir.path().join("data/versus");
+    crate::history::create_folder(&elsewhere).unwrap();
+    assert!(!elsewhere.join(".gitignore").exists());
+}
