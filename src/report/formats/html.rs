@@ -77,7 +77,7 @@ struct GridView {
     labels: usize,
     title: String,
     header: Vec<String>,
-    rows: Vec<Vec<tables::GridCell>>,
+    rows: Vec<Vec<crate::report::sections::grid::GridCell>>,
 }
 
 #[derive(Serialize)]
@@ -189,19 +189,19 @@ fn sections(results: &Results, views: &[(crate::base::metric::Metric, Results)])
 pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinja::Error> {
     let views = crate::report::metric_views(results);
     let sections = sections(results, &views);
-    let grid_view = |g: tables::SummaryGrid| GridView {
+    let grid_view = |g: crate::report::sections::grid::SummaryGrid| GridView {
         labels: g.labels,
         title: g.title,
         header: g.header,
         rows: g.rows,
     };
-    let summary = tables::summary_grid(results).map(grid_view);
+    let summary = crate::report::sections::grid::summary_grid(results).map(grid_view);
     let metrics: Vec<MetricView> = views
         .iter()
         .map(|(m, v)| MetricView {
             name: m.name(),
             findings: crate::report::sections::findings::groups(v),
-            summary: tables::summary_grid(v).map(grid_view),
+            summary: crate::report::sections::grid::summary_grid(v).map(grid_view),
             verdict_note: method::verdict_note(v),
             since: crate::report::sections::since::table(v).map(TableView::from),
         })
@@ -243,14 +243,14 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
         problems => ser(&problems),
         sections => ser(&sections),
         versions => ser({
-            let t = tables::versions_table(results);
+            let t = crate::report::sections::info::versions_table(results);
             (t.header, t.rows, t.notes)
         }),
         overall => ser(crate::report::sections::overall::table(results).map(TableView::from)),
-        labels => ser(tables::labels_table(results).map(TableView::from)),
+        labels => ser(crate::report::sections::info::labels_table(results).map(TableView::from)),
         levels => ser(crate::report::sections::levels::levels_table(results).map(TableView::from)),
-        services => ser(crate::report::sections::services::services_table(results).map(|t| (t.header, t.rows))),
-        environment => ser(tables::environment_table(results).rows),
+        services => ser(crate::report::tables::services::services_table(results).map(|t| (t.header, t.rows))),
+        environment => ser(crate::report::sections::info::environment_table(results).rows),
         pieces => ser(crate::report::sections::pieces::pieces_table(results).map(|t| (t.header, t.rows))),
         warnings => ser(&results.warnings),
     })?;

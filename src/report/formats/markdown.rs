@@ -183,12 +183,12 @@ fn overview(out: &mut String, results: &Results, views: &[(Metric, Results)], no
         let _ = writeln!(out, "## Overall\n");
         table(out, &t, "###");
     }
-    if let Some(grid) = tables::summary_grid(results) {
+    if let Some(grid) = crate::report::sections::grid::summary_grid(results) {
         let _ = writeln!(out, "## Summary\n");
         table(out, &grid.table(), "###");
         let _ = writeln!(out, "{}\n", escape(&method::verdict_note(results)));
         for (_, view) in views {
-            if let Some(grid) = tables::summary_grid(view) {
+            if let Some(grid) = crate::report::sections::grid::summary_grid(view) {
                 table(out, &grid.table(), "###");
                 let _ = writeln!(out, "{}\n", escape(&method::verdict_note(view)));
             }
@@ -249,14 +249,14 @@ fn closing(out: &mut String, results: &Results) {
     if let Some(t) = crate::report::sections::levels::levels_table(results) {
         table(out, &t, "##");
     }
-    table(out, &tables::versions_table(results), "##");
-    if let Some(t) = tables::labels_table(results) {
+    table(out, &crate::report::sections::info::versions_table(results), "##");
+    if let Some(t) = crate::report::sections::info::labels_table(results) {
         table(out, &t, "##");
     }
-    if let Some(t) = crate::report::sections::services::services_table(results) {
+    if let Some(t) = crate::report::tables::services::services_table(results) {
         table(out, &t, "##");
     }
-    table(out, &tables::environment_table(results), "##");
+    table(out, &crate::report::sections::info::environment_table(results), "##");
     if let Some(t) = crate::report::sections::pieces::pieces_table(results) {
         table(out, &t, "##");
         let _ = writeln!(

@@ -4,6 +4,8 @@
 
 mod cells;
 pub mod layout;
+pub mod paired;
+pub mod services;
 
 pub use cells::*;
 
@@ -14,11 +16,7 @@ use crate::base::outcome::Outcome;
 use crate::base::params::Params;
 use crate::base::params::params_key;
 use crate::base::units::{format_bytes, format_throughput};
-pub use crate::report::sections::info::{environment_table, labels_table, versions_table};
-use crate::report::sections::services;
 use crate::results::{Cell, Comparison, Results};
-
-pub use crate::report::sections::grid::{GridCell, Mark, SummaryGrid, summary_grid};
 
 /// What a table shows, so each reporter can pick the ones it has room for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -205,11 +203,11 @@ fn paired_note(results: &Results, cells: &[&Cell], row: &dyn Fn(&Cell) -> String
             let base = cells
                 .iter()
                 .find(|b| b.implementation == k.baseline && b.params == c.params)?;
-            let m = crate::report::sections::paired::paired_medians(c, base, k)?;
+            let m = crate::report::tables::paired::paired_medians(c, base, k)?;
             Some((row(c), c.implementation.clone(), k.baseline.clone(), m))
         })
         .collect();
-    crate::report::sections::paired::note(&rows)
+    crate::report::tables::paired::note(&rows)
 }
 
 /// Time per call (median ± standard deviation), its range (fastest …
@@ -420,6 +418,7 @@ pub fn outcome_rows(results: &Results) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::sections::grid::{Mark, summary_grid};
     use crate::results::Verdict;
 
     fn fixture() -> Results {

@@ -2,8 +2,8 @@
 //! version, log), and what each used per cell — its CPU time per call and
 //! its peak memory, the service's side of the client's figures.
 
+use super::{Table, TableKind, not_ok};
 use crate::base::units::{format_bytes, format_nanos};
-use crate::report::tables::{Table, TableKind, not_ok};
 use crate::results::{Cell, Results, ServiceUsage};
 
 /// One row per service: its version, port, command and log file.
