@@ -120,15 +120,24 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
 
 /// The cells of each group (one operation at one parameter set), in document order.
 fn groups(cells: &[Cell]) -> Vec<Vec<&Cell>> {
-    let mut groups: Vec<Vec<&Cell>> = Vec::new();
+    group_indices(cells)
+        .into_iter()
+        .map(|g| g.into_iter().map(|i| &cells[i]).collect())
+        .collect()
+}
+
+/// The positions of each group's cells in `cells`, groups in order of first appearance.
+fn group_indices(cells: &[Cell]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
-    for cell in cells {
-        let key = group_key(&cell.operation, &cell.params);
-        let i = *index.entry(key).or_insert_with(|| {
-            groups.push(vec![]);
-            groups.len() - 1
-        });
-        groups[i].push(cell);
+    for (ci, cell) in cells.iter().enumerate() {
+        let i = *index
+            .entry(group_key(&cell.operation, &cell.params))
+            .or_insert_with(|| {
+                groups.push(vec![]);
+                groups.len() - 1
+            });
+        groups[i].push(ci);
     }
     groups
 }
@@ -217,16 +226,7 @@ pub const BLOCKED: &str = "blocked_order";
 /// Sets each ok cell's `stats.carry_over`, group by group: the group's
 /// tests share one confidence level (`judge::carryover`).
 fn judge_carry_over(results: &mut Results, settings: &AnalysisSettings) {
-    let mut group_of: Vec<Vec<usize>> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    for (ci, cell) in results.cells.iter().enumerate() {
-        let key = group_key(&cell.operation, &cell.params);
-        let i = *index.entry(key).or_insert_with(|| {
-            group_of.push(vec![]);
-            group_of.len() - 1
-        });
-        group_of[i].push(ci);
-    }
+    let group_of = group_indices(&results.cells);
     for group in group_of {
         let found = {
             let cells: Vec<&Cell> = group.iter().map(|i| &results.cells[*i]).collect();
