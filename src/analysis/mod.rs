@@ -28,6 +28,7 @@ use crate::stats::{self, summarize};
 mod cell;
 pub mod diff;
 pub mod findings;
+pub mod headline;
 pub mod overall;
 pub mod revisions;
 pub mod trend;
@@ -116,6 +117,7 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
     results.warnings = warnings;
     crate::analysis::overall::refresh(results);
     crate::analysis::findings::refresh(results);
+    crate::analysis::headline::refresh(results);
 }
 
 /// The cells of each group (one operation at one parameter set), in document order.

@@ -18,7 +18,7 @@ use crate::base::metric::Metric;
 use crate::judge::levels::LogEstimate;
 use crate::judge::pair::{Judged, judge_pair};
 use crate::judge::{overall, verdict};
-use crate::results::{Cell, Comparison, Overall, OverallRow, Results, Verdict, group_key};
+use crate::results::{Cell, Comparison, OperationMeans, Overall, OverallRow, Results, Verdict, group_key};
 
 /// The reference and whether the suite names it.
 fn reference(results: &Results) -> Option<(String, bool)> {
@@ -55,8 +55,9 @@ fn log_estimate(c: &Comparison) -> Option<LogEstimate> {
     })
 }
 
-/// One implementation's row: its comparisons with the reference, group by group.
-fn row(results: &Results, name: &str, reference: &str) -> OverallRow {
+/// One implementation's row: its comparisons with the reference, group by
+/// group, over every operation or over `operation`'s groups alone.
+fn row(results: &Results, name: &str, reference: &str, operation: Option<&str>) -> OverallRow {
     let mut r = OverallRow {
         implementation: name.to_string(),
         ratio: None,
@@ -77,6 +78,9 @@ fn row(results: &Results, name: &str, reference: &str) -> OverallRow {
     };
     let mut used: Vec<LogEstimate> = Vec::new();
     for cells in groups(results).values() {
+        if operation.is_some_and(|op| cells[0].operation != op) {
+            continue;
+        }
         let mine = cells.iter().find(|c| c.implementation == name);
         let theirs = cells.iter().find(|c| c.implementation == reference);
         let (Some(mine), Some(theirs)) = (mine, theirs) else {
@@ -126,13 +130,46 @@ pub fn compute(results: &Results) -> Option<Overall> {
         .implementations_that_ran()
         .iter()
         .filter(|n| **n != reference)
-        .map(|n| row(results, n, &reference))
+        .map(|n| row(results, n, &reference, None))
         .collect();
+    let by_operation = split_by_operation(results, &rows, &reference);
     (!rows.is_empty()).then_some(Overall {
         reference,
         named,
         implementations: rows,
+        by_operation,
     })
+}
+
+/// Each operation's own means, when some implementation's operations
+/// disagree in direction (one confirmed faster, another confirmed slower):
+/// then its whole-suite mean averages opposite answers. Empty otherwise.
+fn split_by_operation(results: &Results, rows: &[OverallRow], reference: &str) -> Vec<OperationMeans> {
+    if results.operations.len() < 2 {
+        return vec![];
+    }
+    let split: Vec<OperationMeans> = results
+        .operations
+        .iter()
+        .map(|op| OperationMeans {
+            operation: op.clone(),
+            implementations: rows
+                .iter()
+                .map(|r| row(results, &r.implementation, reference, Some(op)))
+                .collect(),
+        })
+        .collect();
+    let disagree = rows.iter().any(|r| {
+        let verdicts = split.iter().filter_map(|s| {
+            s.implementations
+                .iter()
+                .find(|o| o.implementation == r.implementation)
+                .map(|o| o.verdict)
+        });
+        let v: Vec<Verdict> = verdicts.collect();
+        v.contains(&Verdict::Faster) && v.contains(&Verdict::Slower)
+    });
+    if disagree { split } else { vec![] }
 }
 
 /// What the checker (`findings::check`) finds wrong with `results.overall`:

@@ -70,6 +70,7 @@ pub fn build(files: &[(Source, Imported)], options: &Options) -> Result<Results>
             git: None,
             implementations: vec![],
             labels: Default::default(),
+            report: Default::default(),
         },
         started_at: now.clone(),
         finished_at: Some(now),

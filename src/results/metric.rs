@@ -220,6 +220,8 @@ pub fn view(results: &Results, metric: Metric) -> Results {
         comparisons: of_metric.comparisons,
         warnings: vec![],
         findings: of_metric.findings,
+        // The headline is judged in time.
+        headline: vec![],
         since: results.since.as_ref().map(|s| s.for_metric(metric)),
         shard: results.shard.clone(),
         merge: results.merge.clone(),

@@ -15,6 +15,7 @@ mod column;
 mod comparison;
 mod file;
 pub mod finding;
+mod headline;
 mod journal;
 mod judged;
 pub mod layout;
@@ -37,12 +38,13 @@ pub use finding::{
     CostFit, Crossover, Drift, Evidence, Finding, FindingKind, FirstRun, FitProblem, Growth, MemoryGrowth,
     OutcomeCount, Ratio, SizeAnswer, SizeSegment, SizeWinner, UnstableCell,
 };
+pub use headline::{Headline, HeadlineAsk, HeadlineRow, NotesAt, ReportInfo};
 pub use journal::{Journal, Recovered};
 pub use judged::{Instability, InstabilityKind, NoiseSource, RunNoise};
 pub use machine::{Artifact, CpuDetails, Environment, GitState, ImplementationInfo, Machine, RunLoad, ServiceInfo};
 pub use metric::{MetricResults, MetricStats};
 pub use order::RunOrder;
-pub use overall::{Overall, OverallRow};
+pub use overall::{OperationMeans, Overall, OverallRow};
 pub use revisions::{BuildRecord, BuildStatus, RevisionColumn, RevisionInfo, Revisions};
 pub use samples::{Samples, per_call, per_call_batches};
 pub use segments::{Design, Levels, Segment, gather};
@@ -93,6 +95,10 @@ pub struct SuiteInfo {
     /// Cells, ids and reports show the labels.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub labels: IndexMap<String, IndexMap<String, crate::base::params::ParamValue>>,
+    /// What the suite asked of its report (`[report]`): the comparisons it
+    /// exists for and where its notes go. Absent when it asked nothing.
+    #[serde(default, skip_serializing_if = "ReportInfo::is_empty")]
+    pub report: ReportInfo,
 }
 
 /// A recorded command line as read back, with any password hidden
@@ -173,6 +179,12 @@ pub struct Results {
     /// computed them; `versus report` computes them afresh.
     #[serde(default)]
     pub findings: Vec<Finding>,
+    /// The comparisons the report opens with (`analysis::headline`): the
+    /// suite's own (`suite.report.headline`), else those versus picks.
+    /// Absent in files written before versus computed it; `versus report`
+    /// computes it afresh.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headline: Vec<Headline>,
     /// Each implementation against one reference over the whole suite:
     /// the geometric mean of its ratios and its verdict counts (`overall`).
     /// Absent in files written before versus computed it, and when fewer
@@ -222,6 +234,7 @@ impl Default for Results {
             comparisons: vec![],
             warnings: vec![],
             findings: vec![],
+            headline: vec![],
             overall: None,
             since: None,
             shard: None,

@@ -17,6 +17,18 @@ pub struct Overall {
     pub named: bool,
     /// One per other implementation that ran, in report order.
     pub implementations: Vec<OverallRow>,
+    /// Each operation's own means, when some implementation is confirmed
+    /// faster in one operation and slower in another (then the whole-suite
+    /// mean averages opposite answers); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by_operation: Vec<OperationMeans>,
+}
+
+/// One operation's rows: each implementation against the reference over that operation's groups.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct OperationMeans {
+    pub operation: String,
+    pub implementations: Vec<OverallRow>,
 }
 
 /// One implementation against the reference over the suite's cells.

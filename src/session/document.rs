@@ -38,6 +38,7 @@ pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
                 suite.implementations.iter().map(|i| i.name.clone()).collect()
             },
             labels: suite.labels.clone(),
+            report: suite.report.clone(),
         },
         started_at: results::now_rfc3339(),
         finished_at: None,

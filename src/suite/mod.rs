@@ -8,6 +8,7 @@
 mod implementations;
 pub mod model;
 mod overrides;
+mod report;
 mod services;
 pub mod shell;
 mod validate;
@@ -259,6 +260,8 @@ pub struct Suite {
     pub implementations: Vec<Implementation>,
     pub overrides: Vec<Override>,
     pub services: Vec<Service>,
+    /// The suite's `[report]`: its headline comparisons and where its notes go.
+    pub report: crate::results::ReportInfo,
 }
 
 /// Placeholders that every operation command may use, besides parameters and `<op>.out`.

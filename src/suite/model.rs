@@ -51,6 +51,45 @@ pub struct SuiteFile {
     /// Background services started before the first cell and stopped at the end.
     #[serde(default)]
     pub services: IndexMap<String, ServiceSpec>,
+    /// What the report opens with and where the author's notes go.
+    #[serde(default)]
+    pub report: ReportSpec,
+}
+
+/// `[report]`: the comparisons the suite exists for, and its notes.
+#[derive(Debug, Deserialize, JsonSchema, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct ReportSpec {
+    /// The comparisons the report opens with, in this order. Without any,
+    /// versus picks them: for each operation the baseline comparison at the
+    /// largest and smallest size and wherever the fastest changes, largest
+    /// difference first.
+    #[serde(default)]
+    pub headline: Vec<HeadlineSpec>,
+    /// A Markdown file of the author's reading of the results, relative to
+    /// the suite (default: SUITE.notes.md beside the suite file, when there is one).
+    pub notes: Option<String>,
+    /// Where the notes go: "lead" (right after the headline, the default) or "appendix".
+    pub notes_at: Option<crate::results::NotesAt>,
+}
+
+/// One comparison the report opens with (`[[report.headline]]`).
+#[derive(Debug, Deserialize, JsonSchema, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct HeadlineSpec {
+    /// The operation compared.
+    pub operation: String,
+    /// Parameter values to compare at, e.g. `{ size = "100MiB" }`; a
+    /// parameter left out gives a line for each of its values.
+    #[serde(default)]
+    pub at: IndexMap<String, ParamValue>,
+    /// The implementations compared (default: every other one).
+    #[serde(default)]
+    pub implementations: Vec<String>,
+    /// What they are compared against (default: the suite's baseline, else the fastest).
+    pub against: Option<String>,
+    /// The question in your words, printed before its answer.
+    pub question: Option<String>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema, Default, Clone)]

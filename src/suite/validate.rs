@@ -175,6 +175,7 @@ program as an argument; set `shell = true` in [settings] to run commands through
         }
         let overrides = self.overrides(&file, &operations, &expand)?;
         let services = self.services(&file, &names, &dir, shell)?;
+        let report = self.report(&file, &implementations)?;
         let settings = self.settings(&file)?;
         Ok(Suite {
             path: self.path.to_path_buf(),
@@ -205,6 +206,7 @@ program as an argument; set `shell = true` in [settings] to run commands through
             implementations,
             overrides,
             services,
+            report,
         })
     }
 
@@ -477,7 +479,7 @@ pub fn parse_measure(names: &[String]) -> Result<Vec<crate::base::metric::Metric
 
 /// A name in `skip` or `baseline` may be an implementation or, for one with
 /// variants, the name it was declared under (meaning all its variants).
-fn expand_name(file: &SuiteFile, implementations: &[Implementation], name: &str) -> Vec<String> {
+pub(super) fn expand_name(file: &SuiteFile, implementations: &[Implementation], name: &str) -> Vec<String> {
     if implementations.iter().any(|i| i.name == name) {
         return vec![name.to_string()];
     }

@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 
 use crate::base::metric::Metric;
 use crate::report::formats::html;
-use crate::report::sections::method;
+use crate::report::sections::{lead, method};
 use crate::report::tables::{self, Table};
-use crate::results::{Results, RunStatus};
+use crate::results::{NotesAt, Results, RunStatus};
 
 /// Escapes text for a Markdown table cell or paragraph: no raw pipes, HTML,
 /// newlines or control characters, and no backslash left to undo an escape.
@@ -67,19 +67,22 @@ fn table(out: &mut String, t: &Table, heading: &str) {
     }
 }
 
-/// "## Findings": a bold title per operation (and value of its other
+/// "## Findings" (the lead's: `findings::leads`) or "### Findings in
+/// detail" (the rest): a bold title per operation (and value of its other
 /// parameters), a bullet per finding; a view in another metric titles its own.
-fn findings(out: &mut String, results: &Results) {
-    let groups = crate::report::sections::findings::groups(results);
+fn findings(out: &mut String, results: &Results, lead: bool) {
+    let keep = |f: &crate::results::Finding| crate::report::sections::findings::leads(f) == lead;
+    let groups = crate::report::sections::findings::groups_of(results, &keep);
     if groups.is_empty() {
         return;
     }
+    let (heading, title) = if lead { ("##", "Findings") } else { ("###", "Findings in detail") };
     match results.view {
         Metric::Wall => {
-            let _ = writeln!(out, "## Findings\n");
+            let _ = writeln!(out, "{heading} {title}\n");
         }
         m => {
-            let _ = writeln!(out, "## Findings in {}\n", m.name());
+            let _ = writeln!(out, "{heading} {title} in {}\n", m.name());
         }
     }
     for g in groups {
@@ -123,35 +126,165 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
 
 fn compose(results: &Results, charts: &[(String, String)], notes: Option<&str>) -> String {
     let mut out = String::new();
-    heading(&mut out, results);
+    let notes_lead = notes.filter(|_| results.suite.report.notes_at == NotesAt::Lead);
+    lead(&mut out, results, notes_lead);
     let views = crate::report::metric_views(results);
-    overview(&mut out, results, &views, notes);
+    body(&mut out, results, &views);
+    let _ = writeln!(out, "## Appendix\n");
+    let _ = writeln!(
+        out,
+        "Everything measured, for checking the lead above: the method, every comparison with its interval, every cell's tables and charts, the record of the run and each warning in full.\n"
+    );
+    method_section(&mut out, results);
+    overview(&mut out, results, &views);
+    operations(&mut out, results, &views, charts);
     let problems = tables::outcome_rows(results);
     if !problems.is_empty() {
-        let _ = writeln!(
-            out,
-            "**{} cell(s) did not finish ok**: see [below](#cells-that-did-not-finish-ok).\n",
-            problems.len()
-        );
-    }
-    operations(&mut out, results, &views, charts);
-    if !problems.is_empty() {
-        let _ = writeln!(out, "## Cells that did not finish ok\n");
+        let _ = writeln!(out, "### Cells that did not finish ok\n");
         for p in problems {
             let _ = writeln!(out, "- {}", escape(&p));
         }
         out.push('\n');
     }
     closing(&mut out, results);
+    if let Some(n) = notes.filter(|_| notes_lead.is_none()) {
+        let _ = writeln!(out, "### Notes\n\n{}\n", escape_prose(n.trim()));
+    }
     out
 }
 
-/// The title, description, status, command and method.
-fn heading(out: &mut String, results: &Results) {
+/// The first screen: the title, one line on what was measured, the
+/// headline and the first compact table; then the author's notes when they lead.
+fn lead(out: &mut String, results: &Results, notes: Option<&str>) {
     let _ = writeln!(out, "# {}\n", escape(&crate::report::sections::record::title(results)));
-    if let Some(d) = &results.suite.description {
-        let _ = writeln!(out, "{}\n", escape_prose(d.trim()));
+    let _ = writeln!(out, "{}\n", escape(&lead::measured_line(results)));
+    let compact = tables::compact::tables(results);
+    let lines = lead::headline_lines(results);
+    if !lines.is_empty() {
+        let _ = writeln!(out, "## Headline\n");
+        for (question, answer) in lines {
+            match question {
+                Some(q) => {
+                    let _ = writeln!(out, "- **{}** {}", escape(&q), escape(&answer));
+                }
+                None => {
+                    let _ = writeln!(out, "- {}", escape(&answer));
+                }
+            }
+        }
+        out.push('\n');
+        if let Some(s) = lead::headline_source(results) {
+            let _ = writeln!(out, "{}\n", escape(&s));
+        }
     }
+    if let Some(first) = first_compact(results, &compact) {
+        table(out, &compact[first], "###");
+        let _ = writeln!(out, "{}\n", escape(&tables::compact::legend(results)));
+    }
+    if let Some(n) = notes {
+        let _ = writeln!(out, "## Notes\n\n{}\n", escape_prose(n.trim()));
+    }
+}
+
+/// The compact table the headline's first line is about (else the first).
+fn first_compact(results: &Results, compact: &[Table]) -> Option<usize> {
+    if compact.is_empty() {
+        return None;
+    }
+    let Some(h) = results.headline.first() else {
+        return Some(0);
+    };
+    let row = tables::row_param(results);
+    let title: Vec<String> = h
+        .params
+        .iter()
+        .filter(|(k, _)| Some(*k) != row.as_ref())
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let want = if title.is_empty() {
+        h.operation.clone()
+    } else {
+        format!("{} — {}", h.operation, title.join(", "))
+    };
+    Some(compact.iter().position(|t| t.title == want).unwrap_or(0))
+}
+
+/// After the first screen: what the suite measures, the other compact
+/// tables, the findings, the means, the change since the last run, the
+/// cells that did not finish and the warnings, each in brief.
+fn body(out: &mut String, results: &Results, views: &[(Metric, Results)]) {
+    if let Some(d) = &results.suite.description {
+        let _ = writeln!(out, "## What was measured\n\n{}\n", escape_prose(d.trim()));
+    }
+    let compact = tables::compact::tables(results);
+    let first = first_compact(results, &compact);
+    if compact.len() > 1 {
+        let _ = writeln!(out, "## Medians\n");
+        for (i, t) in compact.iter().enumerate() {
+            if Some(i) != first {
+                table(out, t, "###");
+            }
+        }
+        let _ = writeln!(out, "{}\n", escape(&tables::compact::legend(results)));
+    }
+    findings(out, results, true);
+    for (_, view) in views {
+        findings(out, view, true);
+    }
+    match crate::report::sections::overall::by_operation_table(results) {
+        Some(t) => {
+            let _ = writeln!(out, "## Overall\n");
+            table(out, &t, "###");
+        }
+        None => {
+            if let Some(mut t) = crate::report::sections::overall::table(results) {
+                let _ = writeln!(out, "## Overall\n");
+                t.notes = vec![OVERALL_NOTE.into()];
+                table(out, &t, "###");
+            }
+        }
+    }
+    if let Some((sentence, changed)) = lead::since_brief(results) {
+        let _ = writeln!(out, "## Change since the last run\n");
+        if let Some(w) = results.since.as_ref().and_then(|s| s.warning.as_ref()) {
+            let _ = writeln!(out, "**WARNING: {}**\n", escape(w));
+        }
+        let _ = writeln!(out, "{}\n", escape(&sentence));
+        if let Some(t) = changed {
+            table(out, &t, "###");
+        }
+    }
+    let (failed, skipped) = lead::outcome_lines(results);
+    if !failed.is_empty() {
+        let _ = writeln!(out, "## Did not finish ok\n");
+        for l in &failed {
+            let _ = writeln!(out, "- {}", escape(l));
+        }
+        out.push('\n');
+    }
+    if !skipped.is_empty() {
+        let _ = writeln!(out, "## Not run: the suite skips them\n");
+        for l in &skipped {
+            let _ = writeln!(out, "- {}", escape(l));
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "## Warnings\n");
+    if results.warnings.is_empty() {
+        let _ = writeln!(out, "None.\n");
+    }
+    for w in &results.warnings {
+        let _ = writeln!(out, "- {}", escape(&lead::warning_line(w)));
+    }
+    out.push('\n');
+}
+
+/// Under the lead's overall table: where its method and exclusions are.
+const OVERALL_NOTE: &str = "Geometric means over the cells with an interval and stable runs; how they are made, and which cells are left out, under the same table in the appendix.";
+
+/// How the figures were made: the version, the command, the method.
+fn method_section(out: &mut String, results: &Results) {
+    let _ = writeln!(out, "### Method\n");
     let status = match results.status {
         RunStatus::Complete => "complete",
         RunStatus::Interrupted => "**interrupted**: only the cells below were finished",
@@ -159,7 +292,7 @@ fn heading(out: &mut String, results: &Results) {
     };
     let _ = writeln!(
         out,
-        "Generated by versus {} on {} ({status}).\n",
+        "Measured by versus {}, run started {} ({status}).\n",
         results.environment.versus_version, results.started_at
     );
     let _ = writeln!(out, "Command: `{}`\n", results.suite.command.replace('`', "'"));
@@ -171,47 +304,40 @@ fn heading(out: &mut String, results: &Results) {
     }
 }
 
-/// What a reader sees first: findings, the overall table, the summary grid,
-/// the change since an earlier run (each in time, then in each other metric
-/// of `views`), revisions and the author's notes.
-fn overview(out: &mut String, results: &Results, views: &[(Metric, Results)], notes: Option<&str>) {
-    findings(out, results);
+/// Every comparison with its interval (the summary grid, in time and in
+/// each other metric of `views`), the change since an earlier run cell by
+/// cell, the whole-suite means where the lead gave them per operation, and revisions.
+fn overview(out: &mut String, results: &Results, views: &[(Metric, Results)]) {
+    findings(out, results, false);
     for (_, view) in views {
-        findings(out, view);
-    }
-    if let Some(t) = crate::report::sections::overall::table(results) {
-        let _ = writeln!(out, "## Overall\n");
-        table(out, &t, "###");
+        findings(out, view, false);
     }
     if let Some(grid) = crate::report::sections::grid::summary_grid(results) {
-        let _ = writeln!(out, "## Summary\n");
-        table(out, &grid.table(), "###");
+        let _ = writeln!(out, "### Summary\n");
+        table(out, &grid.table(), "####");
         let _ = writeln!(out, "{}\n", escape(&method::verdict_note(results)));
         for (_, view) in views {
             if let Some(grid) = crate::report::sections::grid::summary_grid(view) {
-                table(out, &grid.table(), "###");
+                table(out, &grid.table(), "####");
                 let _ = writeln!(out, "{}\n", escape(&method::verdict_note(view)));
             }
         }
     }
+    if let Some(t) = crate::report::sections::overall::table(results) {
+        table(out, &t, "###");
+    }
     for doc in std::iter::once(results).chain(views.iter().map(|(_, v)| v)) {
         if let Some(t) = crate::report::sections::since::table(doc) {
-            let _ = writeln!(out, "## Change since an earlier run{}\n", in_metric(doc));
-            if let Some(w) = doc.since.as_ref().and_then(|s| s.warning.as_ref()) {
-                let _ = writeln!(out, "**WARNING: {}**\n", escape(w));
-            }
-            table(out, &t, "###");
+            let _ = writeln!(out, "### Change since an earlier run{}\n", in_metric(doc));
+            table(out, &t, "####");
         }
     }
     let revisions = crate::report::sections::revisions::tables(results);
     if !revisions.is_empty() {
-        let _ = writeln!(out, "## Revisions\n");
+        let _ = writeln!(out, "### Revisions\n");
         for t in &revisions {
-            table(out, t, "###");
+            table(out, t, "####");
         }
-    }
-    if let Some(n) = notes {
-        let _ = writeln!(out, "## Notes\n\n{}\n", escape_prose(n.trim()));
     }
 }
 
@@ -221,7 +347,7 @@ fn operations(out: &mut String, results: &Results, views: &[(Metric, Results)], 
     let mut last_op = None;
     for (i, subset) in tables::subsets(results).iter().enumerate() {
         if last_op != Some(&subset.operation) {
-            let _ = writeln!(out, "## {}\n", escape(&subset.operation));
+            let _ = writeln!(out, "### {}\n", escape(&subset.operation));
             last_op = Some(&subset.operation);
         }
         for (stem, _) in charts
@@ -231,12 +357,12 @@ fn operations(out: &mut String, results: &Results, views: &[(Metric, Results)], 
             let _ = writeln!(out, "![{}]({stem}.svg)\n", escape(&stem.replace(['-', '_'], " ")));
         }
         for t in &tables::subset_tables(results, subset) {
-            table(out, t, "###");
+            table(out, t, "####");
         }
         for (_, view) in views {
             if let Some(vs) = tables::subsets(view).get(i) {
                 for t in &tables::subset_tables(view, vs) {
-                    table(out, t, "###");
+                    table(out, t, "####");
                 }
             }
         }
@@ -247,30 +373,31 @@ fn operations(out: &mut String, results: &Results, views: &[(Metric, Results)], 
 /// pieces, warnings.
 fn closing(out: &mut String, results: &Results) {
     if let Some(t) = crate::report::sections::levels::levels_table(results) {
-        table(out, &t, "##");
+        table(out, &t, "###");
     }
-    table(out, &crate::report::sections::info::versions_table(results), "##");
+    table(out, &crate::report::sections::info::versions_table(results), "###");
     if let Some(t) = crate::report::sections::info::labels_table(results) {
-        table(out, &t, "##");
+        table(out, &t, "###");
     }
     if let Some(t) = crate::report::tables::services::services_table(results) {
-        table(out, &t, "##");
+        table(out, &t, "###");
     }
-    table(out, &crate::report::sections::info::environment_table(results), "##");
+    table(out, &crate::report::sections::info::environment_table(results), "###");
     if let Some(t) = crate::report::sections::pieces::pieces_table(results) {
-        table(out, &t, "##");
+        table(out, &t, "###");
         let _ = writeln!(
             out,
             "Each row of the tables above was measured on one machine; ratios compare cells of one machine only.\n"
         );
     }
-    let _ = writeln!(out, "## Warnings\n");
     if results.warnings.is_empty() {
-        let _ = writeln!(out, "None.\n");
+        return;
     }
+    let _ = writeln!(out, "### Warnings in full\n");
     for w in &results.warnings {
         let _ = writeln!(out, "- **{}**: {}", escape(&w.kind), escape(&w.message));
     }
+    out.push('\n');
 }
 
 #[cfg(test)]

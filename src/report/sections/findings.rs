@@ -38,10 +38,26 @@ fn kind_name(kind: FindingKind) -> String {
         .unwrap_or_default()
 }
 
+/// Whether a finding belongs in a report's lead: who wins and where that
+/// changes, and what makes a figure unsafe to read (unstable runs, time
+/// not linear in size beyond a fit's residual, drift, carry-over, failures).
+/// Fitted costs, a line's residual misfit, memory growth and warm-up are
+/// detail, for the appendix.
+pub fn leads(f: &Finding) -> bool {
+    let residual = f.kind == FindingKind::NotLinear
+        && f.cost.as_ref().is_some_and(|c| c.problem == Some(FitProblem::Residual));
+    !residual && !matches!(f.kind, FindingKind::Cost | FindingKind::Memory | FindingKind::FirstRun)
+}
+
 /// The findings in groups, in the document's order; empty when there are none.
 pub fn groups(results: &Results) -> Vec<Group> {
+    groups_of(results, &|_| true)
+}
+
+/// The findings `keep` accepts, in groups.
+pub fn groups_of(results: &Results, keep: &dyn Fn(&Finding) -> bool) -> Vec<Group> {
     let mut grouped: Vec<(String, Vec<&Finding>)> = Vec::new();
-    for f in &results.findings {
+    for f in results.findings.iter().filter(|f| keep(f)) {
         let label = params_key(&f.params).replace(',', ", ");
         let title = if label.is_empty() {
             f.operation.clone()

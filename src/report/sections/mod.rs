@@ -6,6 +6,7 @@
 pub mod findings;
 pub mod grid;
 pub mod info;
+pub mod lead;
 pub mod levels;
 pub mod method;
 pub mod notes;

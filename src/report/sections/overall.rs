@@ -121,3 +121,40 @@ pub fn table(results: &Results) -> Option<Table> {
         notes,
     })
 }
+
+/// Each operation's own mean, a column per operation, when some
+/// implementation's operations disagree in direction (`Overall::by_operation`):
+/// what a reader should take instead of the whole-suite mean.
+pub fn by_operation_table(results: &Results) -> Option<Table> {
+    let o = results.overall.as_ref()?;
+    if o.by_operation.is_empty() {
+        return None;
+    }
+    let rows = o
+        .implementations
+        .iter()
+        .map(|r| {
+            let per_op = o.by_operation.iter().map(|op| {
+                op.implementations
+                    .iter()
+                    .find(|x| x.implementation == r.implementation)
+                    .map_or_else(|| "—".into(), |x| mean_text(x, &o.reference))
+            });
+            std::iter::once(r.implementation.clone()).chain(per_op).collect()
+        })
+        .collect();
+    Some(Table {
+        kind: TableKind::Overall,
+        title: format!(
+            "Each implementation against {} per operation (the operations disagree in direction, so one mean over the suite would average opposite answers)",
+            o.reference
+        ),
+        header: std::iter::once("implementation".to_string())
+            .chain(o.by_operation.iter().map(|op| op.operation.clone()))
+            .collect(),
+        rows,
+        labels: 1,
+        runs: vec![],
+        notes: vec![],
+    })
+}

@@ -3,6 +3,7 @@
 //! numbers are the ones `analysis` put in the document.
 
 mod cells;
+pub mod compact;
 pub mod layout;
 pub mod paired;
 pub mod services;
