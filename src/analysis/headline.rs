@@ -17,9 +17,7 @@ use crate::base::metric::Metric;
 use crate::base::params::Params;
 use crate::base::text;
 use crate::judge::pair::judge_pair;
-use crate::results::{
-    AnalysisSettings, Cell, FindingKind, Headline, HeadlineAsk, HeadlineRow, Results, Verdict,
-};
+use crate::results::{AnalysisSettings, Cell, FindingKind, Headline, HeadlineAsk, HeadlineRow, Results, Verdict};
 
 /// The most lines versus picks for a suite that states none.
 pub const DERIVED: usize = 8;
@@ -84,7 +82,11 @@ fn derived(results: &Results) -> Vec<Headline> {
             let group: Vec<&Cell> = s.cells.iter().copied().filter(|c| c.params == first.params).collect();
             if let Some(mut h) = line(results, &group, None, &[]) {
                 h.why = Some(why.to_string());
-                out.push(Candidate { round: 0, key: key.clone(), headline: h });
+                out.push(Candidate {
+                    round: 0,
+                    key: key.clone(),
+                    headline: h,
+                });
             }
         }
     }
@@ -94,7 +96,11 @@ fn derived(results: &Results) -> Vec<Headline> {
             continue;
         }
         if let Some(h) = line(results, &g, None, &[]) {
-            out.push(Candidate { round: 0, key: h.operation.clone(), headline: h });
+            out.push(Candidate {
+                round: 0,
+                key: h.operation.clone(),
+                headline: h,
+            });
         }
     }
     let mut seen = std::collections::HashSet::new();
@@ -102,7 +108,11 @@ fn derived(results: &Results) -> Vec<Headline> {
         let leads = c.headline.why.as_deref().is_some_and(|w| w.starts_with("largest"));
         c.round = if seen.insert(c.key.clone()) || leads { 1 } else { 2 };
     }
-    out.sort_by(|a, b| a.round.cmp(&b.round).then(effect(&b.headline).total_cmp(&effect(&a.headline))));
+    out.sort_by(|a, b| {
+        a.round
+            .cmp(&b.round)
+            .then(effect(&b.headline).total_cmp(&effect(&a.headline)))
+    });
     out.into_iter().take(DERIVED).map(|c| c.headline).collect()
 }
 
@@ -156,7 +166,10 @@ fn picks(results: &Results, s: &series::Series, sized: &[(u64, Vec<&Cell>)]) -> 
 fn line(results: &Results, group: &[&Cell], against: Option<&str>, names: &[String]) -> Option<Headline> {
     let settings = &results.analysis;
     let reference = match against {
-        Some(name) => group.iter().copied().find(|c| c.implementation == name && c.stats.is_some()),
+        Some(name) => group
+            .iter()
+            .copied()
+            .find(|c| c.implementation == name && c.stats.is_some()),
         None => baseline_of(group, results.suite.baseline.as_deref()),
     }?;
     let asked = |c: &&&Cell| {
@@ -219,11 +232,18 @@ fn sentence(h: &Headline, reference: &Cell) -> String {
     let mut first = format!("{} {}", h.against, text::figure(Metric::Wall, h.against_median));
     let apart = h.rows.iter().any(|r| r.apart.is_some());
     if let Some(s) = stats.filter(|_| apart) {
-        first.push_str(&format!(" (runs {})", text::figure_range(Metric::Wall, s.min_ns, s.max_ns)));
+        first.push_str(&format!(
+            " (runs {})",
+            text::figure_range(Metric::Wall, s.min_ns, s.max_ns)
+        ));
     }
     let mut parts = vec![first];
     parts.extend(h.rows.iter().map(|r| format!("{} {}", r.implementation, row_text(r))));
-    parts.extend(h.missing.iter().map(|(name, outcome)| format!("{name} did not finish ({outcome})")));
+    parts.extend(
+        h.missing
+            .iter()
+            .map(|(name, outcome)| format!("{name} did not finish ({outcome})")),
+    );
     let mut out = format!("{}: {}", place(&h.operation, &h.params), parts.join("; "));
     if apart {
         let n = stats.map_or(0, |s| s.n);
@@ -259,14 +279,21 @@ fn row_text(r: &HeadlineRow) -> String {
         (_, Some(lo), Some(hi)) => format!("unknown ({} {})", text::ratio(r.ratio), interval(lo, hi)),
         _ => match r.apart {
             Some([lo, hi, _, _]) => {
-                let (factor, word) = if r.ratio > 1.0 { (r.ratio, "slower") } else { (1.0 / r.ratio, "faster") };
+                let (factor, word) = if r.ratio > 1.0 {
+                    (r.ratio, "slower")
+                } else {
+                    (1.0 / r.ratio, "faster")
+                };
                 format!(
                     "{} {word}, every run ({})",
                     text::ratio(factor),
                     text::figure_range(Metric::Wall, lo, hi)
                 )
             }
-            None => format!("unknown ({} the median; no interval below 6 runs)", text::ratio(r.ratio)),
+            None => format!(
+                "unknown ({} the median; no interval below 6 runs)",
+                text::ratio(r.ratio)
+            ),
         },
     }
 }

@@ -11,7 +11,11 @@ use crate::results::{HeadlineAsk, ReportInfo};
 
 impl Validator<'_> {
     /// The suite's `[report]` as the results document records it.
-    pub(super) fn report(&self, file: &SuiteFile, implementations: &[Implementation]) -> Result<ReportInfo, SuiteError> {
+    pub(super) fn report(
+        &self,
+        file: &SuiteFile,
+        implementations: &[Implementation],
+    ) -> Result<ReportInfo, SuiteError> {
         let mut headline = Vec::new();
         for (i, h) in file.report.headline.iter().enumerate() {
             headline.push(self.headline(file, implementations, i, h)?);

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::base::outcome::Outcome;
 use crate::report::charts;
-use crate::report::sections::method;
+use crate::report::sections::{lead, method};
 use crate::report::tables;
 use crate::results::{Results, RunStatus};
 
@@ -220,11 +220,40 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
         RunStatus::Interrupted => "interrupted: only the finished cells are shown",
         RunStatus::Running => "in progress",
     };
+    let compact = tables::compact::tables(results);
+    let first = tables::compact::lead_index(results, &compact);
+    let mut compact: Vec<Option<TableView>> = compact.into_iter().map(|t| Some(TableView::from(t))).collect();
+    let compact_first = first.and_then(|i| compact[i].take());
+    let compact_rest: Vec<TableView> = compact.into_iter().flatten().collect();
+    let lead_overall = crate::report::sections::overall::by_operation_table(results)
+        .or_else(|| {
+            crate::report::sections::overall::table(results).map(|mut t| {
+                t.notes.truncate(1);
+                t
+            })
+        })
+        .map(TableView::from);
+    let since_brief = lead::since_brief(results);
+    let (failed, skipped) = lead::outcome_lines(results);
     let mut env = Environment::new();
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
     env.add_template("report.html", TEMPLATE)?;
     let html = env.get_template("report.html")?.render(context! {
         title => crate::report::sections::record::title(results),
+        measured => lead::measured_line(results),
+        headline => ser(lead::headline_lines(results)),
+        headline_source => lead::headline_source(results),
+        compact_first => ser(compact_first),
+        compact_rest => ser(&compact_rest),
+        compact_legend => tables::compact::legend(results),
+        notes_lead => results.suite.report.notes_at == crate::results::NotesAt::Lead,
+        findings_detail => ser(crate::report::sections::findings::groups_of(results, &|f| !crate::report::sections::findings::leads(f))),
+        lead_overall => ser(lead_overall),
+        since_brief => since_brief.as_ref().map(|(s, _)| s.clone()),
+        since_changed => ser(since_brief.and_then(|(_, t)| t).map(TableView::from)),
+        failed => failed,
+        skipped => skipped,
+        warning_lines => results.warnings.iter().map(lead::warning_line).collect::<Vec<_>>(),
         description => results.suite.description.as_deref().map(str::trim),
         versus_version => results.environment.versus_version.clone(),
         started_at => results.started_at.clone(),
@@ -233,7 +262,7 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
         method => method::method_sentence(results),
         counting => method::counting_sentence(results),
         metrics => ser(&metrics),
-        findings => ser(crate::report::sections::findings::groups(results)),
+        findings => ser(crate::report::sections::findings::groups_of(results, &crate::report::sections::findings::leads)),
         summary => ser(&summary),
         since => ser(crate::report::sections::since::table(results).map(TableView::from)),
         since_warning => results.since.as_ref().and_then(|s| s.warning.clone()),

@@ -76,7 +76,11 @@ fn findings(out: &mut String, results: &Results, lead: bool) {
     if groups.is_empty() {
         return;
     }
-    let (heading, title) = if lead { ("##", "Findings") } else { ("###", "Findings in detail") };
+    let (heading, title) = if lead {
+        ("##", "Findings")
+    } else {
+        ("###", "Findings in detail")
+    };
     match results.view {
         Metric::Wall => {
             let _ = writeln!(out, "{heading} {title}\n");
@@ -162,51 +166,25 @@ fn lead(out: &mut String, results: &Results, notes: Option<&str>) {
     let lines = lead::headline_lines(results);
     if !lines.is_empty() {
         let _ = writeln!(out, "## Headline\n");
-        for (question, answer) in lines {
-            match question {
-                Some(q) => {
-                    let _ = writeln!(out, "- **{}** {}", escape(&q), escape(&answer));
-                }
-                None => {
-                    let _ = writeln!(out, "- {}", escape(&answer));
-                }
-            }
+        for l in lines {
+            let q = l
+                .question
+                .as_ref()
+                .map_or(String::new(), |q| format!("*{}* ", escape(q)));
+            let _ = writeln!(out, "- {q}**{}**: {}", escape(&l.place), escape(&l.figures));
         }
         out.push('\n');
         if let Some(s) = lead::headline_source(results) {
             let _ = writeln!(out, "{}\n", escape(&s));
         }
     }
-    if let Some(first) = first_compact(results, &compact) {
+    if let Some(first) = tables::compact::lead_index(results, &compact) {
         table(out, &compact[first], "###");
         let _ = writeln!(out, "{}\n", escape(&tables::compact::legend(results)));
     }
     if let Some(n) = notes {
         let _ = writeln!(out, "## Notes\n\n{}\n", escape_prose(n.trim()));
     }
-}
-
-/// The compact table the headline's first line is about (else the first).
-fn first_compact(results: &Results, compact: &[Table]) -> Option<usize> {
-    if compact.is_empty() {
-        return None;
-    }
-    let Some(h) = results.headline.first() else {
-        return Some(0);
-    };
-    let row = tables::row_param(results);
-    let title: Vec<String> = h
-        .params
-        .iter()
-        .filter(|(k, _)| Some(*k) != row.as_ref())
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
-    let want = if title.is_empty() {
-        h.operation.clone()
-    } else {
-        format!("{} — {}", h.operation, title.join(", "))
-    };
-    Some(compact.iter().position(|t| t.title == want).unwrap_or(0))
 }
 
 /// After the first screen: what the suite measures, the other compact
@@ -217,7 +195,7 @@ fn body(out: &mut String, results: &Results, views: &[(Metric, Results)]) {
         let _ = writeln!(out, "## What was measured\n\n{}\n", escape_prose(d.trim()));
     }
     let compact = tables::compact::tables(results);
-    let first = first_compact(results, &compact);
+    let first = tables::compact::lead_index(results, &compact);
     if compact.len() > 1 {
         let _ = writeln!(out, "## Medians\n");
         for (i, t) in compact.iter().enumerate() {

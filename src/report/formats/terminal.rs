@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::base::outcome::Outcome;
 use crate::report::formats::eta::{self, Eta};
+use crate::report::sections::lead;
 
 use crate::report::tables::layout::{self, Align, Breaks, Grid};
 use crate::report::tables::{self, Table, TableKind};
@@ -289,61 +290,59 @@ fn window_columns(fd: libc::c_int) -> Option<usize> {
     (r == 0 && size.ws_col > 0).then_some(usize::from(size.ws_col))
 }
 
-/// The end-of-run summary; `verbose` gives each warning in full with the
-/// cells it names; otherwise a warning is one line of at most the width.
-/// Tables are fitted to the width.
+/// The end-of-run summary, the answer first: what was measured, the
+/// headline, the compact tables, the lead's findings and means, the change
+/// since the last run in brief, what did not finish, the run and its
+/// warnings. `verbose` adds every operation's tables and each warning in
+/// full with the cells it names; otherwise a warning is one line of at most
+/// the width. Tables are fitted to the width.
 pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String {
     let columns = layout.columns;
     let heading = console::Style::new().bold();
     let views = crate::report::metric_views(results);
-    let mut out = findings(results, layout);
+    let mut out = String::new();
+    out.push_str(&layout.paint(
+        &fit_title(&crate::report::sections::record::title(results), columns),
+        &heading,
+    ));
+    out.push('\n');
+    out.push_str(&hanging(&lead::measured_line(results), "", "", columns));
+    out.push('\n');
+    out.push_str(&headline(results, layout, verbose));
+    out.push_str(&findings(results, layout));
     for (_, view) in &views {
         out.push_str(&findings(view, layout));
     }
-    if let Some(t) = crate::report::sections::overall::table(results) {
+    let overall = crate::report::sections::overall::by_operation_table(results)
+        .or_else(|| crate::report::sections::overall::table(results));
+    if let Some(mut t) = overall {
+        t.notes.truncate(1);
         out.push_str(&render_table_with(&t, layout));
         out.push('\n');
     }
-    let mut sections = tables::result_tables(results);
-    for (_, view) in &views {
-        for (op, ts) in tables::result_tables(view) {
-            if let Some((_, wall)) = sections.iter_mut().find(|(o, _)| *o == op) {
-                wall.extend(ts);
-            }
-        }
+    if verbose {
+        out.push_str(&operation_tables(results, &views, layout));
     }
-    for (op, ts) in sections {
-        out.push_str(&layout.paint(&format!("== {op} =="), &heading));
-        out.push('\n');
-        for t in ts.iter().filter(|t| {
-            matches!(
-                t.kind,
-                TableKind::Time | TableKind::Range | TableKind::Cpu | TableKind::Ratio | TableKind::Summary
-            )
-        }) {
-            out.push_str(&render_table_with(t, layout));
-        }
-        out.push('\n');
-    }
-    for doc in std::iter::once(results).chain(views.iter().map(|(_, v)| v)) {
-        if let Some(t) = crate::report::sections::since::table(doc) {
-            if let Some(w) = doc.since.as_ref().and_then(|s| s.warning.as_ref()) {
-                out.push_str(&format!("WARNING: {w}\n"));
-            }
-            out.push_str(&render_table_with(&t, layout));
-            out.push('\n');
-        }
-    }
+    since(&mut out, results, &views, verbose, layout);
     for t in crate::report::sections::revisions::tables(results) {
         out.push_str(&render_table_with(&t, layout));
         out.push('\n');
     }
-    let problems = tables::outcome_rows(results);
-    if !problems.is_empty() {
-        out.push_str(&layout.paint("Not ok:", &console::Style::new().red().bold()));
-        out.push('\n');
-        for p in problems {
-            out.push_str(&hanging(&p, "  ", "    ", columns));
+    let (failed, skipped) = lead::outcome_lines(results);
+    for (title, lines, style) in [
+        ("Not ok:", &failed, console::Style::new().red().bold()),
+        (
+            "Not run (the suite skips them):",
+            &skipped,
+            console::Style::new().bold(),
+        ),
+    ] {
+        if !lines.is_empty() {
+            out.push_str(&layout.paint(title, &style));
+            out.push('\n');
+            for p in lines {
+                out.push_str(&hanging(p, "  ", "    ", columns));
+            }
         }
     }
     out.push_str(&layout.paint("== Run ==", &heading));
@@ -362,16 +361,139 @@ pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String 
             out.push('\n');
         }
     }
-    if !verbose && !results.warnings.is_empty() {
-        out.push_str("(--verbose: each warning in full, with the cells it names)\n");
+    if !verbose {
+        out.push_str("(--verbose: every operation's tables, each warning in full with the cells it names)\n");
     }
     out
+}
+
+/// "== Headline ==": each line as a bullet, where it comes from, and the
+/// compact tables (the one the first line is about first).
+fn headline(results: &Results, layout: Layout, verbose: bool) -> String {
+    let mut out = String::new();
+    let lines = lead::headline_lines(results);
+    if !lines.is_empty() {
+        out.push_str(&layout.paint("== Headline ==", &console::Style::new().bold()));
+        out.push('\n');
+        let shown = if verbose {
+            lines.len()
+        } else {
+            HEADLINE_LINES.min(lines.len())
+        };
+        let more = lines.len() - shown;
+        for l in lines.into_iter().take(shown) {
+            let text = l.text();
+            out.push_str(&hanging(&glue(&text), "  - ", "    ", layout.columns).replace(NBSP, " "));
+        }
+        if more > 0 {
+            out.push_str(&format!("  ({more} more in report.md, or with --verbose)\n"));
+        }
+        out.push('\n');
+    }
+    let compact = tables::compact::tables(results);
+    let first = tables::compact::lead_index(results, &compact).unwrap_or(0);
+    let order = (first..first + 1).chain((0..compact.len()).filter(|i| *i != first));
+    let mut medians_only = false;
+    for t in order.filter_map(|i| compact.get(i)) {
+        let (text, stripped) = compact_table(t, layout);
+        medians_only |= stripped;
+        out.push_str(&text);
+    }
+    if !compact.is_empty() {
+        let legend = if medians_only {
+            format!(
+                "{} Tables too wide for the terminal show medians only.",
+                tables::compact::legend(results)
+            )
+        } else {
+            tables::compact::legend(results)
+        };
+        out.push_str(&hanging(&legend, "", "", layout.columns));
+        out.push('\n');
+    }
+    out
+}
+
+/// Headline lines the terminal shows without `--verbose`: the rest are in report.md.
+const HEADLINE_LINES: usize = 3;
+
+/// A compact table fitted to the width: with each ratio where a row fits
+/// on one line, else medians only (the headline gives the ratios).
+fn compact_table(t: &Table, layout: Layout) -> (String, bool) {
+    let full = render_table_with(t, layout);
+    if full.lines().count() <= t.rows.len() + 2 {
+        return (full, false);
+    }
+    let mut bare = t.clone();
+    for row in &mut bare.rows {
+        for cell in row.iter_mut().skip(bare.labels) {
+            if let (Some(a), Some(b)) = (cell.find(" ("), cell.rfind(')')) {
+                cell.replace_range(a..=b, "");
+            }
+        }
+    }
+    (render_table_with(&bare, layout), true)
+}
+
+/// Every operation's tables in time and each other metric (`--verbose`).
+fn operation_tables(results: &Results, views: &[(crate::base::metric::Metric, Results)], layout: Layout) -> String {
+    let mut out = String::new();
+    let mut sections = tables::result_tables(results);
+    for (_, view) in views {
+        for (op, ts) in tables::result_tables(view) {
+            if let Some((_, wall)) = sections.iter_mut().find(|(o, _)| *o == op) {
+                wall.extend(ts);
+            }
+        }
+    }
+    for (op, ts) in sections {
+        out.push_str(&layout.paint(&format!("== {op} =="), &console::Style::new().bold()));
+        out.push('\n');
+        for t in ts.iter().filter(|t| {
+            matches!(
+                t.kind,
+                TableKind::Time | TableKind::Range | TableKind::Cpu | TableKind::Ratio | TableKind::Summary
+            )
+        }) {
+            out.push_str(&render_table_with(t, layout));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Change since the last run: in brief (the changed cells and a count), or
+/// every cell with `verbose`, in time and each other metric.
+fn since(
+    out: &mut String,
+    results: &Results,
+    views: &[(crate::base::metric::Metric, Results)],
+    verbose: bool,
+    layout: Layout,
+) {
+    for doc in std::iter::once(results).chain(views.iter().map(|(_, v)| v)) {
+        if let Some(w) = doc.since.as_ref().and_then(|s| s.warning.as_ref()) {
+            out.push_str(&format!("WARNING: {w}\n"));
+        }
+        if verbose {
+            if let Some(t) = crate::report::sections::since::table(doc) {
+                out.push_str(&render_table_with(&t, layout));
+                out.push('\n');
+            }
+        } else if let Some((sentence, changed)) = lead::since_brief(doc) {
+            out.push_str(&hanging(&sentence, "", "", layout.columns));
+            if let Some(t) = changed {
+                out.push_str(&render_table_with(&t, layout));
+            }
+            out.push('\n');
+        }
+    }
 }
 
 /// "== Findings ==": the findings under their titles, one bullet each, wrapped
 /// to the width under a hanging indent; empty when there are none.
 fn findings(results: &Results, layout: Layout) -> String {
-    let groups = crate::report::sections::findings::groups(results);
+    let groups = crate::report::sections::findings::groups_of(results, &crate::report::sections::findings::leads);
     if groups.is_empty() {
         return String::new();
     }

@@ -44,8 +44,8 @@ fn kind_name(kind: FindingKind) -> String {
 /// Fitted costs, a line's residual misfit, memory growth and warm-up are
 /// detail, for the appendix.
 pub fn leads(f: &Finding) -> bool {
-    let residual = f.kind == FindingKind::NotLinear
-        && f.cost.as_ref().is_some_and(|c| c.problem == Some(FitProblem::Residual));
+    let residual =
+        f.kind == FindingKind::NotLinear && f.cost.as_ref().is_some_and(|c| c.problem == Some(FitProblem::Residual));
     !residual && !matches!(f.kind, FindingKind::Cost | FindingKind::Memory | FindingKind::FirstRun)
 }
 

@@ -15,13 +15,20 @@ use crate::results::{Results, RunStatus, Verdict, Warning};
 /// in-process, against go-sdk; a complete run started 2026-11-27T08:55Z."
 pub fn measured_line(results: &Results) -> String {
     let ran = results.implementations_that_ran();
-    let mut dims = vec![count(ran.len(), "implementation"), count(results.operations.len(), "operation")];
+    let mut dims = vec![
+        count(ran.len(), "implementation"),
+        count(results.operations.len(), "operation"),
+    ];
     for (name, values) in &results.matrix {
         if values.len() > 1 {
             dims.push(count(values.len(), name));
         }
     }
-    let runs: Vec<usize> = results.cells.iter().filter_map(|c| c.stats.as_ref().map(|s| s.n)).collect();
+    let runs: Vec<usize> = results
+        .cells
+        .iter()
+        .filter_map(|c| c.stats.as_ref().map(|s| s.n))
+        .collect();
     let runs = match (runs.iter().min(), runs.iter().max()) {
         (Some(lo), Some(hi)) if lo == hi => format!("{lo} measured runs each"),
         (Some(lo), Some(hi)) => format!("{lo}–{hi} measured runs each"),
@@ -64,9 +71,44 @@ fn count(n: usize, noun: &str) -> String {
     }
 }
 
-/// The headline as lines: the suite's question (if it asked one) and the answer.
-pub fn headline_lines(results: &Results) -> Vec<(Option<String>, String)> {
-    results.headline.iter().map(|h| (h.question.clone(), h.text.clone())).collect()
+/// One headline line as reports lay it out.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct HeadlineLine {
+    /// The suite's question, when it asked one.
+    pub question: Option<String>,
+    /// "encrypt at size=100MiB": what the figures are of.
+    pub place: String,
+    /// The figures: the reference's median, then each implementation against it.
+    pub figures: String,
+}
+
+impl HeadlineLine {
+    /// The line as one sentence, for plain text.
+    pub fn text(&self) -> String {
+        let q = self.question.as_ref().map_or(String::new(), |q| format!("{q} "));
+        format!("{q}{}: {}", self.place, self.figures)
+    }
+}
+
+/// The headline as lines.
+pub fn headline_lines(results: &Results) -> Vec<HeadlineLine> {
+    results
+        .headline
+        .iter()
+        .map(|h| {
+            let place = crate::analysis::headline::place(&h.operation, &h.params);
+            let figures = h
+                .text
+                .strip_prefix(&format!("{place}: "))
+                .unwrap_or(&h.text)
+                .to_string();
+            HeadlineLine {
+                question: h.question.clone(),
+                place,
+                figures,
+            }
+        })
+        .collect()
 }
 
 /// Where the headline comes from, said under it.
@@ -134,7 +176,11 @@ pub fn outcome_lines(results: &Results) -> (Vec<String>, Vec<String>) {
     type Key = (String, Outcome, Option<String>);
     let mut groups: IndexMap<Key, IndexMap<String, Vec<String>>> = IndexMap::new();
     for c in results.cells.iter().filter(|c| c.outcome != Outcome::Ok) {
-        let key = (c.implementation.clone(), c.outcome, c.message.as_deref().map(first_sentence));
+        let key = (
+            c.implementation.clone(),
+            c.outcome,
+            c.message.as_deref().map(first_sentence),
+        );
         let ops = groups.entry(key).or_default();
         ops.entry(c.operation.clone())
             .or_default()
@@ -146,7 +192,11 @@ pub fn outcome_lines(results: &Results) -> (Vec<String>, Vec<String>) {
             .into_iter()
             .map(|(op, at)| {
                 let at: Vec<String> = at.into_iter().filter(|p| !p.is_empty()).collect();
-                let every = results.cells.iter().filter(|c| c.operation == op && c.implementation == imp).count();
+                let every = results
+                    .cells
+                    .iter()
+                    .filter(|c| c.operation == op && c.implementation == imp)
+                    .count();
                 match at.len() {
                     0 => op,
                     n if n == every && n > 2 => format!("{op} (every cell)"),

@@ -34,7 +34,9 @@ pub fn tables(results: &Results) -> Vec<Table> {
         let cells: Vec<&Cell> = results.cells.iter().collect();
         let ops = results.operations.clone();
         let title = "Median time per call".to_string();
-        return vec![build(results, &impls, "operation", title, &ops, &cells, &|c| c.operation.clone())];
+        return vec![build(results, &impls, "operation", title, &ops, &cells, &|c| {
+            c.operation.clone()
+        })];
     };
     subsets(results)
         .iter()
@@ -130,4 +132,27 @@ fn confirmed_fastest(results: &Results, cells: &[&Cell]) -> Option<String> {
         .flat_map(|f| f.winners.iter().flatten())
         .find(|w| w.payload_bytes == bytes)
         .and_then(|w| w.implementation.clone())
+}
+
+/// The compact table the headline's first line is about (else the first).
+pub fn lead_index(results: &Results, compact: &[Table]) -> Option<usize> {
+    if compact.is_empty() {
+        return None;
+    }
+    let Some(h) = results.headline.first() else {
+        return Some(0);
+    };
+    let row = row_param(results);
+    let title: Vec<String> = h
+        .params
+        .iter()
+        .filter(|(k, _)| Some(*k) != row.as_ref())
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let want = if title.is_empty() {
+        h.operation.clone()
+    } else {
+        format!("{} — {}", h.operation, title.join(", "))
+    };
+    Some(compact.iter().position(|t| t.title == want).unwrap_or(0))
 }

@@ -20,8 +20,8 @@ pub enum Align {
 pub enum Breaks {
     /// At any space: labels, headings, prose.
     Words,
-    /// Only between a figure and its evidence: before "[", after "…:",
-    /// before "p = ".
+    /// Only between a figure and its evidence: before "[", before a
+    /// bracketed ratio "(3.26x)", after "…:", before "p = ".
     Evidence,
 }
 
@@ -57,7 +57,11 @@ pub fn pieces(text: &str, breaks: Breaks) -> Vec<&str> {
             (Breaks::Words, '/' | ',') => !after.is_empty() && !after.starts_with(' '),
             (Breaks::Evidence, ' ') => {
                 let before = text[..i].chars().next_back();
-                after.starts_with('[') || before == Some(':') || (before == Some(',') && after.starts_with("p = "))
+                let ratio = after.starts_with('(') && after[1..].starts_with(|c: char| c.is_ascii_digit());
+                after.starts_with('[')
+                    || ratio
+                    || before == Some(':')
+                    || (before == Some(',') && after.starts_with("p = "))
             }
             _ => false,
         };
