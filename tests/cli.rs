@@ -883,9 +883,12 @@ fn findings_are_recorded_and_open_the_reports() {
             .any(|f| f["kind"] == "winner" || f["kind"] == "crossover")
     );
     let md = fs::read_to_string(out.join("report.md")).unwrap();
+    // The headline leads; the findings come before the appendix's detail.
     let first_section = md.find("\n## ").unwrap();
-    assert_eq!(&md[first_section..first_section + 12], "\n## Findings");
+    assert_eq!(&md[first_section..first_section + 12], "\n## Headline");
+    assert!(md.find("\n## Findings\n").unwrap() < md.find("\n## Appendix\n").unwrap());
     let html = fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.find("id=\"headline\"").unwrap() < html.find("id=\"findings\"").unwrap());
     assert!(html.find("id=\"findings\"").unwrap() < html.find("id=\"summary\"").unwrap());
     // A file from before findings (none recorded, no work_params) gets them from `versus report`.
     let mut old = r.clone();

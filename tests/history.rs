@@ -80,7 +80,7 @@ fn every_run_is_recorded_and_the_next_report_shows_the_change() {
         .args(["run", "-q", s.to_str().unwrap(), "--out", "out"])
         .assert()
         .success()
-        .stdout(contains("Change since the last run (run 1"));
+        .stdout(contains("Since the last run (run 1"));
     let second = json(&out.join("results.json"));
     assert_eq!(second["since"]["run_id"], 1);
     assert_eq!(second["since"]["changes"].as_array().unwrap().len(), 2);
@@ -292,7 +292,7 @@ fn a_postgres_store_records_runs_from_the_binary() {
         .args(["run", "-q", s.to_str().unwrap(), "--out", "out"])
         .assert()
         .success()
-        .stdout(contains("Change since the last run (run 1"));
+        .stdout(contains("Since the last run (run 1"));
     versus(dir.path())
         .args(["history", "list", "--store", &store])
         .assert()

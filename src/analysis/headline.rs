@@ -302,3 +302,131 @@ fn row_text(r: &HeadlineRow) -> String {
 pub fn refresh(results: &mut Results) {
     results.headline = compute(results);
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::analysis::findings::tests::{cell, document, runs};
+    use crate::base::params::ParamValue;
+    use crate::results::Cell;
+
+    /// `a` (the baseline) and `b` at `factor` times its time, at each size, `n` runs each.
+    fn pair(operation: &str, sizes: &[u64], factor: f64, n: usize, rng: &mut ChaCha8Rng) -> Vec<Cell> {
+        sizes
+            .iter()
+            .flat_map(|&s| {
+                let t = 1e6 + s as f64 * 10.0;
+                [
+                    cell("a", operation, s, &[], runs(rng, t, 0.01, n)),
+                    cell("b", operation, s, &[], runs(rng, t * factor, 0.01, n)),
+                ]
+            })
+            .collect()
+    }
+
+    fn analysed(cells: Vec<Cell>) -> Results {
+        let mut r = document(cells);
+        r.suite.baseline = Some("a".into());
+        crate::analysis::analyze(&mut r, &[]);
+        r
+    }
+
+    #[test]
+    fn each_series_leads_with_its_largest_size_then_its_smallest() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut cells = pair("encrypt", &[1_000, 100_000, 10_000_000], 3.0, 10, &mut rng);
+        cells.extend(pair("decrypt", &[1_000, 100_000, 10_000_000], 1.5, 10, &mut rng));
+        let r = analysed(cells);
+        let at: Vec<(String, String)> = r
+            .headline
+            .iter()
+            .map(|h| (h.operation.clone(), h.params["size"].to_string()))
+            .collect();
+        // Round one: each operation's largest size, the larger difference first; then the smallest.
+        assert_eq!(
+            at,
+            [
+                ("encrypt".to_string(), "10000000".to_string()),
+                ("decrypt".into(), "10000000".into()),
+                ("encrypt".into(), "1000".into()),
+                ("decrypt".into(), "1000".into())
+            ]
+        );
+        let first = &r.headline[0];
+        assert_eq!(first.against, "a");
+        assert_eq!(first.rows[0].verdict, Verdict::Slower);
+        assert!((first.rows[0].ratio - 3.0).abs() < 0.1, "{}", first.rows[0].ratio);
+        assert!(first.text.starts_with("encrypt at size=10000000: a "), "{}", first.text);
+        assert!(first.text.contains("b 3."), "{}", first.text);
+        assert!(first.text.contains("x slower ["), "{}", first.text);
+    }
+
+    #[test]
+    fn a_suite_of_many_groups_gets_at_most_the_cap() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let cells: Vec<Cell> = (0..12)
+            .flat_map(|i| pair(&format!("op{i}"), &[1_000, 1_000_000], 1.2 + i as f64 * 0.1, 10, &mut rng))
+            .collect();
+        let r = analysed(cells);
+        assert_eq!(r.headline.len(), DERIVED);
+        // Each of the eight is an operation's largest size, the largest differences first.
+        assert!(r.headline.iter().all(|h| h.params["size"] == ParamValue::Int(1_000_000)));
+        assert_eq!(r.headline[0].operation, "op11");
+    }
+
+    #[test]
+    fn below_six_runs_runs_entirely_apart_are_described_not_judged() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let r = analysed(pair("encrypt", &[1_000], 12.0, 3, &mut rng));
+        let row = &r.headline[0].rows[0];
+        assert_eq!(row.verdict, Verdict::Unknown);
+        assert!(row.ci_low.is_none() && row.apart.is_some());
+        let text = &r.headline[0].text;
+        assert!(text.contains("x slower, every run ("), "{text}");
+        assert!(text.contains("3 runs each: no interval below 6"), "{text}");
+        // Overlapping runs below six are only unknown.
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let r = analysed(pair("encrypt", &[1_000], 1.001, 3, &mut rng));
+        assert!(r.headline[0].rows[0].apart.is_none());
+        assert!(r.headline[0].text.contains("unknown ("), "{}", r.headline[0].text);
+    }
+
+    #[test]
+    fn a_stated_comparison_replaces_the_picked_ones() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut r = document(pair("encrypt", &[1_000, 100_000, 10_000_000], 2.0, 10, &mut rng));
+        r.suite.baseline = Some("a".into());
+        r.suite.report.headline = vec![HeadlineAsk {
+            operation: "encrypt".into(),
+            at: [("size".to_string(), ParamValue::Int(100_000))].into_iter().collect(),
+            implementations: vec![],
+            against: Some("b".into()),
+            question: Some("How much faster is a than b?".into()),
+        }];
+        crate::analysis::analyze(&mut r, &[]);
+        assert_eq!(r.headline.len(), 1);
+        let h = &r.headline[0];
+        assert!(h.declared);
+        assert_eq!((h.against.as_str(), h.rows[0].implementation.as_str()), ("b", "a"));
+        assert_eq!(h.rows[0].verdict, Verdict::Faster);
+        assert_eq!(h.question.as_deref(), Some("How much faster is a than b?"));
+    }
+
+    #[test]
+    fn a_failed_implementation_is_named_and_a_skipped_one_is_not() {
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        let mut cells = pair("encrypt", &[1_000], 2.0, 10, &mut rng);
+        let mut failed = cell("c", "encrypt", 1_000, &[], vec![]);
+        failed.outcome = crate::base::outcome::Outcome::Timeout;
+        let mut skipped = cell("d", "encrypt", 1_000, &[], vec![]);
+        skipped.outcome = crate::base::outcome::Outcome::Skipped;
+        cells.extend([failed, skipped]);
+        let r = analysed(cells);
+        let text = &r.headline[0].text;
+        assert!(text.contains("c did not finish (TIMEOUT)"), "{text}");
+        assert!(!text.contains("d did not"), "{text}");
+    }
+}

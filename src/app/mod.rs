@@ -28,6 +28,7 @@ mod exec;
 pub mod exit;
 pub mod history;
 pub mod import;
+mod notes;
 mod params;
 pub mod recording;
 mod report;

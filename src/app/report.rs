@@ -90,10 +90,7 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
         }
         _ => {}
     }
-    let notes = match &args.notes {
-        Some(p) => Some(fs::read_to_string(p).with_context(|| format!("--notes {}: cannot read it", p.display()))?),
-        None => None,
-    };
+    let notes = super::notes::find(args.notes.as_deref(), &results, &outputs)?;
     files::write(&results, &outputs, notes.as_deref())?;
     if folder.is_some() {
         say(&summary(&results, args.verbose, colour(args.color, Style::Auto)));

@@ -119,7 +119,8 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
             .collect(),
         ..exports(&args.exports)
     };
-    files::write(&results, &outputs, None)?;
+    let notes = super::notes::find(None, &results, &outputs)?;
+    files::write(&results, &outputs, notes.as_deref())?;
     say(&summary(
         &results,
         args.common.verbose,

@@ -362,7 +362,12 @@ pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String 
         }
     }
     if !verbose {
-        out.push_str("(--verbose: every operation's tables, each warning in full with the cells it names)\n");
+        out.push_str(&hanging(
+            "(--verbose: every operation's tables, each warning in full with the cells it names)",
+            "",
+            " ",
+            columns,
+        ));
     }
     out
 }
@@ -386,7 +391,8 @@ fn headline(results: &Results, layout: Layout, verbose: bool) -> String {
             out.push_str(&hanging(&glue(&text), "  - ", "    ", layout.columns).replace(NBSP, " "));
         }
         if more > 0 {
-            out.push_str(&format!("  ({more} more in report.md, or with --verbose)\n"));
+            let note = format!("({more} more in report.md, or with --verbose)");
+            out.push_str(&hanging(&note, "  ", "   ", layout.columns));
         }
         out.push('\n');
     }
@@ -398,6 +404,7 @@ fn headline(results: &Results, layout: Layout, verbose: bool) -> String {
         let (text, stripped) = compact_table(t, layout);
         medians_only |= stripped;
         out.push_str(&text);
+        out.push('\n');
     }
     if !compact.is_empty() {
         let legend = if medians_only {
