@@ -368,12 +368,24 @@ mod tests {
     fn a_suite_of_many_groups_gets_at_most_the_cap() {
         let mut rng = ChaCha8Rng::seed_from_u64(2);
         let cells: Vec<Cell> = (0..12)
-            .flat_map(|i| pair(&format!("op{i}"), &[1_000, 1_000_000], 1.2 + i as f64 * 0.1, 10, &mut rng))
+            .flat_map(|i| {
+                pair(
+                    &format!("op{i}"),
+                    &[1_000, 1_000_000],
+                    1.2 + i as f64 * 0.1,
+                    10,
+                    &mut rng,
+                )
+            })
             .collect();
         let r = analysed(cells);
         assert_eq!(r.headline.len(), DERIVED);
         // Each of the eight is an operation's largest size, the largest differences first.
-        assert!(r.headline.iter().all(|h| h.params["size"] == ParamValue::Int(1_000_000)));
+        assert!(
+            r.headline
+                .iter()
+                .all(|h| h.params["size"] == ParamValue::Int(1_000_000))
+        );
         assert_eq!(r.headline[0].operation, "op11");
     }
 

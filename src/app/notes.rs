@@ -19,7 +19,11 @@ pub fn find(asked: Option<&Path>, results: &Results, outputs: &Outputs) -> Resul
         let text = fs::read_to_string(p).with_context(|| format!("--notes {}: cannot read it", p.display()))?;
         return Ok(Some(text));
     }
-    let beside = outputs.markdown.iter().chain(&outputs.html).map(|p| p.with_extension("notes.md"));
+    let beside = outputs
+        .markdown
+        .iter()
+        .chain(&outputs.html)
+        .map(|p| p.with_extension("notes.md"));
     let found = beside.chain(of_suite(results)).find(|p| p.is_file());
     Ok(found.and_then(|p| fs::read_to_string(p).ok()))
 }
