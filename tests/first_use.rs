@@ -688,3 +688,41 @@ fn files_a_payload_command_writes_beside_its_out_move_with_the_payload() {
         assert_eq!(r["cells"][0]["outcome"], "ok", "per_run {per_run}: {}", r["cells"][0]);
     }
 }
+
+/// Where stderr is not a terminal (a CI log), each finished group is a line
+/// as it finishes, not silence until the end; `-q` keeps it quiet.
+#[test]
+fn a_log_gets_a_line_per_finished_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = write(
+        dir.path(),
+        "two.toml",
+        "name = \"two\"\n[settings]\nruns = 2\nwarmup = 0\n[matrix]\nn = [1, 2]\n[operations.echo]\n[implementations.a]\nrun.echo = \"echo {n}\"\n[implementations.b]\nrun.echo = \"printf '{n}\\\\n'\"\n",
+    );
+    let a = versus()
+        .current_dir(dir.path())
+        .args(["run", "--no-history"])
+        .arg(&s)
+        .args(["--out", "out"])
+        .assert()
+        .code(0);
+    let err = stderr(&a);
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains("] group ")).collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with("versus [") && lines[0].contains("group 1 done: "),
+        "{err}"
+    );
+    assert!(
+        lines[1].contains("group 2 done: ") && lines[1].ends_with("(4 runs)"),
+        "{err}"
+    );
+    let quiet = versus()
+        .current_dir(dir.path())
+        .args(["run", "-q", "--no-history"])
+        .arg(&s)
+        .args(["--out", "out2"])
+        .assert()
+        .code(0);
+    assert!(!stderr(&quiet).contains("] group "));
+}

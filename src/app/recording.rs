@@ -58,10 +58,20 @@ fn open_at(location: &Location, default: bool, outside: &Outside) -> Result<Stor
     let new = default && matches!(location, Location::Sqlite(p) if !p.exists());
     let store = history::open(location)?;
     if new {
+        let repository_root = match location {
+            // ROOT/.versus/history.db: a repository's root holds .git.
+            Location::Sqlite(p) => p
+                .parent()
+                .and_then(Path::parent)
+                .is_some_and(|r| r.join(".git").exists()),
+            _ => false,
+        };
         let why = if location.is_user_data(outside) {
             "this folder is in no git repository, so its runs are kept in your data folder"
+        } else if repository_root {
+            "at the root of the git repository that holds the suite"
         } else {
-            "at the root of the project"
+            "in the suite's folder, which is in no git repository"
         };
         tell!(
             "History: a new store at {} ({why}); choose another with --store or VERSUS_STORE, or skip it with --no-history",

@@ -110,14 +110,15 @@ pub fn coverage(results: &Results) -> Option<String> {
         return None;
     }
     // Implementations taking turns in a group, whether or not each got to
-    // run before each other in so few runs.
-    let most = results
-        .cells
-        .iter()
-        .filter_map(|c| c.samples.order.as_ref().map(|o| o.implementations.len()))
-        .max()
-        .unwrap_or(1)
-        .max(1);
+    // run before each other in so few runs: those that ran in it, not every
+    // one the suite names (one that skips an operation takes no turns there).
+    let mut per_group: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for c in results.cells.iter().filter(|c| c.samples.order.is_some()) {
+        *per_group
+            .entry(crate::results::group_key(&c.operation, &c.params))
+            .or_default() += 1;
+    }
+    let most = per_group.into_values().max().unwrap_or(1).max(1);
     // The group's tests share the confidence, so more implementations need
     // more runs after each for any test to have an interval.
     let min = crate::judge::carryover::runs_needed(most, results.analysis.confidence);

@@ -61,7 +61,11 @@ pub fn findings(results: &Results) -> Vec<Finding> {
             let parts: Vec<String> = listed
                 .iter()
                 .zip(&cells)
-                .map(|(u, c)| format!("{} at {} ({})", c.implementation, place(c), why(&u.instability)))
+                .map(|(u, c)| match place(c) {
+                    // A cell without parameters has no place to name.
+                    p if p.is_empty() => format!("{} ({})", c.implementation, why(&u.instability)),
+                    p => format!("{} at {p} ({})", c.implementation, why(&u.instability)),
+                })
                 .collect();
             let sentence = format!(
                 "unstable runs, their medians not used as evidence (a winner only where every run is ahead): {}",

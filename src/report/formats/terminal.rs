@@ -17,13 +17,20 @@ use crate::report::tables::{self, Table, TableKind};
 use crate::results::Results;
 use crate::runner::Events;
 
-/// Progress on stderr; hidden when stderr is not a terminal or `quiet` is set.
+/// Progress on stderr: a bar on a terminal; where stderr is not one (a CI
+/// log), one line per finished group, as hyperfine prints each result as it
+/// finishes. Nothing with `quiet`.
 pub struct Progress {
     bar: ProgressBar,
     /// The group being measured, shown again once a note (such as generating a payload) is over.
     group: String,
     eta: Arc<Mutex<Eta>>,
     started: Instant,
+    /// Lines for a log: stderr is not a terminal and not `quiet`.
+    log: bool,
+    /// Groups finished, and runs done in the group being measured.
+    groups_done: u64,
+    group_runs: u64,
 }
 
 impl Progress {
@@ -55,11 +62,28 @@ impl Progress {
             group: String::new(),
             eta,
             started,
+            log: !quiet && !std::io::IsTerminal::is_terminal(&std::io::stderr()),
+            groups_done: 0,
+            group_runs: 0,
         }
     }
 
-    pub fn finish(&self) {
+    pub fn finish(&mut self) {
+        self.group_done();
         self.bar.finish_and_clear();
+    }
+
+    /// The log line of the group just measured, if it ran anything.
+    fn group_done(&mut self) {
+        if !self.log || self.group.is_empty() || self.group_runs == 0 {
+            return;
+        }
+        self.groups_done += 1;
+        eprintln!(
+            "{}",
+            log_line(self.started.elapsed(), self.groups_done, &self.group, self.group_runs)
+        );
+        self.group_runs = 0;
     }
 
     fn with_eta(&self, f: impl FnOnce(&mut Eta, Duration)) {
@@ -75,6 +99,7 @@ impl Events for Progress {
         self.with_eta(|e, _| *e = Eta::new(total_runs));
     }
     fn group_start(&mut self, label: &str) {
+        self.group_done();
         self.group = crate::base::sink::terminal(label).into_owned();
         self.bar.set_message(crate::base::sink::terminal(label).into_owned());
     }
@@ -87,6 +112,7 @@ impl Events for Progress {
         }
         self.with_eta(|e, now| e.run_done(now));
         self.bar.inc(1);
+        self.group_runs += 1;
     }
     fn runs_dropped(&mut self, count: u64) {
         let len = self.bar.length().unwrap_or(0);
@@ -204,6 +230,18 @@ pub fn render_table_with(t: &Table, layout: Layout) -> String {
         out.push('\n');
     }
     out
+}
+
+/// "versus [00:03:12] group 7 done: encrypt size=1MiB (60 runs)".
+fn log_line(elapsed: Duration, done: u64, group: &str, runs: u64) -> String {
+    let s = elapsed.as_secs();
+    format!(
+        "versus [{:02}:{:02}:{:02}] group {done} done: {group} ({runs} run{})",
+        s / 3600,
+        s / 60 % 60,
+        s % 60,
+        if runs == 1 { "" } else { "s" }
+    )
 }
 
 const NBSP: char = '\u{a0}';

@@ -44,7 +44,8 @@ fn row(c: &Change, noise_floor: f64, metric: Metric, with_beside: bool) -> Vec<S
     let fmt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |x| metric.format(x));
     let note = c.beside.as_ref().map_or(c.note.as_deref(), |b| b.note.as_deref());
     let mut cells = vec![
-        c.id.clone(),
+        // A cell without parameters has an id ending in "/": shown without it.
+        c.id.trim_end_matches('/').to_string(),
         fmt(c.old_median_ns),
         fmt(c.new_median_ns),
         change_text(c.ratio, c.ci_low, c.ci_high),
