@@ -158,11 +158,21 @@ fn mark_not_ok(chart: &mut LogChart, results: &Results, sized: &[(&Cell, f64)], 
         let i = impls.iter().position(|n| *n == c.implementation).unwrap_or(0);
         let label = format!("{} {}", c.implementation, c.outcome.label());
         let dy = i32::try_from(FONT_PX).unwrap_or(15) + 4;
+        // The label reads rightwards from the cross, or leftwards where it would leave the plot.
+        let x = chart.backend_coord(&(*b, ymax)).0;
+        let right = chart.plotting_area().get_pixel_range().0.end;
+        let (dx, side) = if f64::from(x) + 9.0 + text_px(&label, f64::from(FONT_PX)) > f64::from(right) {
+            (-9, HPos::Right)
+        } else {
+            (9, HPos::Left)
+        };
+        let c = colour(i);
+        let style = font(FONT_PX).color(&c).pos(Pos::new(side, VPos::Top));
         chart
             .draw_series(std::iter::once(
                 EmptyElement::at((*b, ymax / 1.6))
-                    + Cross::new((0, k * dy), 6, colour(i).stroke_width(3))
-                    + Text::new(label, (9, k * dy - 8), font(FONT_PX).color(&colour(i))),
+                    + Cross::new((0, k * dy), 6, c.stroke_width(3))
+                    + Text::new(label, (dx, k * dy - 8), style),
             ))
             .ok()?;
     }
