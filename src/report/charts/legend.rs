@@ -150,7 +150,11 @@ fn draw(
         let y = y0 + pad / 2 + row * l.row_px as i32 + l.row_px as i32 / 2;
         draw_key(root, e.key, (x + KEY_PX as i32 / 2, y))?;
         let style = font(font_px).pos(Pos::new(HPos::Left, VPos::Center));
-        let words = fit(&e.label, f64::from(column_px - KEY_PX - GAP_PX), f64::from(font_px));
+        let words = fit(
+            &e.label,
+            f64::from(column_px.saturating_sub(KEY_PX + GAP_PX)),
+            f64::from(font_px),
+        );
         root.draw(&Text::new(words, (x + (KEY_PX + GAP_PX) as i32, y), style))
             .ok()?;
     }
