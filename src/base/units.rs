@@ -159,6 +159,23 @@ pub fn format_bytes(bytes: u64) -> String {
     format!("{} {unit}", three_digits(value))
 }
 
+/// Formats bytes with IEC units, for sizes a suite wrote in KiB/MiB/GiB:
+/// "512 B", "16.0 KiB", "1.50 MiB".
+pub fn format_bytes_iec(bytes: u64) -> String {
+    const KIB: f64 = 1024.0;
+    let b = bytes as f64;
+    let (value, unit) = if b < KIB {
+        (b, "B")
+    } else if b < KIB * KIB {
+        (b / KIB, "KiB")
+    } else if b < KIB * KIB * KIB {
+        (b / (KIB * KIB), "MiB")
+    } else {
+        (b / (KIB * KIB * KIB), "GiB")
+    };
+    format!("{} {unit}", three_digits(value))
+}
+
 /// Formats a throughput in bytes per second as MB/s or GB/s.
 pub fn format_throughput(bytes_per_s: f64) -> String {
     if bytes_per_s >= 1e9 {
@@ -248,5 +265,9 @@ mod tests {
         assert_eq!(format_bytes(1000), "1.00 KB");
         assert_eq!(format_bytes(100_000_000), "100 MB");
         assert_eq!(format_throughput(2.5e8), "250 MB/s");
+        assert_eq!(format_bytes_iec(512), "512 B");
+        assert_eq!(format_bytes_iec(16 << 10), "16.0 KiB");
+        assert_eq!(format_bytes_iec(3 << 19), "1.50 MiB");
+        assert_eq!(format_bytes_iec(1 << 30), "1.00 GiB");
     }
 }

@@ -2,8 +2,9 @@
 // reader would see: no console errors or script dialogs, one chart series per
 // implementation, every failed cell marked, hostile strings shown as text,
 // chart titles wrapped rather than cut, text columns left-aligned and figures
-// right-aligned, and chart text that neither overlaps nor shrinks below 9 px
-// at 1280 and 400 pixels wide.
+// right-aligned, chart text that neither overlaps nor shrinks below 9 px
+// at 1280 and 400 pixels wide, legends that cover no plotted point and name
+// every outcome crossed, and no table that scrolls sideways at 1400 pixels.
 //
 //   node check-report.mjs REPORT.html RESULTS.json [SCREENSHOT.png]
 //
@@ -93,14 +94,18 @@ try {
     }
   }
   // The summary grid comes first: a row per implementation compared with the
-  // baseline, each cell coloured by its verdict, failed cells by their outcome.
+  // baseline in each operation (and combination of the other parameters),
+  // each cell coloured by its verdict, failed and skipped cells by their outcome.
   const baseline = results.suite.baseline;
   const compared = names.filter((n) => n !== baseline);
+  const groups = new Set(results.cells.map((c) => JSON.stringify([c.operation, Object.entries(c.params).filter(([k]) => k !== "size")])));
   const summaryRows = page.locator("section#summary table.summary tbody tr");
-  check("summary grid: a row per compared implementation", (await summaryRows.count()) === compared.length, `rows ${await summaryRows.count()}, expected ${compared.length}`);
+  const expectedRows = compared.length * groups.size;
+  check("summary grid: a row per compared implementation and operation", (await summaryRows.count()) === expectedRows, `rows ${await summaryRows.count()}, expected ${expectedRows}`);
   const slower = results.comparisons.filter((c) => c.verdict === "slower").length;
   check("summary grid: every slower verdict marked", (await page.locator("table.summary td.slower").count()) === slower);
-  check("summary grid: every failed cell marked", (await page.locator("table.summary td.not_ok").count()) === notOk.length);
+  const unfinished = results.cells.filter((c) => c.outcome !== "ok" && c.implementation !== baseline).length;
+  check("summary grid: every failed or skipped cell marked", (await page.locator("section#summary table.summary td.not_ok").count()) === unfinished, `${await page.locator("section#summary table.summary td.not_ok").count()} marked, ${unfinished} expected`);
   check("relative-speed chart present", (await page.locator("figure.relative svg").count()) > 0);
   check("run strips present", (await page.locator("figure.distribution svg").count()) > 0);
   check("environment table present", text.includes("Environment") && text.includes(results.environment.cpu_model));
@@ -180,6 +185,71 @@ try {
       await page.screenshot({ path: screenshot.replace(/\.png$/, `-${width}.png`), fullPage: false });
     }
   }
+
+  // Legends sit outside the plot: no drawn shape outside a legend (its
+  // points, or any point along its lines, by the browser's own layout) lies
+  // inside the legend's box; and each outcome crossed on a chart is named in its legend.
+  const legends = await page.evaluate((names) =>
+    [...document.querySelectorAll("figure.scaling svg, figure.relative svg")].map((svg) => {
+      const group = svg.querySelector("g.legend");
+      // Without a legend group, the legend is the smallest framed box around
+      // the names of the implementations (as charts drew it over the plot).
+      const centre = (r) => [(r.left + r.right) / 2, (r.top + r.bottom) / 2];
+      const holds = (r, [x, y]) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+      const named = [...svg.querySelectorAll("text")].filter((t) => names.includes(t.textContent.trim())).map((t) => centre(t.getBoundingClientRect()));
+      const framed = [...svg.querySelectorAll("rect")].slice(1).map((r) => r.getBoundingClientRect()).filter((r) => named.length > 0 && named.every((c) => holds(r, c)));
+      framed.sort((a, b) => a.width * a.height - b.width * b.height);
+      const box = group ? group.getBoundingClientRect() : framed[0];
+      if (!box) return { missing: true };
+      const inLegend = (e) => (group ? group.contains(e) : [[e.getBoundingClientRect().left, e.getBoundingClientRect().top], [e.getBoundingClientRect().right, e.getBoundingClientRect().bottom]].every((c) => holds(box, c)));
+      const hits = [];
+      const within = (x, y) => x > box.left + 1 && x < box.right - 1 && y > box.top + 1 && y < box.bottom - 1;
+      const shapes = [...svg.querySelectorAll("circle, polyline, polygon, line, rect, path")].filter((e) => !inLegend(e));
+      for (const e of shapes.slice(1)) {
+        const m = e.getScreenCTM();
+        const at = (x, y) => new DOMPoint(x, y).matrixTransform(m);
+        let pts;
+        if (e.points) pts = [...e.points].map((p) => at(p.x, p.y));
+        else if (e.tagName === "line") pts = [at(e.x1.baseVal.value, e.y1.baseVal.value), at(e.x2.baseVal.value, e.y2.baseVal.value)];
+        else {
+          const r = e.getBoundingClientRect();
+          pts = [new DOMPoint(r.left, r.top), new DOMPoint(r.right, r.top), new DOMPoint(r.right, r.bottom), new DOMPoint(r.left, r.bottom), new DOMPoint(r.left, r.top)];
+        }
+        for (let k = 0; k < pts.length; k++) {
+          const [a, b] = [pts[k], pts[Math.min(k + 1, pts.length - 1)]];
+          const steps = Math.max(1, Math.ceil(Math.hypot(b.x - a.x, b.y - a.y)));
+          for (let s = 0; s <= steps; s++) {
+            const [x, y] = [a.x + ((b.x - a.x) * s) / steps, a.y + ((b.y - a.y) * s) / steps];
+            if (within(x, y)) {
+              hits.push(`${e.tagName} at ${Math.round(x)},${Math.round(y)}`);
+              s = steps;
+              k = pts.length;
+            }
+          }
+        }
+      }
+      const words = [...svg.querySelectorAll("text")].filter((t) => inLegend(t)).map((t) => t.textContent.trim());
+      const marked = [...svg.querySelectorAll("text")].filter((t) => !inLegend(t)).map((t) => t.textContent.trim());
+      return { group: !!group, hits, words, marked };
+    }),
+    names,
+  );
+  check("every chart has a legend group", legends.every((l) => l.group), `${legends.filter((l) => !l.group).length} of ${legends.length} without`);
+  const covered = legends.flatMap((l, i) => (l.hits || []).map((h) => `chart ${i + 1}: ${h}`));
+  check(`no legend lies over a plotted point or line (${legends.length} charts)`, legends.length > 0 && covered.length === 0, covered.slice(0, 5).join("; "));
+  const outcomeLabels = ["FAILED", "TIMEOUT", "OOM", "WRONG OUTPUT"];
+  const unexplained = legends.flatMap((l, i) =>
+    outcomeLabels.filter((o) => (l.marked || []).some((t) => t.endsWith(` ${o}`)) && !(l.words || []).some((w) => w.startsWith(o))).map((o) => `chart ${i + 1}: ${o}`),
+  );
+  check("every outcome crossed on a chart is named in its legend", unexplained.length === 0, unexplained.join("; "));
+
+  // At 1400 pixels no table hides its right-hand end (where the largest
+  // sizes are) behind a horizontal scroll bar.
+  await page.setViewportSize({ width: 1400, height: 900 });
+  const scrolled = await page.evaluate(() =>
+    [...document.querySelectorAll("div.table")].filter((d) => d.scrollWidth > d.clientWidth + 1).map((d) => `${d.querySelector("caption")?.textContent.slice(0, 40)} (${d.scrollWidth - d.clientWidth}px)`),
+  );
+  check("1400px: no table scrolls sideways", scrolled.length === 0, scrolled.slice(0, 5).join("; "));
 
   await page.setViewportSize({ width: 380, height: 800 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -22,3 +22,9 @@ node "$here/check-report.mjs" "$out/report.html" "$repo/tests/fixtures/hostile-r
 node "$here/long-values.mjs" "$repo/tests/fixtures/hostile-results.json" "$out/long.json"
 "$versus" report "$out/long.json" --html "$out/long.html"
 node "$here/check-report.mjs" "$out/long.html" "$out/long.json"
+# Committed reports with many implementations and sizes, as a reader gets
+# them: legends clear of the data and no table scrolling sideways at 1400 px.
+for name in opentdf aes-gcm-java aes-gcm-java-file age; do
+  "$versus" report "$repo/docs/results/$name/results.json" --html "$out/$name.html"
+  node "$here/check-report.mjs" "$out/$name.html" "$repo/docs/results/$name/results.json"
+done

@@ -3,8 +3,8 @@
 //! smear, and leave bars below 1× without a tick. Here the ticks of a ratio
 //! axis come from 1-2-5 style ladders per decade, always include 1×, and are
 //! thinned until neighbouring labels cannot touch at the chart's width. Also
-//! the dash patterns of series lines, measured in pixels so that a dashed
-//! series never looks broken. Layout only: no statistic is computed here.
+//! the dashing of series lines, measured in pixels so that a dashed series
+//! never looks broken. Layout only: no statistic is computed here.
 
 /// Mantissa sets per decade, finest first; the first one whose ticks are far
 /// enough apart wins.
@@ -141,17 +141,6 @@ pub fn wrap_px(text: &str, max_px: f64, font_px: f64) -> Vec<String> {
 /// (an average glyph is a little over half the font size wide).
 pub fn text_px(text: &str, font_px: f64) -> f64 {
     text.chars().count() as f64 * font_px * 0.58
-}
-
-/// Dash pattern of series `i` in pixels (on, off, on, off…): solid, dashed,
-/// dotted, dash-dot. Gaps stay short (3 px) so that a line reads as one series.
-pub fn dash_pattern(i: usize) -> &'static [f64] {
-    match i % 4 {
-        0 => &[],
-        1 => &[6.0, 3.0],
-        2 => &[2.0, 3.0],
-        _ => &[6.0, 3.0, 2.0, 3.0],
-    }
 }
 
 /// The "on" pieces of a polyline (in pixels) under `pattern`; the pattern

@@ -1,20 +1,26 @@
 //! Charts as self-contained SVG, drawn with `plotters` (its SVG backend needs
 //! no font files and escapes every text it writes). Each series differs by
-//! line dash and marker shape as well as colour, so the charts read without
-//! colour. Ticks, labels and dashes come from `axes`, sized so that text
-//! stays readable when the page shrinks a chart to a phone's width. Like
+//! line dash and marker shape as well as colour (`style`), so the charts
+//! read without colour. Ticks and labels come from `axes` and `sizes`,
+//! sized so that text stays readable when the page shrinks a chart to a
+//! phone's width; legends (`legend`) sit below the plot, never on it. Like
 //! every reporter, this only draws numbers `analysis` computed.
 
 pub mod axes;
+mod legend;
 mod relative;
 mod runs;
 mod scaling;
+mod sizes;
+pub mod style;
+#[cfg(test)]
+mod tests;
 
 pub use relative::relative;
 pub use runs::{distribution, run_range};
 pub use scaling::scaling;
 
-use plotters::element::{Circle, Cross, PathElement, Rectangle, TriangleMarker};
+use plotters::element::PathElement;
 use plotters::prelude::*;
 use plotters::style::ShapeStyle;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -25,7 +31,9 @@ use plotters::element::{Drawable, PointCollection};
 use plotters_backend::{BackendCoord, DrawingErrorKind};
 
 use crate::base::units::{format_nanos, parse_size};
-use crate::report::charts::axes::{dash, dash_pattern, wrap_px};
+use crate::report::charts::axes::{dash, wrap_px};
+use crate::report::charts::style::dash_pattern;
+use crate::report::charts::style::{colour, marker};
 use crate::report::tables::Subset;
 use crate::results::Cell;
 
@@ -40,31 +48,6 @@ const MARGIN_PX: u32 = 10;
 /// The run charts: small panels, at least 280 pixels wide on the page.
 const RUNS_PX: (u32, u32) = (360, 220);
 const RUNS_FONT_PX: u32 = 13;
-
-/// Colour-blind-safe palette (Okabe–Ito).
-const PALETTE: [RGBColor; 7] = [
-    RGBColor(0, 114, 178),
-    RGBColor(213, 94, 0),
-    RGBColor(0, 158, 115),
-    RGBColor(204, 121, 167),
-    RGBColor(86, 180, 233),
-    RGBColor(230, 159, 0),
-    RGBColor(0, 0, 0),
-];
-
-fn colour(i: usize) -> RGBColor {
-    PALETTE[i % PALETTE.len()]
-}
-
-/// Draws series `i`'s marker at `(x, y)`: circle, triangle, square, cross, in turn.
-fn marker<DB: DrawingBackend>(i: usize, at: (i32, i32), style: ShapeStyle) -> DynElement<'static, DB, (i32, i32)> {
-    match i % 4 {
-        0 => Circle::new(at, 4, style).into_dyn(),
-        1 => TriangleMarker::new(at, 5, style).into_dyn(),
-        2 => Rectangle::new([(at.0 - 4, at.1 - 4), (at.0 + 4, at.1 + 4)], style).into_dyn(),
-        _ => Cross::new(at, 4, style.stroke_width(2)).into_dyn(),
-    }
-}
 
 fn bytes_of(cell: &Cell, row: &str) -> Option<f64> {
     cell.payload_bytes

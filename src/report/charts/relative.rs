@@ -1,29 +1,24 @@
 //! The relative-speed chart: each implementation's ratio to the baseline
-//! with its interval, one bar per cell.
+//! with its interval, one bar per cell, each row keyed by its series'
+//! colour and marker, and a legend below the plot for the bar styles, the
+//! whisker and the line at 1×.
 
 use super::*;
 use crate::report::charts::axes::{fit, log_ticks, ratio_label, ratio_range, text_px};
+use crate::report::charts::legend::{self, Entry, Key};
 use crate::report::tables::Subset;
-use crate::results::{Cell, Comparison, Results};
+use crate::results::{Cell, Comparison, Results, Verdict};
 use plotters::element::{PathElement, Rectangle};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+/// Room between a row's words and the axis for its series' marker, in pixels.
+const ROW_KEY_PX: i32 = 18;
+
 /// Relative speed against the baseline: one bar per implementation and row
 /// value, on a log axis holding 1×, with the ratio's interval as a whisker.
 pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option<String> {
-    let comps: Vec<(&Cell, &Comparison)> = subset
-        .cells
-        .iter()
-        .filter_map(|c| {
-            results
-                .comparisons
-                .iter()
-                .find(|k| k.implementation == c.implementation && k.operation == c.operation && k.params == c.params)
-                .map(|k| (*c, k))
-        })
-        .filter(|(_, k)| k.implementation != k.baseline)
-        .collect();
+    let comps = compared(results, subset);
     if comps.is_empty() {
         return None;
     }
@@ -40,7 +35,7 @@ pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option
     let font_px = f64::from(FONT_PX);
     let widest = labels.iter().map(|l| text_px(l, font_px)).fold(0.0, f64::max);
     let label_px = widest.min(f64::from(WIDE_PX) * 0.34);
-    let y_area = (label_px + 16.0 + font_px * 1.6) as u32;
+    let y_area = (label_px + 16.0 + font_px * 1.6) as u32 + ROW_KEY_PX as u32;
     let n = comps.len();
     let (x_area, row_px) = (56u32, 32u32);
     let height = row_px * n as u32 + x_area + 2 * MARGIN_PX + TITLE_PX * 2;
@@ -62,12 +57,15 @@ pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option
         crate::base::metric::Metric::Wall => chart_title(subset, "relative time, below 1× is faster"),
         crate::base::metric::Metric::Instructions => chart_title(subset, "relative instructions, below 1× is fewer"),
     };
-    let height = height + extra_title_px(&title, TITLE_PX);
+    let chart_h = height + extra_title_px(&title, TITLE_PX);
+    let entries = legend_entries(results, &comps, &against);
+    let total_h = chart_h + legend::height(&entries, WIDE_PX, FONT_PX);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDE_PX, height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (WIDE_PX, total_h)).into_drawing_area();
         root.fill(&WHITE).ok()?;
-        let area = titled(&root, &title, TITLE_PX)?;
+        let (top, _) = root.split_vertically(chart_h);
+        let area = titled(&top, &title, TITLE_PX)?;
         let mut chart = ChartBuilder::on(&area)
             .margin(MARGIN_PX)
             .x_label_area_size(x_area)
@@ -93,17 +91,75 @@ pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option
             .bold_line_style(RGBColor(225, 225, 225))
             .draw()
             .ok()?;
-        // Row labels beside the axis, placed in pixels (a numeric axis has no category labels).
-        for (j, label) in labels.iter().enumerate() {
-            let (px, py) = chart.backend_coord(&(lo, (n - 1 - j) as f64 + 0.5));
-            let style = font(FONT_PX).pos(Pos::new(HPos::Right, VPos::Center));
-            root.draw(&Text::new(fit(label, label_px, font_px), (px - 8, py), style))
-                .ok()?;
-        }
+        draw_row_labels(&root, &chart, results, &comps, &labels, (lo, label_px))?;
         draw_bars(&mut chart, results, &comps)?;
         root.present().ok()?;
     }
+    legend::append(&mut svg, &entries, (WIDE_PX, total_h), chart_h, FONT_PX)?;
     Some(svg)
+}
+
+/// The subset's cells that have a comparison, other than the baseline's own.
+fn compared<'r>(results: &'r Results, subset: &Subset<'r>) -> Vec<(&'r Cell, &'r Comparison)> {
+    subset
+        .cells
+        .iter()
+        .filter_map(|c| {
+            results
+                .comparisons
+                .iter()
+                .find(|k| k.implementation == c.implementation && k.operation == c.operation && k.params == c.params)
+                .map(|k| (*c, k))
+        })
+        .filter(|(_, k)| k.implementation != k.baseline)
+        .collect()
+}
+
+/// Whether a bar is filled: the comparison reached a verdict.
+fn decided(k: &Comparison) -> bool {
+    !matches!(k.verdict, Verdict::Same | Verdict::Unknown)
+}
+
+/// What the legend explains: the two bar styles and the whisker when they
+/// are drawn, and the line at 1×.
+fn legend_entries(results: &Results, comps: &[(&Cell, &Comparison)], against: &str) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    if comps.iter().any(|(_, k)| decided(k)) {
+        entries.push(Entry::new(Key::FilledBar, "filled: faster or slower"));
+    }
+    if comps.iter().any(|(_, k)| !decided(k)) {
+        entries.push(Entry::new(Key::OutlinedBar, "outlined: same or unknown"));
+    }
+    if comps.iter().any(|(_, k)| k.ci_low.is_some() && k.ci_high.is_some()) {
+        let percent = results.analysis.confidence * 100.0;
+        entries.push(Entry::new(Key::Whisker, format!("whisker: {percent:.0}% interval")));
+    }
+    entries.push(Entry::new(Key::Reference, format!("1×: {against}")));
+    entries
+}
+
+/// Row labels beside the axis, placed in pixels (a numeric axis has no
+/// category labels), each with its series' marker between it and the axis.
+fn draw_row_labels(
+    root: &DrawingArea<SVGBackend, plotters::coord::Shift>,
+    chart: &RatioChart,
+    results: &Results,
+    comps: &[(&Cell, &Comparison)],
+    labels: &[String],
+    (lo, label_px): (f64, f64),
+) -> Option<()> {
+    let impls = results.implementations_that_ran();
+    let n = comps.len();
+    for (j, label) in labels.iter().enumerate() {
+        let (px, py) = chart.backend_coord(&(lo, (n - 1 - j) as f64 + 0.5));
+        let i = impls.iter().position(|x| *x == comps[j].1.implementation).unwrap_or(0);
+        root.draw(&(EmptyElement::at((px - ROW_KEY_PX / 2 - 2, py)) + marker(i, (0, 0), colour(i).filled())))
+            .ok()?;
+        let style = font(FONT_PX).pos(Pos::new(HPos::Right, VPos::Center));
+        let words = fit(label, label_px, f64::from(FONT_PX));
+        root.draw(&Text::new(words, (px - 8 - ROW_KEY_PX, py), style)).ok()?;
+    }
+    Some(())
 }
 
 /// The bars of the relative chart (filled for a verdict, outlined for same or unknown),
@@ -115,9 +171,10 @@ fn draw_bars(chart: &mut RatioChart, results: &Results, comps: &[(&Cell, &Compar
         let y = (n - 1 - j) as f64;
         let i = impls.iter().position(|x| *x == k.implementation).unwrap_or(0);
         let c = colour(i);
-        let style = match k.verdict {
-            crate::results::Verdict::Same | crate::results::Verdict::Unknown => c.stroke_width(2),
-            _ => c.mix(0.75).filled(),
+        let style = if decided(k) {
+            c.mix(0.75).filled()
+        } else {
+            c.stroke_width(2)
         };
         chart
             .draw_series(std::iter::once(Rectangle::new(

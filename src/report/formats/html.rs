@@ -32,14 +32,48 @@ impl From<tables::Table> for TableView {
         } else {
             t.labels.max(1)
         };
+        let rows = t
+            .rows
+            .into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .enumerate()
+                    .map(|(k, cell)| if k < labels { cell } else { breakable(&cell) })
+                    .collect()
+            })
+            .collect();
         TableView {
             title: t.title,
             header: t.header,
-            rows: t.rows,
+            rows,
             labels,
             notes: t.notes,
         }
     }
+}
+
+/// A figure cell's text, breakable only where a reader would break it: a
+/// number keeps its unit ("8.82\u{a0}µs") and an interval stays whole
+/// ("[1.10,\u{a0}1.34]"), so a wide table can wrap its cells to fit the
+/// page instead of hiding its right-hand columns behind a scroll bar.
+fn breakable(text: &str) -> String {
+    const UNITS: [&str; 19] = [
+        "ns", "µs", "ms", "s", "B", "KB", "MB", "GB", "KiB", "MiB", "GiB", "k", "M", "G", "KB/s", "MB/s", "GB/s",
+        "M/s", "%",
+    ];
+    let is_unit = |w: &str| UNITS.contains(&w.trim_end_matches([',', ')', ']', ';']));
+    let mut out = String::with_capacity(text.len() + 8);
+    let (mut previous, mut open) = ("", 0i32);
+    for (k, word) in text.split(' ').enumerate() {
+        if k > 0 {
+            let unit = previous.ends_with(|c: char| c.is_ascii_digit()) && is_unit(word);
+            out.push(if open > 0 || unit { '\u{a0}' } else { ' ' });
+        }
+        open += word.matches('[').count() as i32 - word.matches(']').count() as i32;
+        out.push_str(word);
+        previous = word;
+    }
+    out
 }
 
 #[derive(Serialize)]
@@ -285,4 +319,22 @@ pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinj
     })?;
     // No control character from a name or message reaches the page.
     Ok(crate::base::sink::file_text(&html).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::breakable;
+
+    #[test]
+    fn figures_break_between_figures_only() {
+        let nb = |s: &str| s.replace('_', "\u{a0}");
+        assert_eq!(breakable("64.7 µs ± 8.82 µs"), nb("64.7_µs ± 8.82_µs"));
+        assert_eq!(breakable("1.27x slower [1.10, 1.34]"), nb("1.27x slower [1.10,_1.34]"));
+        assert_eq!(breakable("57.2 µs … 102 µs"), nb("57.2_µs … 102_µs"));
+        assert_eq!(breakable("3.96 MB/s"), nb("3.96_MB/s"));
+        assert_eq!(
+            breakable("unknown 0.55 (n=3, no interval)"),
+            "unknown 0.55 (n=3, no interval)"
+        );
+    }
 }
