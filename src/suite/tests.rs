@@ -234,3 +234,27 @@ fn names_that_would_share_a_folder_are_refused() {
     let values = "name = \"t\"\n[matrix]\nv = [\"p q\", \"p_q\"]\n[operations.gen]\n[implementations.a]\nrun.gen = \"echo {v}\"\n";
     assert!(error(values).contains("matrix.v: the values \"p q\" and \"p_q\""));
 }
+
+#[test]
+fn a_stated_headline_is_checked_against_the_suite() {
+    let ok = format!(
+        "{BASE}\n[report]\nnotes_at = \"appendix\"\n[[report.headline]]\noperation = \"enc\"\nat = {{ size = \"1KB\" }}\nimplementations = [\"b\"]\nagainst = \"a\"\nquestion = \"How much slower is b?\"\n"
+    );
+    let s = parse_str(&ok).unwrap();
+    assert_eq!(s.report.headline.len(), 1);
+    assert_eq!(s.report.headline[0].implementations, ["b"]);
+    assert_eq!(s.report.headline[0].against.as_deref(), Some("a"));
+    assert_eq!(s.report.notes_at, crate::results::NotesAt::Appendix);
+    let e = error(&ok.replace("operation = \"enc\"", "operation = \"zip\""));
+    assert!(e.contains("report.headline[0].operation") && e.contains("zip"), "{e}");
+    let e = error(&ok.replace("size = \"1KB\" }", "size = \"3KB\" }"));
+    assert!(e.contains("report.headline[0].at.size") && e.contains("3KB"), "{e}");
+    let e = error(&ok.replace("at = { size", "at = { level"));
+    assert!(e.contains("no matrix parameter `level`"), "{e}");
+    let e = error(&ok.replace("[\"b\"]", "[\"nobody\"]"));
+    assert!(e.contains("report.headline[0].implementations") && e.contains("nobody"), "{e}");
+    let e = error(&ok.replace("against = \"a\"", "against = \"zz\""));
+    assert!(e.contains("report.headline[0].against") && e.contains("zz"), "{e}");
+    let e = error(&ok.replace("notes_at = \"appendix\"", "notes_at = \"footer\""));
+    assert!(e.contains("footer"), "{e}");
+}

@@ -108,7 +108,20 @@ try {
   check("summary grid: every failed or skipped cell marked", (await page.locator("section#summary table.summary td.not_ok").count()) === unfinished, `${await page.locator("section#summary table.summary td.not_ok").count()} marked, ${unfinished} expected`);
   check("relative-speed chart present", (await page.locator("figure.relative svg").count()) > 0);
   check("run strips present", (await page.locator("figure.distribution svg").count()) > 0);
-  check("environment table present", text.includes("Environment") && text.includes(results.environment.cpu_model));
+  // The lead comes first: at 1400 x 900 the headline and the first compact
+  // table start on the first screen; the record of the run waits, collapsed,
+  // in the appendix, and opening it shows the environment.
+  await page.setViewportSize({ width: 1400, height: 900 });
+  const lead = await page.evaluate(() => {
+    const top = (sel) => document.querySelector(sel)?.getBoundingClientRect().top ?? Infinity;
+    return { headline: top("#headline"), medians: top("#medians-first table"), appendix: document.querySelector("#appendix")?.open };
+  });
+  await page.setViewportSize({ width: 1200, height: 900 });
+  check("first screen at 1400 x 900: the headline and a compact table start on it", lead.headline < 900 && lead.medians < 900, JSON.stringify(lead));
+  check("the appendix starts collapsed", lead.appendix === false, JSON.stringify(lead));
+  await page.evaluate(() => (document.querySelector("#appendix").open = true));
+  const opened = await page.evaluate(() => document.body.innerText);
+  check("environment table present", opened.includes("Environment") && opened.includes(results.environment.cpu_model));
 
   // Chart titles are whole: wrapped onto more lines when long, never cut
   // with "…"; the operation and every fixed parameter value are in them.
