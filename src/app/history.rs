@@ -65,6 +65,9 @@ fn short(commit: &Option<String>) -> String {
     commit.as_deref().map_or("—".into(), |c| c.chars().take(10).collect())
 }
 
+/// Columns a listing may take when it goes to a pipe: enough for any row.
+const UNWRAPPED: usize = 10_000;
+
 fn list(store: &mut Store, filter: &Filter, limit: usize) -> Result<ExitCode> {
     let runs = store.list(filter, limit)?;
     let mut table = crate::report::tables::Table {
@@ -95,7 +98,13 @@ fn list(store: &mut Store, filter: &Filter, limit: usize) -> Result<ExitCode> {
             r.cells.to_string(),
         ]);
     }
-    super::say(&terminal::render_table_with(&table, terminal::Layout::stdout(false)));
+    // Piped (a script, grep), a row stays one line whatever its width.
+    let layout = if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        terminal::Layout::stdout(false)
+    } else {
+        terminal::Layout::plain(UNWRAPPED)
+    };
+    super::say(&terminal::render_table_with(&table, layout));
     if runs.is_empty() {
         say!("(no runs)");
     }

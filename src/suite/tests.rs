@@ -252,7 +252,10 @@ fn a_stated_headline_is_checked_against_the_suite() {
     let e = error(&ok.replace("at = { size", "at = { level"));
     assert!(e.contains("no matrix parameter `level`"), "{e}");
     let e = error(&ok.replace("[\"b\"]", "[\"nobody\"]"));
-    assert!(e.contains("report.headline[0].implementations") && e.contains("nobody"), "{e}");
+    assert!(
+        e.contains("report.headline[0].implementations") && e.contains("nobody"),
+        "{e}"
+    );
     let e = error(&ok.replace("against = \"a\"", "against = \"zz\""));
     assert!(e.contains("report.headline[0].against") && e.contains("zz"), "{e}");
     let e = error(&ok.replace("notes_at = \"appendix\"", "notes_at = \"footer\""));
