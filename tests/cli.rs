@@ -702,8 +702,16 @@ fn reports_re_render_saved_results_and_escape_every_suite_string() {
     // Bytes per second is a measure of its own: Bencher's `throughput` means operations per second.
     assert!(b.as_object().unwrap().values().all(|m| m.get("throughput").is_none()));
     // With no file to write, the terminal report.
+    // With no file to write, the terminal report: the headline first, each
+    // operation's tables with --verbose.
     let shown = versus().arg("report").arg(&fixture).assert().code(0);
-    assert!(String::from_utf8_lossy(&shown.get_output().stdout).contains("== copy =="));
+    let text = String::from_utf8_lossy(&shown.get_output().stdout).into_owned();
+    assert!(
+        text.contains("== Headline ==") && !text.contains("== copy =="),
+        "{text}"
+    );
+    let verbose = versus().arg("report").arg(&fixture).arg("--verbose").assert().code(0);
+    assert!(String::from_utf8_lossy(&verbose.get_output().stdout).contains("== copy =="));
     // The author's notes appear in both reports, rendered, with nothing that can run.
     let notes = dir.path().join("notes.md");
     fs::write(&notes, "**plain** is the baseline.\n\n<script>alert(1)</script>\n").unwrap();

@@ -167,10 +167,19 @@ fn first_screen(text: &str) -> String {
     text.lines().take(FIRST_SCREEN).collect::<Vec<_>>().join("\n")
 }
 
+/// A question as (report, operation, parameter values, implementations, reference).
+type Asked = (
+    &'static str,
+    &'static str,
+    Vec<(&'static str, &'static str)>,
+    Vec<&'static str>,
+    &'static str,
+);
+
 /// Each question against the committed report and against the report as rendered now.
 #[test]
 fn each_question_is_answered_on_the_first_screen() {
-    let mut asked: Vec<(&str, &str, Vec<(&str, &str)>, Vec<&str>, &str)> = QUESTIONS
+    let mut asked: Vec<Asked> = QUESTIONS
         .iter()
         .map(|q| {
             (
