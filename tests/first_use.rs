@@ -183,10 +183,11 @@ fn wide_results(dir: &Path) -> PathBuf {
     out
 }
 
-/// The terminal report as a pseudo-terminal of `columns` shows it
-/// (`script` gives versus a real tty; `stty` sets its width).
+/// The terminal report with every operation's tables (`--verbose`) as a
+/// pseudo-terminal of `columns` shows it (`script` gives versus a real tty;
+/// `stty` sets its width).
 fn report_in_a_terminal(results: &Path, columns: usize, env: &[(&str, &str)]) -> String {
-    in_a_terminal(&format!("report {}", results.display()), columns, env)
+    in_a_terminal(&format!("report --verbose {}", results.display()), columns, env)
 }
 
 /// What `versus ARGS` shows in a pseudo-terminal of `columns`.
@@ -255,10 +256,15 @@ fn tables_fit_the_terminal_at_80_120_and_200_columns_without_splitting_a_figure(
         "{blocks:?}"
     );
     // Not a terminal: COLUMNS, else 100.
-    let a = versus().arg("report").arg(&json).env("COLUMNS", "200").assert().code(0);
+    let a = versus()
+        .args(["report", "--verbose"])
+        .arg(&json)
+        .env("COLUMNS", "200")
+        .assert()
+        .code(0);
     assert_laid_out(&stdout(&a), 200);
     assert!(stdout(&a).lines().any(|l| l.len() > 100));
-    let a = versus().arg("report").arg(&json).assert().code(0);
+    let a = versus().args(["report", "--verbose"]).arg(&json).assert().code(0);
     assert_laid_out(&stdout(&a), 100);
     // versus diff too.
     let a = versus().arg("diff").arg(&json).arg(&json).assert().code(0);
@@ -361,7 +367,15 @@ fn every_report_shows_cpu_time_and_range_and_a_sub_tick_time_as_such() {
         .arg(&csv)
         .assert()
         .code(0);
-    let terminal = stdout(&versus().arg("report").arg(&json).env("COLUMNS", "200").assert().code(0));
+    let terminal = stdout(
+        &versus()
+            .arg("report")
+            .arg("--verbose")
+            .arg(&json)
+            .env("COLUMNS", "200")
+            .assert()
+            .code(0),
+    );
     for (what, text) in [
         ("terminal", terminal),
         ("markdown", fs::read_to_string(&md).unwrap().replace("&lt;", "<")),
@@ -497,6 +511,15 @@ fn report_without_a_file_option_prints_the_terminal_report() {
     let out = wide_results(dir.path());
     let a = versus().arg("report").arg(out.join("results.json")).assert().code(0);
     let text = stdout(&a);
+    assert!(text.contains("== Headline =="), "{text}");
+    assert!(text.contains("copy at size=1KB: first-implementation"), "{text}");
+    let a = versus()
+        .arg("report")
+        .arg("--verbose")
+        .arg(out.join("results.json"))
+        .assert()
+        .code(0);
+    let text = stdout(&a);
     assert!(text.contains("== copy =="), "{text}");
     assert!(text.contains("Relative to first-implementation"), "{text}");
 }
@@ -602,7 +625,7 @@ fn a_ratio_over_fewer_runs_than_its_medians_says_which_medians_it_used() {
         md.contains("second-implementation") && md.contains("over the 2 runs they took side by side"),
         "{md}"
     );
-    let terminal = stdout(&versus().arg("report").arg(&json).assert().code(0)).replace('\n', " ");
+    let terminal = stdout(&versus().arg("report").arg("--verbose").arg(&json).assert().code(0)).replace('\n', " ");
     assert!(
         terminal.contains("over the 2 runs they took side by side"),
         "{terminal}"

@@ -43,7 +43,8 @@ pub struct ReportArgs {
     /// caveats), shown after the summary of the HTML and Markdown reports.
     #[arg(long, value_name = "PATH")]
     pub notes: Option<PathBuf>,
-    /// Give each warning of the terminal report in full, with the cells it names.
+    /// The terminal report in full: every operation's tables, all the
+    /// headline, and each warning in full with the cells it names.
     #[arg(long, short = 'v')]
     pub verbose: bool,
     /// Colour in the terminal report: `auto` (when standard output is a terminal and
@@ -90,7 +91,7 @@ pub struct ImportArgs {
     /// Compute ratios against this implementation [default: the fastest].
     #[arg(long, value_name = "NAME")]
     pub baseline: Option<String>,
-    /// Give each warning in full, with the cells it names.
+    /// The terminal report in full: every operation's tables, all the headline, each warning with the cells it names.
     #[arg(long, short = 'v')]
     pub verbose: bool,
     #[command(flatten)]

@@ -138,7 +138,7 @@ pub struct Common {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// Give each warning in full, with the cells it names (otherwise one line each).
+    /// The end-of-run report in full: every operation's tables, all the headline, and each warning in full with the cells it names.
     #[arg(long, short = 'v')]
     pub verbose: bool,
     /// Colour in the end-of-run tables: `auto` (when standard output is a terminal and

@@ -391,7 +391,9 @@ pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String 
     let warning = layout.paint("warning:", &console::Style::new().yellow());
     for w in &results.warnings {
         if verbose {
-            out.push_str(&format!("{warning} {}\n", w.message));
+            // Wrapped to the width, then painted.
+            let text = hanging(&format!("warning: {}", w.message), "", "  ", columns);
+            out.push_str(&text.replacen("warning:", &warning, 1));
         } else {
             // Cut before painting, so the escape codes do not count toward the width.
             let line = one_line(&format!("warning: {}", w.message), columns);
@@ -433,6 +435,17 @@ fn headline(results: &Results, layout: Layout, verbose: bool) -> String {
             out.push_str(&hanging(&note, "  ", "   ", layout.columns));
         }
         out.push('\n');
+    }
+    // One operation without parameters (`versus exec`): its one row per
+    // implementation, hyperfine's table, says more than a compact row.
+    if results.operations.len() == 1 && tables::row_param(results).is_none() {
+        for (_, ts) in tables::result_tables(results) {
+            for t in ts.iter().filter(|t| t.kind == TableKind::Summary) {
+                out.push_str(&render_table_with(t, layout));
+                out.push('\n');
+            }
+        }
+        return out;
     }
     let compact = tables::compact::tables(results);
     let first = tables::compact::lead_index(results, &compact).unwrap_or(0);
