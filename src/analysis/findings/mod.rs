@@ -26,11 +26,13 @@
 
 pub mod carryover;
 pub mod check;
+pub mod cliff;
 pub mod cost;
 pub mod crossover;
 pub mod drift;
 pub mod failures;
 pub mod fastest;
+pub mod growth;
 pub mod memory;
 pub mod series;
 pub mod unstable;
