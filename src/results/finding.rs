@@ -209,6 +209,14 @@ pub struct SizeWinner {
     /// names them all. Empty otherwise, and in files written before.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub also_unknown: Vec<String>,
+    /// The other cells every run of which was slower than every run of the
+    /// fastest, though no verdict confirms it (below 6 runs, or an interval
+    /// that reaches past the noise band), fastest first (answer `unknown`):
+    /// never named as possibly fastest; where they are all that is left
+    /// open, the finding describes both cells' runs instead of a verdict.
+    /// Empty otherwise, and in files written before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub behind_every_run: Vec<String>,
 }
 
 /// What one size says about who is fastest.
