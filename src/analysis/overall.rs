@@ -309,6 +309,27 @@ mod tests {
         assert!((b.ratio.unwrap() / 8.0 - 1.0).abs() < 0.01, "{b:?}");
     }
 
+    #[test]
+    fn a_cell_at_two_levels_with_a_run_in_passing_stays_out_of_the_mean() {
+        // B's 1 KB cell as aes-gcm-java's sun-jdk21 at 10 MB: six runs at
+        // 90 ms, one at 11.5 ms in passing, three at 2.36 ms.
+        let mut r = suite([2.0, 8.0], [0.5, 1.0], 10, true);
+        let odd = r.cells.iter_mut().find(|c| c.id == "op/B/size=1000").unwrap();
+        let ms = [89.9, 89.4, 89.4, 89.8, 90.3, 89.5, 11.5, 2.36, 2.33, 2.40];
+        odd.samples.wall_ns = ms.iter().map(|m| (m * 1e6) as u64).collect::<Vec<u64>>().into();
+        crate::analysis::analyze(&mut r, &[]);
+        let b = &r.overall.as_ref().unwrap().implementations[0];
+        assert_eq!((b.cells, b.unstable), (1, 1), "{b:?}");
+        assert!((b.ratio.unwrap() / 8.0 - 1.0).abs() < 0.01, "{b:?}");
+        // The findings name it unstable.
+        let named = r
+            .findings
+            .iter()
+            .flat_map(|f| f.unstable.iter())
+            .any(|u| u.cell == "op/B/size=1000");
+        assert!(named, "{:?}", r.findings);
+    }
+
     /// A suite run in blocks (hyperfine's order, two implementations, one
     /// group, 10 runs each, measured): the overall table compares the pair
     /// by the rule its table does — unpaired, since the runs took no turns.

@@ -119,6 +119,39 @@ pub struct CostFit {
     pub sizes: usize,
     /// Bootstrap resamples behind the intervals.
     pub resamples: usize,
+    /// How the median grows with the size over the upper sizes (the larger
+    /// half, at least 3): the least-squares slope of log(median) against
+    /// log(payload bytes), so 1 is linear, 2 quadratic, and time is ×2^k
+    /// per doubling of size. Absent in files written before versus said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exponent: Option<f64>,
+    /// The smallest and largest of the sizes `exponent` is fitted over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exponent_from_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exponent_to_bytes: Option<u64>,
+    /// Sizes whose throughput falls far below both neighbours' (problem `cliff`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cliffs: Vec<Cliff>,
+}
+
+/// Neighbouring sizes of one implementation whose throughput is at most
+/// 1 / `findings::cliff::CLIFF` of the sizes on either side of them (a slow
+/// path taken at those sizes only). Figures per byte are the median over
+/// the payload size, in the cells' metric (ns for time).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Cliff {
+    /// The sizes in the cliff, in order.
+    pub payload_bytes: Vec<u64>,
+    /// The lowest and highest figure per byte among them.
+    pub per_byte_low_ns: f64,
+    pub per_byte_high_ns: f64,
+    /// The size just below the cliff and its figure per byte.
+    pub before_bytes: u64,
+    pub before_per_byte_ns: f64,
+    /// The size just above the cliff and its figure per byte.
+    pub after_bytes: u64,
+    pub after_per_byte_ns: f64,
 }
 
 /// Why a cost line does not describe the medians.
@@ -127,11 +160,18 @@ pub struct CostFit {
 pub enum FitProblem {
     /// A median lies more than `findings::cost::MAX_RESIDUAL` from the line.
     Residual,
-    /// The fixed cost's interval lies above the smallest size's whole time:
-    /// the time grows more slowly than linearly, and the line overstates start-up.
+    /// Written by versus before one tolerance decided "linear": the fixed
+    /// cost's interval lay above the smallest size's whole time. A line
+    /// within `MAX_RESIDUAL` of every median now holds.
     FixedAboveSmallest,
     /// The per-byte cost is confirmed negative: the time falls as the payload grows.
     NegativePerByte,
+    /// A median lies more than `MAX_RESIDUAL` from the line, and over the
+    /// upper sizes the time grows faster than the size by more than that
+    /// too (`exponent`).
+    SuperLinear,
+    /// Some sizes' throughput falls far below both neighbours' (`cliffs`).
+    Cliff,
     #[serde(other)]
     Other,
 }
@@ -169,6 +209,14 @@ pub struct SizeWinner {
     /// names them all. Empty otherwise, and in files written before.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub also_unknown: Vec<String>,
+    /// The other cells every run of which was slower than every run of the
+    /// fastest, though no verdict confirms it (below 6 runs, or an interval
+    /// that reaches past the noise band), fastest first (answer `unknown`):
+    /// never named as possibly fastest; where they are all that is left
+    /// open, the finding describes both cells' runs instead of a verdict.
+    /// Empty otherwise, and in files written before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub behind_every_run: Vec<String>,
 }
 
 /// What one size says about who is fastest.

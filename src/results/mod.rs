@@ -35,7 +35,7 @@ pub use column::Column;
 pub use comparison::{AnalysisSettings, Comparison, INSTRUCTIONS_NOISE, Verdict};
 pub use file::{from_text, read, to_json_text, write_json_atomic};
 pub use finding::{
-    CostFit, Crossover, Drift, Evidence, Finding, FindingKind, FirstRun, FitProblem, Growth, MemoryGrowth,
+    Cliff, CostFit, Crossover, Drift, Evidence, Finding, FindingKind, FirstRun, FitProblem, Growth, MemoryGrowth,
     OutcomeCount, Ratio, SizeAnswer, SizeSegment, SizeWinner, UnstableCell,
 };
 pub use headline::{Headline, HeadlineAsk, HeadlineRow, NotesAt, ReportInfo};

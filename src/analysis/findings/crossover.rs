@@ -158,11 +158,24 @@ fn phrase(s: &SizeSegment, sizes: &[Decided], noise: f64, metric: Metric) -> Str
             )
         }
         _ => {
-            let said: Vec<String> = pairs(&inside)
+            // Sizes where only cells behind in every run are left open are
+            // described one by one; the others list what each leaves open.
+            let (described, open): (Vec<&Decided>, Vec<&Decided>) =
+                inside.iter().partition(|d| winner::contenders(d).len() == 1);
+            let said: Vec<String> = pairs(&open)
                 .iter()
                 .map(|(names, at)| format!("{} ({})", text::sizes(at, &all), text::or_list(names)))
                 .collect();
-            format!("unknown which {} at {}", metric.is_fastest(), said.join(", "))
+            let mut parts: Vec<String> = Vec::new();
+            if !said.is_empty() {
+                parts.push(format!("unknown which {} at {}", metric.is_fastest(), said.join(", ")));
+            }
+            parts.extend(
+                described
+                    .iter()
+                    .map(|d| winner::sentence(d, &format!("at {}", text::payload(d.bytes)), noise, metric)),
+            );
+            parts.join("; ")
         }
     }
 }

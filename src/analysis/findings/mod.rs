@@ -5,7 +5,9 @@
 //!
 //! Size findings look at a series (`series`: one operation at one value of
 //! every parameter that does not set the payload size):
-//! - `cost`: time ≈ fixed + per byte, with intervals, or "not linear in size";
+//! - `cost`: time ≈ fixed + per byte, with intervals, or why not: a `cliff`
+//!   (sizes far slower than both neighbours), super-linear `growth` ("time
+//!   ×4.0 per doubling of size: quadratic"), or "not linear in size";
 //! - `crossover`: the fastest implementation at each size, and where it changes;
 //! - `memory`: peak memory about constant, or growing k bytes per payload byte.
 //!
@@ -26,11 +28,13 @@
 
 pub mod carryover;
 pub mod check;
+pub mod cliff;
 pub mod cost;
 pub mod crossover;
 pub mod drift;
 pub mod failures;
 pub mod fastest;
+pub mod growth;
 pub mod memory;
 pub mod series;
 pub mod unstable;

@@ -253,12 +253,12 @@ fn overlapping_implementations_are_unknown_not_ranked() {
 #[test]
 fn a_series_that_is_not_linear_in_size_is_flagged() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    // Quadratic: 1 ms plus (size / 1 KB)² × 100 ns.
+    // Quadratic: 10 µs plus (size / 1 KB)² × 100 ns.
     let cells = [1_000u64, 10_000, 100_000, 1_000_000, 10_000_000]
         .iter()
         .map(|&s| {
             let k = s as f64 / 1e3;
-            cell("q", "op", s, &[], runs(&mut rng, 1e6 + 100.0 * k * k, 0.01, 20))
+            cell("q", "op", s, &[], runs(&mut rng, 1e4 + 100.0 * k * k, 0.01, 20))
         })
         .collect();
     let r = document(cells);
@@ -267,33 +267,82 @@ fn a_series_that_is_not_linear_in_size_is_flagged() {
     assert_eq!(f.len(), 1, "{:#?}", r.findings);
     let fit = f[0].cost.as_ref().unwrap();
     assert!(!fit.holds && fit.max_residual > super::cost::MAX_RESIDUAL, "{fit:?}");
-    assert_eq!(fit.problem, Some(FitProblem::Residual));
-    assert!(f[0].text.contains("not linear in size"), "{}", f[0].text);
+    // Named by its growth over the upper sizes, 100 KB to 10 MB.
+    assert_eq!(fit.problem, Some(FitProblem::SuperLinear));
+    assert!((fit.exponent.unwrap() - 2.0).abs() < 0.1, "{fit:?}");
+    assert_eq!(
+        (fit.exponent_from_bytes, fit.exponent_to_bytes),
+        (Some(100_000), Some(10_000_000))
+    );
+    assert!(
+        f[0].text
+            .starts_with("q: time ×4.0 per doubling of size from 100 KB to 10 MB: quadratic ("),
+        "{}",
+        f[0].text
+    );
 }
 
 #[test]
-fn a_line_that_would_start_above_the_smallest_time_does_not_hold() {
-    let mut rng = ChaCha8Rng::seed_from_u64(8);
-    // Fast growth at small sizes, then flat per byte: 160 ms at 1 KB,
-    // 210 ms at 64 KB, then 180 ms + 14 ns per byte.
-    let points = [
-        (1_000u64, 160e6),
-        (64_000, 210e6),
-        (1_000_000, 274e6),
-        (10_000_000, 377e6),
-        (100_000_000, 1594e6),
-    ];
-    let cells = points
+fn a_slow_path_at_some_sizes_is_named_a_cliff() {
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    // 1 GB/s with 50 µs fixed, but 50 times slower at 1 MB.
+    let cells = [10_000u64, 100_000, 1_000_000, 10_000_000, 100_000_000]
         .iter()
-        .map(|&(s, t)| cell("js", "op", s, &[], runs(&mut rng, t, 0.01, 20)))
+        .map(|&s| {
+            let slow = if s == 1_000_000 { 50.0 } else { 1.0 };
+            cell("jit", "op", s, &[], runs(&mut rng, 5e4 + slow * s as f64, 0.01, 10))
+        })
         .collect();
     let r = document(cells);
+    let f = find(&r, FindingKind::NotLinear, Some("jit"));
+    assert_eq!(f.len(), 1, "{:#?}", r.findings);
+    let fit = f[0].cost.as_ref().unwrap();
+    assert_eq!(fit.problem, Some(FitProblem::Cliff));
+    assert_eq!(fit.cliffs.len(), 1, "{fit:?}");
+    assert_eq!(fit.cliffs[0].payload_bytes, vec![1_000_000]);
+    assert!(
+        f[0].text
+            .starts_with("jit: a cliff at 1 MB: 19.9 MB/s against 997 MB/s at 10 MB and "),
+        "{}",
+        f[0].text
+    );
+}
+
+#[test]
+fn one_tolerance_decides_linear_even_where_the_line_starts_above_the_smallest_time() {
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    // Fast growth at small sizes, then flat per byte: 160 ms at 1 KB,
+    // 210 ms at 64 KB, then 180 ms + 14 ns per byte. The line misses by
+    // 23%, inside the tolerance, though it starts above the 160 ms at 1 KB.
+    let mut series = |first_ns: f64| {
+        let points = [
+            (1_000u64, first_ns),
+            (64_000, 210e6),
+            (1_000_000, 274e6),
+            (10_000_000, 377e6),
+            (100_000_000, 1594e6),
+        ];
+        let cells = points
+            .iter()
+            .map(|&(s, t)| cell("js", "op", s, &[], runs(&mut rng, t, 0.01, 20)))
+            .collect();
+        document(cells)
+    };
+    let r = series(160e6);
+    let f = find(&r, FindingKind::Cost, Some("js"));
+    assert_eq!(f.len(), 1, "{:#?}", r.findings);
+    let fit = f[0].cost.as_ref().unwrap();
+    assert!(fit.holds && fit.max_residual <= super::cost::MAX_RESIDUAL, "{fit:?}");
+    assert!(
+        f[0].text.contains("fixed (above the whole 160 ms at 1 KB)"),
+        "{}",
+        f[0].text
+    );
+    // 100 ms at 1 KB: the same line misses it by more than the tolerance.
+    let r = series(100e6);
     let f = find(&r, FindingKind::NotLinear, Some("js"));
     assert_eq!(f.len(), 1, "{:#?}", r.findings);
-    assert_eq!(
-        f[0].cost.as_ref().unwrap().problem,
-        Some(FitProblem::FixedAboveSmallest)
-    );
+    assert_eq!(f[0].cost.as_ref().unwrap().problem, Some(FitProblem::Residual));
 }
 
 fn with_memory(mut c: Cell, rss: u64) -> Cell {

@@ -7,10 +7,15 @@
 //! verdict needs an interval, so below 6 runs there is no winner, however
 //! large the gap. Where the runner-up's verdict is `same`, the two are the
 //! same within the noise band; where it is anything else, the answer is
-//! `unknown`. A group whose fastest or runner-up has unstable runs
-//! (`judge::stability`) concludes nothing from their medians: its answer
-//! is `unstable`, unless every run of the fastest beat every run of every
-//! other cell (and the verdicts agree), which no choice of mode can undo.
+//! `unknown`, and names the cells it leaves open — never one whose every
+//! run was slower than every run of the fastest. Where only such cells are
+//! left (three runs each, far apart), the finding describes both cells'
+//! runs, "all 3 runs of a, 31.5–34.9 ms, below all 3 of b, 707–717 ms",
+//! and still names no winner. A group whose fastest or runner-up has
+//! unstable runs (`judge::stability`) concludes nothing from their medians:
+//! its answer is `unstable`, unless every run of the fastest beat every run
+//! of every other cell (and the verdicts agree), which no choice of mode
+//! can undo.
 
 use crate::base::metric::Metric;
 use crate::base::text;
@@ -54,6 +59,31 @@ pub fn apart(fastest: &Cell, others: &[&Cell]) -> bool {
         .all(|c| c.stats.as_ref().is_some_and(|s| s.min_ns > slowest))
 }
 
+/// Where another cell stands against the fastest.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Standing {
+    /// The verdict is `slower`.
+    Confirmed,
+    /// Not confirmed slower, yet every run slower than every run of the
+    /// fastest: no verdict says so, but no reading of the runs makes it fastest.
+    Outrun,
+    /// Possibly the fastest.
+    Open,
+}
+
+/// Another cell, its ratio to the fastest, and where it stands.
+type Other<'r> = (&'r Cell, Option<Ratio>, Standing);
+
+fn standing(fastest: &Cell, c: &Cell, r: &Option<Ratio>) -> Standing {
+    if r.as_ref().and_then(|r| r.verdict) == Some(Verdict::Slower) {
+        Standing::Confirmed
+    } else if apart(fastest, &[c]) {
+        Standing::Outrun
+    } else {
+        Standing::Open
+    }
+}
+
 /// The answer for the ok cells among `cells` (at payload size `bytes`);
 /// `None` with fewer than two.
 pub fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSettings) -> Option<Decided<'r>> {
@@ -70,38 +100,28 @@ pub fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSettings) -
         .map(|c| c.implementation.clone())
         .collect();
     // Each other cell against the fastest, once: the answer and the names it leaves open read them.
-    let others: Vec<(&Cell, Option<Ratio>)> = ok[1..].iter().map(|c| (*c, ratio(c, fastest, settings))).collect();
-    let verdict = |r: &Option<Ratio>| r.as_ref().and_then(|r| r.verdict);
-    let behind = |(_, r): &&(&Cell, Option<Ratio>)| verdict(r) == Some(Verdict::Slower);
-    let (mut against, mut r) = others[0].clone();
+    let others: Vec<Other> = ok[1..]
+        .iter()
+        .map(|c| {
+            let r = ratio(c, fastest, settings);
+            let at = standing(fastest, c, &r);
+            (*c, r, at)
+        })
+        .collect();
     let every_run = !shaky.is_empty() && apart(fastest, &ok[1..]);
-    let answer = if !shaky.is_empty() && !every_run {
-        SizeAnswer::Unstable
-    } else {
-        match verdict(&r) {
-            Some(Verdict::Same) if shaky.is_empty() => SizeAnswer::Same,
-            Some(Verdict::Slower) => {
-                // Ahead of the runner-up is not ahead of all: each other cell must be confirmed slower too.
-                match others[1..].iter().find(|o| !behind(o)) {
-                    Some((c, rc)) => {
-                        (against, r) = (*c, rc.clone());
-                        SizeAnswer::Unknown
-                    }
-                    None => SizeAnswer::Winner,
-                }
-            }
-            _ => SizeAnswer::Unknown,
-        }
-    };
-    let also_unknown = if answer == SizeAnswer::Unknown {
-        others
+    let (answer, rests_on) = answer(&others, shaky.is_empty(), every_run);
+    let (against, r, _) = others[rests_on].clone();
+    let unknown = answer == SizeAnswer::Unknown;
+    let names = |at: Standing| -> Vec<String> {
+        let named = others
             .iter()
-            .filter(|o| !behind(o) && o.0.implementation != against.implementation)
-            .map(|(c, _)| c.implementation.clone())
-            .collect()
-    } else {
-        Vec::new()
+            .filter(|o| unknown && o.2 == at && o.0.implementation != against.implementation);
+        named.map(|o| o.0.implementation.clone()).collect()
     };
+    let mut behind_every_run = names(Standing::Outrun);
+    if unknown && others[rests_on].2 == Standing::Outrun {
+        behind_every_run.insert(0, against.implementation.clone());
+    }
     Some(Decided {
         bytes,
         winner: SizeWinner {
@@ -113,11 +133,32 @@ pub fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSettings) -
             answer,
             every_run: every_run && answer == SizeAnswer::Winner,
             unstable: shaky,
-            also_unknown,
+            also_unknown: names(Standing::Open),
+            behind_every_run,
         },
         compared: [fastest, against],
         cells: ok,
     })
+}
+
+/// The answer over `others` (fastest first) and the index of the cell it
+/// rests on: the runner-up, except for an unknown, which rests on the first
+/// cell left open, else on the first outrun one (whose runs the finding
+/// then describes).
+fn answer(others: &[Other], stable: bool, every_run: bool) -> (SizeAnswer, usize) {
+    let runner_up = others[0].1.as_ref().and_then(|r| r.verdict);
+    if !stable && !every_run {
+        return (SizeAnswer::Unstable, 0);
+    }
+    if runner_up == Some(Verdict::Same) && stable {
+        return (SizeAnswer::Same, 0);
+    }
+    if others.iter().all(|o| o.2 == Standing::Confirmed) {
+        return (SizeAnswer::Winner, 0);
+    }
+    let first = |at: Standing| others.iter().position(|o| o.2 == at);
+    let rests_on = first(Standing::Open).or_else(|| first(Standing::Outrun)).unwrap_or(0);
+    (SizeAnswer::Unknown, rests_on)
 }
 
 /// Two medians and their ratio: "4.91 against 6.02 ms: 1.27x [1.15, 1.35]";
@@ -180,6 +221,14 @@ pub fn sentence(d: &Decided, place: &str, noise: f64, metric: Metric) -> String 
             "unknown which {fastest}{at}: the runs of {} are unstable",
             text::and_list(&w.unstable)
         ),
+        _ if contenders(d).len() == 1 => {
+            let place = if place.is_empty() {
+                String::new()
+            } else {
+                format!("{place}, ")
+            };
+            format!("{place}{}", outrun_text(d, metric))
+        }
         _ if w.also_unknown.is_empty() => format!("unknown which of {a} and {b} {faster}{at} ({evidence})"),
         _ => format!(
             "unknown which {fastest}{at}: {} ({a} against {b}: {evidence})",
@@ -189,13 +238,48 @@ pub fn sentence(d: &Decided, place: &str, noise: f64, metric: Metric) -> String 
 }
 
 /// The cells an `unknown` answer leaves open, fastest first: the fastest,
-/// the cell the answer rests on, and the others not confirmed slower.
+/// the cell the answer rests on, and the others not confirmed slower —
+/// never one whose every run was slower than every run of the fastest.
 pub fn contenders(d: &Decided) -> Vec<String> {
     let w = &d.winner;
+    let open = |n: &String| (*n == w.runner_up || w.also_unknown.contains(n)) && !w.behind_every_run.contains(n);
     d.cells
         .iter()
         .map(|c| &c.implementation)
-        .filter(|n| **n == w.fastest || **n == w.runner_up || w.also_unknown.contains(n))
+        .filter(|n| **n == w.fastest || open(n))
         .cloned()
         .collect()
+}
+
+/// Where only cells behind in every run are left open, their runs
+/// described, not judged: "all 3 runs of go-writer, 31.5–34.9 ms, below
+/// all 3 of go-sdk, 54.7–60.0 ms, and of 6 others (n=3: no verdict below
+/// 6 runs)".
+fn outrun_text(d: &Decided, metric: Metric) -> String {
+    let [fast, slow] = d.compared;
+    let runs = |c: &Cell| c.stats.as_ref().map_or(0, |s| s.n);
+    let range = |c: &Cell| {
+        c.stats
+            .as_ref()
+            .map_or(String::new(), |s| text::figure_range(metric, s.min_ns, s.max_ns))
+    };
+    let more = d.winner.behind_every_run.len().saturating_sub(1);
+    let more = match more {
+        0 => String::new(),
+        1 => ", and of 1 other".to_string(),
+        k => format!(", and of {k} others"),
+    };
+    let why = match d.winner.ratio.as_ref() {
+        Some(r) if r.ci_low.is_none() => format!("n={}: no verdict below 6 runs", r.n),
+        _ => format!("no verdict: {}", evidence_text(d, metric)),
+    };
+    format!(
+        "all {} runs of {}, {}, below all {} of {}, {}{more} ({why})",
+        runs(fast),
+        fast.implementation,
+        range(fast),
+        runs(slow),
+        slow.implementation,
+        range(slow)
+    )
 }

@@ -18,7 +18,17 @@
 //! - words: never "tie" (a verdict is `same` or `unknown`), "same" and "≈"
 //!   only where an answer is `same`, "X is fastest" only for a winner;
 //! - evidence (a crossover's cells, a cost line's, a drift's): stable runs;
-//! - the suite's overall summary: counts that are the verdicts' own.
+//! - the suite's overall summary: counts that are the verdicts' own, and
+//!   no cell whose runs are unstable in any mean (`runs`);
+//! - small samples (`runs`): no cell whose every run was slower than every
+//!   run of the fastest named as possibly fastest, and a description of
+//!   runs never a winner;
+//! - size (`cost`): a line called linear within the one tolerance of every
+//!   median, one refused beyond it; a growth exponent and a cliff as the
+//!   medians give them.
+
+mod cost;
+mod runs;
 
 use crate::judge::compare::compare;
 use crate::judge::stability;
@@ -51,6 +61,7 @@ pub fn contradictions(results: &Results) -> Vec<Contradiction> {
             problems.extend(segments(f, winners));
         }
         problems.extend(evidence(results, f));
+        problems.extend(cost::problems(results, f));
         out.extend(problems.into_iter().map(|problem| Contradiction {
             operation: f.operation.clone(),
             text: f.text.clone(),
@@ -60,6 +71,7 @@ pub fn contradictions(results: &Results) -> Vec<Contradiction> {
     out.extend(
         crate::analysis::overall::check(results)
             .into_iter()
+            .chain(runs::means(results))
             .map(|problem| Contradiction {
                 operation: String::new(),
                 text: "overall".into(),
@@ -194,13 +206,14 @@ fn size(results: &Results, f: &Finding, w: &SizeWinner) -> Vec<String> {
 }
 
 /// An unknown answer names every cell the fastest is not confirmed ahead
-/// of (by the findings' own rule, `winner::ratio`), and no other.
+/// of (by the findings' own rule, `winner::ratio`), and no other: as open,
+/// or as behind in every run (`runs::outrun`).
 fn open_names(results: &Results, cells: &[&Cell], w: &SizeWinner, at: &str) -> Vec<String> {
     let open = |c: &Cell| {
         crate::analysis::findings::winner::ratio(c, cells[0], &results.analysis).and_then(|r| r.verdict)
             != Some(Verdict::Slower)
     };
-    let mut out = Vec::new();
+    let mut out = runs::outrun(cells, w, at);
     for name in &w.also_unknown {
         match cells[1..].iter().find(|c| &c.implementation == name) {
             None => out.push(format!(
@@ -215,7 +228,9 @@ fn open_names(results: &Results, cells: &[&Cell], w: &SizeWinner, at: &str) -> V
     }
     if w.answer == SizeAnswer::Unknown {
         for c in &cells[1..] {
-            let named = c.implementation == w.runner_up || w.also_unknown.contains(&c.implementation);
+            let named = c.implementation == w.runner_up
+                || w.also_unknown.contains(&c.implementation)
+                || w.behind_every_run.contains(&c.implementation);
             if !named && open(c) {
                 out.push(format!(
                     "at {at}: {} is not confirmed slower than {}, but the finding does not name it",
@@ -424,3 +439,6 @@ fn evidence(results: &Results, f: &Finding) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests;
