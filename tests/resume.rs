@@ -156,7 +156,10 @@ fn report_renders_a_killed_run_from_its_journal_without_measuring_or_changing_it
     );
     assert!(stderr.contains("could not be read"), "the torn tail is named: {stderr}");
     // The summary at the terminal; the report files in the folder, saying what they are.
-    assert!(stdout.contains("Wall time") && stdout.contains("report.md"), "{stdout}");
+    assert!(
+        stdout.contains("== Headline ==") && stdout.contains("report.md"),
+        "{stdout}"
+    );
     let md = fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
         md.contains("interrupted") && md.contains("rendered from the journal"),

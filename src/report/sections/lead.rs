@@ -44,12 +44,12 @@ pub fn measured_line(results: &Results) -> String {
         None => "against the fastest of each group".into(),
     };
     let status = match results.status {
-        RunStatus::Complete => "complete",
-        RunStatus::Interrupted => "interrupted",
-        RunStatus::Running => "unfinished",
+        RunStatus::Complete => "a complete",
+        RunStatus::Interrupted => "an interrupted",
+        RunStatus::Running => "an unfinished",
     };
     format!(
-        "{} ({} cells), {runs}{how}, {against}; a {status} run started {}.",
+        "{} ({} cells), {runs}{how}, {against}; {status} run started {}.",
         dims.join(" × "),
         results.cells.len(),
         results.started_at
