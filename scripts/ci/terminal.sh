@@ -40,9 +40,9 @@ if grep -Eq 'ETA [0-9]+(s|m [0-9]+s)' <<<"$screen"; then echo "ok    ETA is a ti
 for _ in $(seq 1 80); do
   sleep 0.25
   screen=$(tmux capture-pane -p -J -S -500 -t "$session")
-  grep -q 'Wall time' <<<"$screen" && break
+  grep -q '== Headline ==' <<<"$screen" && break
 done
-if grep -q 'Wall time' <<<"$screen"; then echo "ok    end-of-run tables shown"; else echo "FAIL  no tables:"; echo "$screen"; status=1; fi
+if grep -q '== Headline ==' <<<"$screen"; then echo "ok    end-of-run tables shown"; else echo "FAIL  no tables:"; echo "$screen"; status=1; fi
 screen=$(tmux capture-pane -p -S -500 -t "$session")
 long=$(wider <<<"$screen")
 if [[ -z $long ]]; then echo "ok    no table line wider than 80 columns"; else echo "FAIL  table lines wider than 80:"; echo "$long"; status=1; fi
