@@ -382,3 +382,32 @@ run.x = "{given}"
         "a suite's own env is kept"
     );
 }
+
+/// A program's 900 KB of error text is cut to a few KB in the cell (its
+/// end kept), so it is not copied whole into results.json, the journal and
+/// every report. (A worker's error takes the same cap: `base::text::capped`
+/// in `CellState::fail_for`.)
+#[test]
+fn a_huge_error_message_is_capped_in_the_cell_and_the_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("loud.sh"),
+        "head -c 900000 /dev/zero | tr '\\000' x >&2\necho END >&2\nexit 3\n",
+    )
+    .unwrap();
+    let s = suite(dir.path(), "loud", "sh loud.sh");
+    let (code, text) = run(versus(dir.path())
+        .args(["run", "-q", "--no-history"])
+        .arg(&s)
+        .args(["--out", "out"]));
+    assert_eq!(code, Some(3), "{text}");
+    let results = fs::read_to_string(dir.path().join("out/results.json")).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&results).unwrap();
+    let message = doc["cells"][0]["message"].as_str().unwrap();
+    assert!(message.len() <= 4096, "{} bytes", message.len());
+    assert!(message.ends_with("END"), "{message}");
+    for report in ["out/report.md", "out/report.html", "out/cells.jsonl"] {
+        let size = fs::metadata(dir.path().join(report)).unwrap().len();
+        assert!(size < 200_000, "{report}: {size} bytes");
+    }
+}

@@ -201,6 +201,43 @@ pub fn sizes(picked: &[u64], all: &[u64]) -> String {
     }
 }
 
+/// The longest message a cell keeps (bytes): a program's or worker's error
+/// text beyond it is cut in the middle, so a 900 KB error is not copied
+/// into every report, journal line and store row.
+pub const MESSAGE_MAX: usize = 4096;
+
+/// `text` within `max` bytes: its head and tail with what was left out
+/// counted between them ("… 895,920 bytes left out …"); as it is when short.
+pub fn capped(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let keep = max.saturating_sub(64);
+    let (head, tail) = (keep * 2 / 3, keep / 3);
+    let head_end = floor_boundary(text, head);
+    let tail_start = ceil_boundary(text, text.len() - tail);
+    format!(
+        "{} … {} bytes left out … {}",
+        &text[..head_end],
+        tail_start - head_end,
+        &text[tail_start..]
+    )
+}
+
+fn floor_boundary(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil_boundary(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,5 +278,27 @@ mod tests {
         assert_eq!(payload(100_000), "100 KB");
         assert_eq!(payload(16_000_000), "16 MB");
         assert_eq!(payload(2048), "2 KiB");
+    }
+
+    #[test]
+    fn a_long_message_keeps_its_head_and_tail_within_the_cap() {
+        assert_eq!(capped("short", 100), "short");
+        let long = format!("HEAD{}é{}TAIL", "x".repeat(900_000), "y".repeat(1000));
+        let c = capped(&long, MESSAGE_MAX);
+        assert!(c.len() <= MESSAGE_MAX, "{}", c.len());
+        assert!(c.starts_with("HEAD") && c.ends_with("TAIL"));
+        let left_out: usize = c
+            .split(" … ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(
+            c.len() - " …  bytes left out … ".len() - left_out.to_string().len() + left_out,
+            long.len()
+        );
     }
 }

@@ -64,7 +64,10 @@ impl CellState {
     /// Ends the cell with `outcome`, keeping whose fault it was.
     pub fn fail_for(&mut self, outcome: Outcome, failure: Failure) {
         self.outcome = Some(outcome);
-        self.message = Some(failure.message);
+        self.message = Some(crate::base::text::capped(
+            &failure.message,
+            crate::base::text::MESSAGE_MAX,
+        ));
         self.fault = failure.fault;
         if let Some(out) = &self.out {
             // Emptied before it is removed: the executor may hold it open
@@ -121,7 +124,7 @@ pub(super) fn early_cell(runner: &Runner, ctx: &GroupContext, imp: usize, outcom
         operation: op.name.clone(),
         params: ctx.group.params.clone(),
         outcome,
-        message: Some(message),
+        message: Some(crate::base::text::capped(&message, crate::base::text::MESSAGE_MAX)),
         payload_bytes: ctx.payload.filter(|_| op.counts_payload).map(|p| p.bytes.0),
         warmup_runs: ctx.group.warmup,
         runs_requested: ctx.group.runs,
