@@ -131,9 +131,11 @@ pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes:
 fn compose(results: &Results, charts: &[(String, String)], notes: Option<&str>) -> String {
     let mut out = String::new();
     let notes_lead = notes.filter(|_| results.suite.report.notes_at == NotesAt::Lead);
-    lead(&mut out, results, notes_lead);
+    let compact = tables::compact::tables(results);
+    let first = tables::compact::lead_index(results, &compact);
+    lead(&mut out, results, notes_lead, first.map(|i| &compact[i]));
     let views = crate::report::metric_views(results);
-    body(&mut out, results, &views);
+    body(&mut out, results, &views, &compact, first);
     let _ = writeln!(out, "## Appendix\n");
     let _ = writeln!(
         out,
@@ -159,10 +161,9 @@ fn compose(results: &Results, charts: &[(String, String)], notes: Option<&str>) 
 
 /// The first screen: the title, one line on what was measured, the
 /// headline and the first compact table; then the author's notes when they lead.
-fn lead(out: &mut String, results: &Results, notes: Option<&str>) {
+fn lead(out: &mut String, results: &Results, notes: Option<&str>, first: Option<&Table>) {
     let _ = writeln!(out, "# {}\n", escape(&crate::report::sections::record::title(results)));
     let _ = writeln!(out, "{}\n", escape(&lead::measured_line(results)));
-    let compact = tables::compact::tables(results);
     let lines = lead::headline_lines(results);
     if !lines.is_empty() {
         let _ = writeln!(out, "## Headline\n");
@@ -178,8 +179,8 @@ fn lead(out: &mut String, results: &Results, notes: Option<&str>) {
             let _ = writeln!(out, "{}\n", escape(&s));
         }
     }
-    if let Some(first) = tables::compact::lead_index(results, &compact) {
-        table(out, &compact[first], "###");
+    if let Some(first) = first {
+        table(out, first, "###");
         let _ = writeln!(out, "{}\n", escape(&tables::compact::legend(results)));
     }
     if let Some(n) = notes {
@@ -190,12 +191,10 @@ fn lead(out: &mut String, results: &Results, notes: Option<&str>) {
 /// After the first screen: what the suite measures, the other compact
 /// tables, the findings, the means, the change since the last run, the
 /// cells that did not finish and the warnings, each in brief.
-fn body(out: &mut String, results: &Results, views: &[(Metric, Results)]) {
+fn body(out: &mut String, results: &Results, views: &[(Metric, Results)], compact: &[Table], first: Option<usize>) {
     if let Some(d) = &results.suite.description {
         let _ = writeln!(out, "## What was measured\n\n{}\n", escape_prose(d.trim()));
     }
-    let compact = tables::compact::tables(results);
-    let first = tables::compact::lead_index(results, &compact);
     if compact.len() > 1 {
         let _ = writeln!(out, "## Medians\n");
         for (i, t) in compact.iter().enumerate() {

@@ -12,6 +12,7 @@ pub mod html;
 pub mod hyperfine;
 pub mod markdown;
 pub mod pr_comment;
+pub mod progress;
 pub mod pyperf;
 pub mod terminal;
 pub mod trend;
