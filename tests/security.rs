@@ -411,3 +411,80 @@ fn a_huge_error_message_is_capped_in_the_cell_and_the_reports() {
         assert!(size < 200_000, "{report}: {size} bytes");
     }
 }
+
+/// A suite whose command no system could start (3 MiB) is refused by name
+/// before anything runs, and a suite file over 16 MiB is refused before it is
+/// read: neither costs memory in proportion to its size.
+#[test]
+fn a_command_or_suite_file_past_what_can_run_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = format!("echo {} | cat", "a".repeat(3 << 20));
+    let s = suite(dir.path(), "long", &long);
+    let (code, text) = run(versus(dir.path()).args(["run", "-q", "--no-history"]).arg(&s));
+    assert_eq!(code, Some(1), "{}", &text[..text.len().min(2000)]);
+    assert!(
+        text.contains("long.toml") && text.contains("run.x"),
+        "{}",
+        &text[..text.len().min(2000)]
+    );
+    assert!(text.contains("could never run"), "{}", &text[..text.len().min(2000)]);
+    assert!(
+        text.len() < 2000,
+        "the message repeats the command: {} bytes",
+        text.len()
+    );
+    assert!(!dir.path().join(".versus").exists());
+
+    let big = dir.path().join("big.toml");
+    let file = fs::File::create(&big).unwrap();
+    file.set_len(17 << 20).unwrap();
+    let (code, text) = run(versus(dir.path()).args(["run", "-q", "--no-history"]).arg(&big));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("big.toml") && text.contains("at most 16 MiB"), "{text}");
+}
+
+/// A suite whose implementation reads a generated 1 KB payload.
+fn payload_suite(dir: &Path) -> PathBuf {
+    let path = dir.join("p.toml");
+    let text = "name = \"p\"\n[settings]\nruns = 2\nwarmup = 0\n[payload]\nsize = \"1KB\"\nseed = 7\n\
+                [operations.x]\n[implementations.a]\nrun.x = \"cat {in}\"\n";
+    fs::write(&path, text).unwrap();
+    path
+}
+
+/// With no home folder the payload cache falls back to the temporary
+/// folder, which others can write to: versus makes its own folder there
+/// private, and refuses one that others could have filled (a planted
+/// payload of the right size would otherwise be fed to every implementation).
+#[test]
+fn without_a_home_the_payload_cache_is_private_or_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    fs::create_dir(&tmp).unwrap();
+    let s = payload_suite(dir.path());
+    let homeless = |c: &mut Command| {
+        c.env_remove("VERSUS_CACHE_DIR")
+            .env_remove("HOME")
+            .env_remove("XDG_CACHE_HOME")
+            .env("TMPDIR", &tmp);
+    };
+    let mut first = versus(dir.path());
+    homeless(&mut first);
+    let (code, text) = run(first.args(["run", "-q", "--no-history"]).arg(&s).args(["--out", "one"]));
+    assert_eq!(code, Some(0), "{text}");
+    let cache = fs::read_dir(&tmp).unwrap().next().unwrap().unwrap().path();
+    let name = cache.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("versus-"), "{name}");
+    assert_eq!(fs::metadata(&cache).unwrap().permissions().mode() & 0o777, 0o700);
+
+    fs::set_permissions(&cache, fs::Permissions::from_mode(0o777)).unwrap();
+    let mut second = versus(dir.path());
+    homeless(&mut second);
+    let (code, text) = run(second
+        .args(["run", "-q", "--no-history"])
+        .arg(&s)
+        .args(["--out", "two"]));
+    assert_ne!(code, Some(0), "{text}");
+    assert!(text.contains(&name) && text.contains("VERSUS_CACHE_DIR"), "{text}");
+}

@@ -123,6 +123,10 @@ pub fn expand(suite: &mut Suite, revs: &[RevArg], cache_dir: &Path) -> Result<Ve
             out.push(imp);
             continue;
         }
+        if !revisioned {
+            crate::payload::trusted(cache_dir)
+                .with_context(|| format!("implementations.{}: cannot cache its builds", imp.declared))?;
+        }
         revisioned = true;
         for info in &infos {
             let key = (top.clone(), info.rev.clone());

@@ -35,6 +35,7 @@ impl Runner<'_> {
     /// disk, so bad input fails fast.
     pub fn check_payloads(&self) -> Result<()> {
         let Some(p) = &self.suite.payload else { return Ok(()) };
+        payload::trusted(&self.cache)?;
         let mut to_generate: Vec<(u64, Bytes)> = Vec::new();
         for g in &self.plan.groups {
             let scope = params_scope(&g.values, &self.tmp);
@@ -70,8 +71,6 @@ impl Runner<'_> {
         if needed == 0 {
             return Ok(());
         }
-        fs::create_dir_all(&self.cache)
-            .with_context(|| format!("cannot create the payload cache {}", self.cache.display()))?;
         let Some(free) = payload::free_space(&self.cache) else {
             return Ok(());
         };

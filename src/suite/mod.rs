@@ -267,11 +267,27 @@ pub struct Suite {
 /// Placeholders that every operation command may use, besides parameters and `<op>.out`.
 pub const RUN_PLACEHOLDERS: &[&str] = &["payload", "in", "out", "tmp", "impl", "op"];
 
+/// The largest suite file read: a suite is written by hand, and data belongs
+/// in the files it names. A larger file is refused before it is read, so a
+/// hostile or mistaken one costs no memory.
+pub const SUITE_FILE_MAX: u64 = 16 << 20;
+
 pub fn load(path: &Path) -> Result<Suite, SuiteError> {
-    let text = std::fs::read_to_string(path).map_err(|e| SuiteError {
+    let fail = |message: String| SuiteError {
         location: path.display().to_string(),
-        message: format!("cannot read the suite file: {e}"),
-    })?;
+        message,
+    };
+    let size = std::fs::metadata(path)
+        .map_err(|e| fail(format!("cannot read the suite file: {e}")))?
+        .len();
+    if size > SUITE_FILE_MAX {
+        return Err(fail(format!(
+            "the suite file is {} bytes; a suite file is at most {} MiB (put data in the files it names)",
+            size,
+            SUITE_FILE_MAX >> 20
+        )));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read the suite file: {e}")))?;
     let mut suite = parse(path, &text)?;
     // Commands run in the suite's folder while paths are resolved against it:
     // make it absolute so both agree whatever the caller's working directory.

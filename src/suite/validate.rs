@@ -19,6 +19,10 @@ use crate::base::params::ParamValue;
 use crate::base::placeholder::{CommandTemplate, Template};
 use crate::base::units::{parse_duration, parse_size};
 
+/// The longest command text accepted: Linux's usual limit on a program's
+/// arguments and environment together (`ARG_MAX`, a quarter of an 8 MiB stack).
+pub const COMMAND_MAX: usize = 2 << 20;
+
 pub(super) fn line_col(path: &Path, text: &str, offset: usize) -> String {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
@@ -89,6 +93,7 @@ impl Validator<'_> {
     }
 
     /// Parses a command and checks its placeholders against `allowed`.
+    /// A command longer than [`COMMAND_MAX`] is refused before it is parsed.
     pub fn command(
         &self,
         what: &str,
@@ -101,6 +106,14 @@ impl Validator<'_> {
             Some(o) => self.err_at(o, format!("{what}: {msg}")),
             None => self.err(format!("{what}: {msg}")),
         };
+        if text.len() > COMMAND_MAX {
+            return Err(fail(format!(
+                "the command is {} bytes; no system starts a command over {} KiB (its arguments and \
+environment together), so it could never run: pass data through a file",
+                text.len(),
+                COMMAND_MAX >> 10
+            )));
+        }
         if !shell && let Some(syntax) = super::shell::shell_syntax(text) {
             return Err(fail(format!(
                 "`{syntax}` in `{text}` is shell syntax, but commands run without a shell, so it would reach the \
