@@ -70,6 +70,7 @@ fn with_a_change_since(r: &mut results::Results) {
             note: None,
             noise: None,
             beside: None,
+            shared: vec![],
         })
         .collect();
     r.since = Some(results::Since {
@@ -81,6 +82,7 @@ fn with_a_change_since(r: &mut results::Results) {
         changes,
         metrics: Default::default(),
         shifts: vec![],
+        machine: None,
     });
 }
 

@@ -6,6 +6,8 @@
 //! change is judged against the cell's run-to-run noise where the history
 //! store knows it (`judge::change`).
 
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
 
 use crate::base::metric::Metric;
@@ -13,8 +15,9 @@ use crate::base::outcome::Outcome;
 use crate::judge::book::Book;
 use crate::judge::noise::REFERENCE_RUNS;
 use crate::judge::relative;
+use crate::judge::shared;
 use crate::results::RunNoise;
-use crate::results::{Beside, Cell, Change, Comparison, Results, Shift, Since, Verdict};
+use crate::results::{Beside, Cell, Change, Comparison, MachineShift, Results, SharedShift, Shift, Since, Verdict};
 
 /// One row: a cell of both files.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,6 +33,10 @@ pub struct Row {
     /// The change beside the other implementations of its group, where
     /// history has one: the verdict that counts (`Row::verdict`).
     pub beside: Option<Beside>,
+    /// Without `beside`: the change beyond its group's and the machine's
+    /// own change (`judge::shared`), which withheld `change`'s verdict
+    /// when one of them explains it.
+    pub shared: Vec<SharedShift>,
 }
 
 impl Row {
@@ -65,6 +72,8 @@ pub struct Diff {
     /// What the noise the changes were judged against rests on; `None`
     /// when no history knew it (only the runs' own intervals were used).
     pub noise: Option<String>,
+    /// The machine's own change, where both runs read versus's speed reference.
+    pub machine: Option<MachineShift>,
 }
 
 /// Differences of machine that make old and new incomparable.
@@ -136,6 +145,16 @@ fn diff_from(old: &Results, new: &Results, metric: Metric, noise: &Book, from_le
     } else {
         relative::From::Run(&old_logs, &old_cells)
     };
+    let machine = (metric == Metric::Wall)
+        .then(|| {
+            shared::machine_shift(
+                old.environment.speed.as_ref(),
+                new.environment.speed.as_ref(),
+                settings.confidence,
+            )
+        })
+        .flatten();
+    let groups = group_members(new);
     let mut rows = Vec::new();
     let mut logs = Vec::new();
     for n in &new.cells {
@@ -172,7 +191,16 @@ fn diff_from(old: &Results, new: &Results, metric: Metric, noise: &Book, from_le
             note,
             noise: cell_noise,
             beside,
+            shared: Vec::new(),
         });
+    }
+    if metric == Metric::Wall {
+        let runs = Runs {
+            olds: &olds,
+            now: (&new_logs, &new_cells),
+            then: (&old_logs, &old_cells),
+        };
+        hold_shared(&mut rows, &runs, &groups, machine.as_ref(), from_levels, &settings);
     }
     let geomean = (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp());
     let news: IndexMap<&str, ()> = new.cells.iter().map(|c| (c.id.as_str(), ())).collect();
@@ -194,7 +222,81 @@ fn diff_from(old: &Results, new: &Results, metric: Metric, noise: &Book, from_le
             .collect(),
         version_changes: version_changes(old, new),
         noise: noise.summary(settings.confidence),
+        machine: machine_change(old, new),
     }
+}
+
+/// The two runs of a diff: the old cells by id, and each run's log medians and cells.
+struct Runs<'a> {
+    olds: &'a IndexMap<&'a str, &'a Cell>,
+    now: (&'a HashMap<&'a str, f64>, &'a relative::Cells<'a>),
+    then: (&'a HashMap<&'a str, f64>, &'a relative::Cells<'a>),
+}
+
+/// Withholds each change no learned reference judged (`beside`) that its
+/// group or the machine explains (`judge::shared`). The group counts only
+/// where it moved too: the others of the cell's group called the same way
+/// on their own, most of them. It is asked only of a change from the last
+/// run itself: from a level, a change that stays would read as moving with
+/// the group.
+fn hold_shared(
+    rows: &mut [Row],
+    runs: &Runs<'_>,
+    groups: &HashMap<String, Vec<&Cell>>,
+    machine: Option<&crate::judge::levels::LogEstimate>,
+    from_levels: bool,
+    settings: &crate::results::AnalysisSettings,
+) {
+    let own: HashMap<String, Verdict> = rows
+        .iter()
+        .filter_map(|r| Some((r.id.clone(), r.change.as_ref()?.verdict)))
+        .collect();
+    for r in rows.iter_mut().filter(|r| r.beside.is_none()) {
+        let (Some(c), Some(n), Some(o)) = (
+            r.change.as_mut().filter(|c| c.verdict.is_change()),
+            runs.now.1.get(r.id.as_str()),
+            runs.olds.get(r.id.as_str()),
+        ) else {
+            continue;
+        };
+        let others = others_in_both(groups, n, runs.now.0, runs.then.0);
+        let moved = others.iter().filter(|o| own.get(*o) == Some(&c.verdict)).count();
+        if !from_levels && !others.is_empty() && 2 * moved > others.len() {
+            r.shared
+                .extend(shared::beyond_group((n, o), &others, runs.now, runs.then, c, settings));
+        }
+        if let Some(m) = machine {
+            r.shared.push(shared::beyond_machine(c, m, (1.0 + settings.noise).ln()));
+        }
+        shared::withhold(c, &r.shared);
+    }
+}
+
+/// Each group's cells of `new`, by group key.
+fn group_members(new: &Results) -> HashMap<String, Vec<&Cell>> {
+    let mut out: HashMap<String, Vec<&Cell>> = std::collections::HashMap::new();
+    for c in &new.cells {
+        out.entry(crate::results::group_key(&c.operation, &c.params))
+            .or_default()
+            .push(c);
+    }
+    out
+}
+
+/// The other cells of `n`'s group that finished in both runs.
+fn others_in_both(
+    groups: &HashMap<String, Vec<&Cell>>,
+    n: &Cell,
+    new_logs: &HashMap<&str, f64>,
+    old_logs: &HashMap<&str, f64>,
+) -> Vec<String> {
+    groups
+        .get(&crate::results::group_key(&n.operation, &n.params))
+        .into_iter()
+        .flatten()
+        .filter(|c| c.id != n.id && new_logs.contains_key(c.id.as_str()) && old_logs.contains_key(c.id.as_str()))
+        .map(|c| c.id.clone())
+        .collect()
 }
 
 /// `n`'s change beside the others of its group in `new`, where history has
@@ -203,7 +305,7 @@ fn beside(
     new: &Results,
     (n, o): (&Cell, &Cell),
     noise: &Book,
-    run: (&std::collections::HashMap<&str, f64>, &relative::Cells<'_>),
+    run: (&HashMap<&str, f64>, &relative::Cells<'_>),
     from: relative::From<'_>,
     settings: &crate::results::AnalysisSettings,
 ) -> Option<Beside> {
@@ -299,6 +401,7 @@ pub fn since(
                 note: r.note.or_else(|| r.change.as_ref().and_then(|c| c.note.clone())),
                 noise: r.noise,
                 beside: r.beside,
+                shared: r.shared,
             })
             .collect()
     };
@@ -321,7 +424,26 @@ pub fn since(
             .collect(),
         noise: noise.summary(new.analysis.confidence),
         shifts: shifts(old, new, noise, from_levels),
+        machine: machine_change(old, new),
     }
+}
+
+/// The machine's own change between `old` and `new`, where both read
+/// versus's speed reference.
+fn machine_change(old: &Results, new: &Results) -> Option<MachineShift> {
+    let settings = &new.analysis;
+    let est = shared::machine_shift(
+        old.environment.speed.as_ref(),
+        new.environment.speed.as_ref(),
+        settings.confidence,
+    )?;
+    let (lo, hi) = est.interval.unzip();
+    Some(MachineShift {
+        ratio: est.center.exp(),
+        ci_low: lo.map(f64::exp),
+        ci_high: hi.map(f64::exp),
+        verdict: crate::judge::verdict::decide(&est, (1.0 + settings.noise).ln()),
+    })
 }
 
 /// Rows that are slower (with a `slower` verdict) by more than `threshold` (0.05 = 5%).

@@ -86,6 +86,7 @@ fn describe(memory_limit_mechanism: &str) -> Environment {
         versus_commit: git::of_versus(),
         cpu: cpu::read(),
         load: None,
+        speed: None,
     }
 }
 

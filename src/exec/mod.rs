@@ -6,7 +6,8 @@
 //! wraps an executor so runs that need exact peak memory start from a small
 //! spawn helper; `interrupt` is versus's own interruption; `streams`,
 //! `rss` and `cgroup` serve `process`; `counter` counts instructions
-//! (perf, or valgrind) around a run or a worker's batches.
+//! (perf, or valgrind) around a run or a worker's batches; `speed` reads
+//! the machine's own speed between rounds.
 
 pub mod cgroup;
 pub mod contract;
@@ -17,6 +18,7 @@ pub mod interrupt;
 pub mod process;
 pub mod rss;
 pub mod service;
+pub mod speed;
 pub mod streams;
 pub mod usage;
 

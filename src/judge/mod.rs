@@ -19,6 +19,8 @@
 //! - `relative`: the same beside the other implementations of its group,
 //!   which shared the machine's moods with it, and the group's shift as a
 //!   whole.
+//! - `shared`: until that history exists, a change withheld when the
+//!   group or the machine's own speed (`exec::speed`) moved with it.
 //! - `stability`: whether a cell's runs describe one level at all (two
 //!   modes, a spread as wide as the level, passes in different modes).
 //! - `overall`: one implementation against the reference over a whole
@@ -34,6 +36,7 @@ pub mod noise;
 pub mod overall;
 pub mod pair;
 pub mod relative;
+pub mod shared;
 pub mod stability;
 pub mod verdict;
 pub mod withhold;

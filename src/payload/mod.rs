@@ -22,7 +22,7 @@ pub use writer::{WriteMode, generate};
 /// Payloads are trusted by name and size and built revisions are run, so a
 /// folder versus chose itself is made private (0700) and refused when
 /// another user owns it or others can write into it: in a shared `/tmp`,
-/// anyone could have made it first.
+/// anyone could have made it first (`base::private`).
 pub fn cache_dir() -> PathBuf {
     if let Some(d) = std::env::var_os("VERSUS_CACHE_DIR") {
         return PathBuf::from(d);
@@ -35,43 +35,6 @@ pub fn cache_dir() -> PathBuf {
         // SAFETY: geteuid only reads the process's user id.
         None => std::env::temp_dir().join(format!("versus-{}", unsafe { libc::geteuid() })),
     }
-}
-
-/// Makes `cache` ready to be trusted before anything in it is used: a
-/// folder the user named with `VERSUS_CACHE_DIR` is theirs to share;
-/// any other is made private, or refused (see [`cache_dir`]).
-pub fn trusted(cache: &Path) -> io::Result<()> {
-    if std::env::var_os("VERSUS_CACHE_DIR").is_some_and(|d| Path::new(&d) == cache) {
-        return fs::create_dir_all(cache);
-    }
-    private_dir(cache)
-}
-
-/// Creates `dir` (mode 0700) if it is missing; fails, naming it, when it
-/// belongs to another user or others can write into it.
-fn private_dir(dir: &Path) -> io::Result<()> {
-    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
-    if let Some(parent) = dir.parent() {
-        fs::create_dir_all(parent)?;
-    }
-    match fs::DirBuilder::new().mode(0o700).create(dir) {
-        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(e),
-        _ => {}
-    }
-    let meta = fs::symlink_metadata(dir)?;
-    // SAFETY: geteuid only reads the process's user id.
-    let me = unsafe { libc::geteuid() };
-    if !meta.is_dir() || meta.uid() != me || meta.mode() & 0o022 != 0 {
-        return Err(io::Error::new(
-            io::ErrorKind::PermissionDenied,
-            format!(
-                "the cache folder {} is not a folder of this user's that only it can write to; versus will not \
-trust its payloads or builds (remove it, or choose a folder with VERSUS_CACHE_DIR)",
-                dir.display()
-            ),
-        ));
-    }
-    Ok(())
 }
 
 /// Where the payload for (seed, size) is cached.
@@ -101,7 +64,7 @@ pub fn free_space(dir: &Path) -> Option<u64> {
 
 /// Returns the cached payload for (seed, size), generating it first if needed.
 pub fn cached(cache: &Path, seed: u64, size: Bytes) -> io::Result<PathBuf> {
-    trusted(cache)?;
+    crate::base::private::trusted(cache)?;
     let dir = cache.join("payloads");
     fs::create_dir_all(&dir)?;
     let path = cached_path(cache, seed, size);

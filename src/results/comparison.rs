@@ -64,6 +64,13 @@ pub enum Verdict {
     Baseline,
 }
 
+impl Verdict {
+    /// Whether it calls a difference: `faster` or `slower`.
+    pub fn is_change(self) -> bool {
+        matches!(self, Verdict::Faster | Verdict::Slower)
+    }
+}
+
 /// How comparisons were decided; stored so re-rendering gives the same verdicts.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct AnalysisSettings {

@@ -115,6 +115,20 @@ pub struct Environment {
     /// share of its CPU time (`environment::load`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load: Option<crate::results::RunLoad>,
+    /// The machine's own speed through the run: a fixed workload timed
+    /// between rounds (`exec::speed`), so a later run can tell a machine
+    /// that changed from cells that did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed: Option<SpeedReadings>,
+}
+
+/// Readings of the fixed workload of `exec::speed`, in the order taken.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct SpeedReadings {
+    /// What was timed; readings compare only under the same name.
+    pub workload: String,
+    /// Each reading's time, in nanoseconds.
+    pub samples_ns: Vec<u64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]

@@ -41,14 +41,16 @@ pub use finding::{
 pub use headline::{Headline, HeadlineAsk, HeadlineRow, NotesAt, ReportInfo};
 pub use journal::{Journal, Recovered};
 pub use judged::{Instability, InstabilityKind, NoiseSource, RunNoise};
-pub use machine::{Artifact, CpuDetails, Environment, GitState, ImplementationInfo, Machine, RunLoad, ServiceInfo};
+pub use machine::{
+    Artifact, CpuDetails, Environment, GitState, ImplementationInfo, Machine, RunLoad, ServiceInfo, SpeedReadings,
+};
 pub use metric::{MetricResults, MetricStats};
 pub use order::RunOrder;
 pub use overall::{OperationMeans, Overall, OverallRow};
 pub use revisions::{BuildRecord, BuildStatus, RevisionColumn, RevisionInfo, Revisions};
 pub use samples::{Samples, per_call, per_call_batches};
 pub use segments::{Design, Levels, Segment, gather};
-pub use since::{Beside, Change, Shift, Since};
+pub use since::{Beside, Change, MachineShift, SharedBy, SharedShift, Shift, Since};
 
 pub const SCHEMA_VERSION: u32 = 2;
 /// Older versions this versus still reads (their verdicts are computed again).

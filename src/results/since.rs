@@ -33,6 +33,9 @@ pub struct Since {
     /// Each group's change as a whole, where history has one (wall time).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shifts: Vec<Shift>,
+    /// The machine's own change, where both runs read versus's speed reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<MachineShift>,
 }
 
 impl Since {
@@ -75,6 +78,49 @@ pub struct Change {
     /// history has one (`judge::relative`); `verdict` is then its verdict.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beside: Option<Beside>,
+    /// Where no learned reference judged it (`beside`): the change beyond
+    /// what its group and the machine did between the two runs
+    /// (`judge::shared`); `verdict` is `unknown` when one of them explains it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared: Vec<SharedShift>,
+}
+
+/// What a change was held against: the group's or the machine's own change.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SharedBy {
+    /// The other implementations of the cell's group (the median of them).
+    Group,
+    /// versus's speed reference (`environment.speed`).
+    Machine,
+}
+
+/// A cell's change beyond a shift its group or the machine shared.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SharedShift {
+    pub by: SharedBy,
+    /// For `group`: the implementations.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub with: Vec<String>,
+    /// What the group or the machine did: now / before.
+    pub shift: f64,
+    /// The cell's change beyond it (now / before over `shift`), its
+    /// interval and verdict.
+    pub beyond: f64,
+    pub beyond_low: Option<f64>,
+    pub beyond_high: Option<f64>,
+    pub verdict: Verdict,
+}
+
+/// The machine's own change between the two runs: versus's speed
+/// reference (`environment.speed`) now against then.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct MachineShift {
+    /// now / before, above 1 is slower, with its interval and verdict.
+    pub ratio: f64,
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+    pub verdict: Verdict,
 }
 
 /// A cell's change between runs measured as its ratio to the other

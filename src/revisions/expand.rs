@@ -124,7 +124,7 @@ pub fn expand(suite: &mut Suite, revs: &[RevArg], cache_dir: &Path) -> Result<Ve
             continue;
         }
         if !revisioned {
-            crate::payload::trusted(cache_dir)
+            crate::base::private::trusted(cache_dir)
                 .with_context(|| format!("implementations.{}: cannot cache its builds", imp.declared))?;
         }
         revisioned = true;

@@ -35,7 +35,7 @@ impl Runner<'_> {
     /// disk, so bad input fails fast.
     pub fn check_payloads(&self) -> Result<()> {
         let Some(p) = &self.suite.payload else { return Ok(()) };
-        payload::trusted(&self.cache)?;
+        crate::base::private::trusted(&self.cache)?;
         let mut to_generate: Vec<(u64, Bytes)> = Vec::new();
         for g in &self.plan.groups {
             let scope = params_scope(&g.values, &self.tmp);

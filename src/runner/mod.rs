@@ -120,6 +120,10 @@ pub struct Runner<'a> {
     /// versus's own, to skip consumers of failed producers.
     outcomes: HashMap<String, (Outcome, Option<crate::base::outcome::HarnessFault>)>,
     setup_failed: HashMap<usize, String>,
+    /// The machine's speed, read between measured rounds (`exec::speed`),
+    /// and the time the readings took.
+    pub speed: Vec<u64>,
+    speed_spent: std::time::Duration,
 }
 
 impl<'a> Runner<'a> {
@@ -143,6 +147,8 @@ impl<'a> Runner<'a> {
             digests: HashMap::new(),
             outcomes: HashMap::new(),
             setup_failed: HashMap::new(),
+            speed: Vec::new(),
+            speed_spent: std::time::Duration::ZERO,
         }
     }
 

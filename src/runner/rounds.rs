@@ -186,6 +186,7 @@ impl Runner<'_> {
             if self.take_round(states, &wants, at, false, payload, group, exec, events) {
                 return true;
             }
+            self.read_speed();
             at.round += 1;
             measured += 1;
             let (max_runs, max_time) = match group.sampling {
@@ -221,6 +222,17 @@ impl Runner<'_> {
                 }
                 return false;
             }
+        }
+    }
+
+    /// One reading of the machine's speed after a measured round, while
+    /// the readings stay inside their share of the run (`exec::speed`).
+    fn read_speed(&mut self) {
+        use crate::exec::speed;
+        if speed::affordable(self.speed.len(), self.speed_spent, self.clock.now()) {
+            let ns = speed::read();
+            self.speed_spent += Duration::from_nanos(ns);
+            self.speed.push(ns);
         }
     }
 

@@ -119,6 +119,10 @@ impl Session<'_> {
             kind: "teardown_failed".into(),
             message: problem,
         }));
+        results.environment.speed = (!runner.speed.is_empty()).then(|| crate::results::SpeedReadings {
+            workload: crate::exec::speed::workload(),
+            samples_ns: std::mem::take(&mut runner.speed),
+        });
         drop(runner);
         drop(services);
         results.environment.load = sampler.finish();

@@ -150,6 +150,10 @@ pub fn since_brief(results: &Results) -> Option<(String, Option<Table>)> {
         changed.len() - slower,
         since.changes.len() - changed.len()
     );
+    let sentence = match crate::report::sections::since::shared_note(since) {
+        Some(machine) => format!("{sentence} {machine}"),
+        None => sentence,
+    };
     let size = |i: &usize| since.changes[*i].ratio.map_or(0.0, |r| r.ln().abs());
     let mut largest = changed.clone();
     largest.sort_by(|a, b| size(b).total_cmp(&size(a)));

@@ -7,8 +7,9 @@
 
 use crate::analysis::diff::Diff;
 use crate::base::metric::Metric;
+use crate::judge::shared;
 use crate::report::tables::{Table, TableKind};
-use crate::results::{Change, Results, Since, Verdict};
+use crate::results::{Change, MachineShift, Results, Since, Verdict};
 
 use crate::report::sections::revisions::{bound, pct};
 
@@ -34,6 +35,8 @@ pub fn verdict_word(verdict: Option<Verdict>, note: Option<&str>, noise_floor: f
         (Some(Verdict::Unknown), Some(w)) => format!("within noise {}", w.split(' ').next().unwrap_or(w)),
         (Some(_), _) => match note {
             Some(n) if n.starts_with("too few runs") => "unknown (too few runs)".into(),
+            Some(n) if n.starts_with(shared::MACHINE_MOVED) => "unknown (the machine moved)".into(),
+            Some(n) if n.starts_with(shared::GROUP_MOVED) => "unknown (its group moved)".into(),
             _ => "unknown".into(),
         },
         (None, _) => note.unwrap_or_default().to_string(),
@@ -85,6 +88,57 @@ fn beside_notes(since: &Since) -> Vec<String> {
     notes
 }
 
+/// What the machine did between the two runs, and how many changes its
+/// group or the machine explained (`judge::shared`); `None` when neither
+/// has anything to say.
+pub fn shared_note(since: &Since) -> Option<String> {
+    let held = since
+        .changes
+        .iter()
+        .filter(|c| c.verdict == Some(Verdict::Unknown) && !c.shared.is_empty())
+        .filter_map(|c| c.note.as_deref());
+    machine_note(held, since.machine.as_ref())
+}
+
+/// `shared_note` from the notes of the changes a reference withheld.
+fn machine_note<'a>(held: impl Iterator<Item = &'a str>, machine: Option<&MachineShift>) -> Option<String> {
+    let (mut group, mut by_machine) = (0, 0);
+    for note in held {
+        group += usize::from(note.starts_with(shared::GROUP_MOVED));
+        by_machine += usize::from(note.starts_with(shared::MACHINE_MOVED));
+    }
+    if group + by_machine == 0 && !machine.is_some_and(|m| m.verdict.is_change()) {
+        return None;
+    }
+    let mut parts: Vec<String> = machine
+        .map(|m| {
+            let bounds = match (m.ci_low, m.ci_high) {
+                (Some(lo), Some(hi)) => format!(" [{}, {}]", bound(lo), bound(hi)),
+                _ => String::new(),
+            };
+            let held = if m.verdict.is_change() {
+                "the machine changed"
+            } else {
+                "the machine held"
+            };
+            format!(
+                "versus's speed reference, timed between rounds, ran {}{bounds} against that run ({held})",
+                pct(m.ratio)
+            )
+        })
+        .into_iter()
+        .collect();
+    if group + by_machine > 0 {
+        parts.push(format!(
+            "{group} change(s) read unknown because the other implementations of their group moved with them, {by_machine} because the machine did"
+        ));
+    }
+    let text = parts.join("; ");
+    let mut chars = text.chars();
+    let first = chars.next()?.to_uppercase().collect::<String>();
+    Some(format!("{first}{}.", chars.as_str()))
+}
+
 /// What the intervals cover, for a table title. Counts are judged against
 /// their own repeatability only: history's noise is learned from time.
 fn covered(noise: Option<&str>, metric: Metric) -> &'static str {
@@ -118,6 +172,7 @@ pub fn table(results: &Results) -> Option<Table> {
     let since = results.since.as_ref().filter(|s| !s.changes.is_empty())?;
     let (floor, metric) = (results.analysis.noise, results.view);
     let mut notes = noise_notes(since.noise.as_ref(), metric);
+    notes.extend(shared_note(since).filter(|_| metric == Metric::Wall));
     notes.extend(could_find(&since.for_metric(metric).changes));
     let with_beside = metric == Metric::Wall && since.changes.iter().any(|c| c.beside.is_some());
     if with_beside {
@@ -194,6 +249,12 @@ pub fn diff_table(d: &Diff, noise_floor: f64) -> Table {
     }
     header.push("verdict");
     let mut notes = noise_notes(d.noise.as_ref(), d.metric);
+    let held = d
+        .rows
+        .iter()
+        .filter(|r| !r.shared.is_empty())
+        .filter_map(|r| r.change.as_ref()?.note.as_deref());
+    notes.extend(machine_note(held, d.machine.as_ref()));
     if with_beside {
         notes.push(BESIDE.to_string());
     }
@@ -252,6 +313,7 @@ mod tests {
             note: None,
             noise: Some(noise()),
             beside,
+            shared: vec![],
         }
     }
 
@@ -286,6 +348,7 @@ mod tests {
                 verdict: Verdict::Slower,
                 noise: noise(),
             }],
+            machine: None,
         });
         let t = table(&r).unwrap();
         assert_eq!(t.header[4], "beside the others");

@@ -1,0 +1,60 @@
+//! The machine's speed, read between rounds: a short fixed workload timed
+//! in versus's own process, so a run records how fast this machine was
+//! while it measured, whatever the suite runs. Two runs' readings say
+//! whether the machine itself changed between them (a busier host, a
+//! slower CPU), which the change judge needs for cells that have no
+//! partner to be judged beside (`judge::shared`).
+//!
+//! The workload is pure integer work on one core (a xorshift loop that
+//! touches no memory), about a millisecond, and is read only while its
+//! total stays under `BUDGET` of the run's time. It says how fast this
+//! build of versus runs it, so readings compare only under one `WORKLOAD`
+//! name, which carries versus's version and build profile.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// The share of a run's time the readings may take.
+pub const BUDGET: f64 = 0.02;
+
+/// Iterations of one reading: about 1 ms on a 2020s core.
+const STEPS: u64 = 1 << 20;
+
+/// The workload's identity: readings compare only under the same one.
+pub fn workload() -> String {
+    let profile = if cfg!(debug_assertions) { "debug" } else { "release" };
+    format!("xorshift-2^20 v1 (versus {} {profile})", env!("CARGO_PKG_VERSION"))
+}
+
+/// One reading: the workload's time, in nanoseconds.
+pub fn read() -> u64 {
+    let start = Instant::now();
+    let mut x = black_box(0x9e37_79b9_7f4a_7c15u64);
+    for _ in 0..STEPS {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+    }
+    black_box(x);
+    start.elapsed().as_nanos().max(1) as u64
+}
+
+/// Whether another reading fits the budget, `spent` already taken out of
+/// `elapsed` of the run: the first always does.
+pub fn affordable(readings: usize, spent: Duration, elapsed: Duration) -> bool {
+    readings == 0 || spent.as_secs_f64() <= BUDGET * elapsed.as_secs_f64()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readings_stay_inside_their_budget() {
+        assert!(affordable(0, Duration::from_secs(5), Duration::ZERO));
+        assert!(!affordable(1, Duration::from_millis(3), Duration::from_millis(100)));
+        assert!(affordable(1, Duration::from_millis(2), Duration::from_millis(100)));
+        assert!(read() > 0);
+        assert!(workload().contains(env!("CARGO_PKG_VERSION")));
+    }
+}

@@ -1,0 +1,215 @@
+//! A change the machine or the group shares is not the cell's.
+//!
+//! Between two runs the machine itself can change: a neighbour starts, the
+//! host moves the VM, the CPU clocks down. Measured on this project's 2-core
+//! VM (issue 41), a busy neighbour during every other run made most
+//! unchanged cells read "slower" then "faster", and a user's second run
+//! called 13 of 16 unchanged cells faster. Until a cell has history enough
+//! to learn its run-to-run noise and its ratio to its group
+//! (`judge::relative`, from `noise::MIN_RUNS` runs), two references say
+//! what the machine did:
+//!
+//! - **the group**: the other implementations of the cell's group took
+//!   turns with it in both runs; the cell's ratio to them (round by round,
+//!   `relative::within`) carries little of what they shared;
+//! - **the machine's speed**: a fixed workload versus times between rounds
+//!   (`exec::speed`), which every cell has, a suite of one command too.
+//!
+//! A change is called only when it also stands beyond each reference that
+//! is known — the same verdict on its log change less the reference's,
+//! intervals combined — and is otherwise `unknown`, saying what moved. The
+//! references only ever withhold a verdict, never make one: a cell that
+//! does not follow the CPU workload (one that waits on a disk) is not
+//! called changed because the machine sped up.
+
+use std::collections::HashMap;
+
+use super::compare::unpaired;
+use super::levels::{self, LogEstimate};
+use super::noise::Level;
+use super::relative::{self, Cells, From, Reference};
+use crate::results::{AnalysisSettings, Cell, Comparison, RunNoise, SpeedReadings, Verdict};
+use crate::results::{NoiseSource, SharedBy, SharedShift};
+
+/// Readings each run needs for the machine's change to be judged.
+pub const MIN_READINGS: usize = 3;
+
+/// The machine's change between two runs, log(now / before) of its speed
+/// readings' medians with their intervals combined; `None` when either run
+/// has too few readings or they timed different workloads.
+pub fn machine_shift(old: Option<&SpeedReadings>, new: Option<&SpeedReadings>, level: f64) -> Option<LogEstimate> {
+    let (old, new) = (old?, new?);
+    if old.workload != new.workload || old.samples_ns.len() < MIN_READINGS || new.samples_ns.len() < MIN_READINGS {
+        return None;
+    }
+    let est =
+        |s: &[u64]| levels::estimate_owned(s.iter().map(|&x| (x.max(1) as f64).ln()).collect(), &[s.len()], level);
+    Some(unpaired(&est(&new.samples_ns)?, &est(&old.samples_ns)?))
+}
+
+/// A change as a log estimate.
+fn as_estimate(c: &Comparison) -> LogEstimate {
+    LogEstimate {
+        center: c.ratio.ln(),
+        interval: c.ci_low.zip(c.ci_high).map(|(lo, hi)| (lo.ln(), hi.ln())),
+        n: c.n,
+        segments: 1,
+        between_share: None,
+        widened: false,
+    }
+}
+
+/// `change` beyond the machine's own change `machine`.
+pub fn beyond_machine(change: &Comparison, machine: &LogEstimate, band: f64) -> SharedShift {
+    let beyond = unpaired(&as_estimate(change), machine);
+    shared(SharedBy::Machine, Vec::new(), machine.center, &beyond, band)
+}
+
+/// `new`'s change since `old` beside the other implementations of its
+/// group measured in both runs (`others`, cell ids): its ratio to their
+/// median now against the same ratio then, each run's interval from its
+/// own rounds. `None` without others or paired rounds.
+pub fn beyond_group(
+    (new, old): (&Cell, &Cell),
+    others: &[String],
+    now: (&HashMap<&str, f64>, &Cells<'_>),
+    then: (&HashMap<&str, f64>, &Cells<'_>),
+    change: &Comparison,
+    settings: &AnalysisSettings,
+) -> Option<SharedShift> {
+    if others.is_empty() {
+        return None;
+    }
+    // A reference with no learned noise: only the runs' own intervals count.
+    let reference = Reference {
+        against: others.to_vec(),
+        noise: RunNoise {
+            sigma: 0.0,
+            runs: 1,
+            source: NoiseSource::Cell,
+        },
+        level: Level {
+            log_median: 0.0,
+            runs: 1,
+        },
+    };
+    let (c, _) = relative::change_beside((new, old), &[reference], now, From::Run(then.0, then.1), settings)?;
+    let beyond = as_estimate(&c);
+    let band = (1.0 + settings.noise).ln();
+    Some(shared(
+        SharedBy::Group,
+        others.to_vec(),
+        change.ratio.ln() - beyond.center,
+        &beyond,
+        band,
+    ))
+}
+
+fn shared(by: SharedBy, with: Vec<String>, shift: f64, beyond: &LogEstimate, band: f64) -> SharedShift {
+    SharedShift {
+        by,
+        with,
+        shift: shift.exp(),
+        beyond: beyond.center.exp(),
+        beyond_low: beyond.interval.map(|i| i.0.exp()),
+        beyond_high: beyond.interval.map(|i| i.1.exp()),
+        verdict: super::verdict::decide(beyond, band),
+    }
+}
+
+/// Withholds `change`'s verdict when a reference explains it: `faster` or
+/// `slower` stands only where the change beyond every reference in
+/// `shared` reads the same. Returns whether it was withheld.
+pub fn withhold(change: &mut Comparison, shared: &[SharedShift]) -> bool {
+    if !matches!(change.verdict, Verdict::Slower | Verdict::Faster) {
+        return false;
+    }
+    let Some(s) = shared.iter().find(|s| s.verdict != change.verdict) else {
+        return false;
+    };
+    change.note = Some(explain(s));
+    change.verdict = Verdict::Unknown;
+    true
+}
+
+/// How `explain` begins for each reference, for readers of the note.
+pub const MACHINE_MOVED: &str = "moved with the machine";
+pub const GROUP_MOVED: &str = "moved with the other implementations";
+
+/// Why a change was withheld, for the reader.
+pub fn explain(s: &SharedShift) -> String {
+    let how = |r: f64| {
+        if r >= 1.0 {
+            format!("{:.0}% slower", (r - 1.0) * 100.0)
+        } else {
+            format!("{:.0}% faster", (1.0 / r - 1.0) * 100.0)
+        }
+    };
+    match s.by {
+        SharedBy::Machine => format!(
+            "{MACHINE_MOVED}: versus's speed reference ran {} than at that run",
+            how(s.shift)
+        ),
+        SharedBy::Group => format!("{GROUP_MOVED} of its group ({}: {})", s.with.join(", "), how(s.shift)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn readings(center: u64, n: u64) -> SpeedReadings {
+        SpeedReadings {
+            workload: "w".into(),
+            samples_ns: (0..n).map(|i| center + (i * 7) % 5).collect(),
+        }
+    }
+
+    fn change(ratio: f64, lo: f64, hi: f64) -> Comparison {
+        let mut c: Comparison = serde_json::from_value(serde_json::json!({
+            "implementation": "a", "baseline": "a", "operation": "x", "params": {},
+            "ratio": ratio, "ci_low": lo, "ci_high": hi, "verdict": "slower", "paired": false
+        }))
+        .unwrap();
+        c.verdict = if ratio > 1.0 { Verdict::Slower } else { Verdict::Faster };
+        c
+    }
+
+    #[test]
+    fn a_change_the_machine_shares_is_withheld_and_one_beyond_it_stands() {
+        let s = AnalysisSettings::default();
+        let band = (1.0 + s.noise).ln();
+        let machine = machine_shift(Some(&readings(1000, 9)), Some(&readings(1350, 9)), s.confidence).unwrap();
+        assert!((machine.center.exp() - 1.35).abs() < 0.01, "{machine:?}");
+        let mut moved = change(1.36, 1.30, 1.42);
+        let held = beyond_machine(&moved, &machine, band);
+        assert!(withhold(&mut moved, &[held]));
+        assert_eq!(moved.verdict, Verdict::Unknown);
+        assert!(moved.note.unwrap().contains("35% slower"));
+        let mut more = change(2.0, 1.9, 2.1);
+        let beyond = beyond_machine(&more, &machine, band);
+        assert!(!withhold(&mut more, &[beyond]));
+        assert_eq!(more.verdict, Verdict::Slower);
+    }
+
+    #[test]
+    fn a_faster_machine_never_makes_an_unchanged_cell_slower() {
+        let s = AnalysisSettings::default();
+        let machine = machine_shift(Some(&readings(1000, 9)), Some(&readings(700, 9)), s.confidence).unwrap();
+        let mut same = change(1.0, 0.99, 1.01);
+        same.verdict = Verdict::Same;
+        let held = beyond_machine(&same, &machine, (1.0 + s.noise).ln());
+        assert_eq!(held.verdict, Verdict::Slower);
+        assert!(!withhold(&mut same, &[held]));
+        assert_eq!(same.verdict, Verdict::Same);
+    }
+
+    #[test]
+    fn readings_of_another_workload_or_too_few_say_nothing() {
+        let mut other = readings(1000, 9);
+        other.workload = "v".into();
+        assert!(machine_shift(Some(&readings(1000, 9)), Some(&other), 0.95).is_none());
+        assert!(machine_shift(Some(&readings(1000, 2)), Some(&readings(1000, 9)), 0.95).is_none());
+        assert!(machine_shift(None, Some(&readings(1000, 9)), 0.95).is_none());
+    }
+}
