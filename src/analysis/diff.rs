@@ -536,6 +536,79 @@ mod tests {
         assert!((g - 1.2f64.sqrt()).abs() < 0.01, "{g}");
     }
 
+    /// Twenty runs around `m` (±2).
+    fn around(m: u64) -> Vec<u64> {
+        (0..20).map(|i| m - 2 + (i * 7) % 5).collect()
+    }
+
+    fn verdicts(d: &Diff) -> Vec<Verdict> {
+        d.rows.iter().map(|r| r.verdict().unwrap()).collect()
+    }
+
+    #[test]
+    fn a_shift_the_whole_group_shares_is_withheld_and_one_cell_apart_is_not() {
+        let four = |ms: [u64; 4]| {
+            let runs: Vec<Vec<u64>> = ms.iter().map(|m| around(*m)).collect();
+            let ids = ["a", "b", "c", "d"];
+            let cells: Vec<(&str, &[u64], Outcome)> = ids
+                .iter()
+                .zip(&runs)
+                .map(|(id, r)| (*id, r.as_slice(), Outcome::Ok))
+                .collect();
+            results(&cells)
+        };
+        let old = four([1000; 4]);
+        // The machine slowed by 35% between the runs: every cell moved.
+        let d = diff(&old, &four([1350, 1352, 1349, 1351]), Metric::Wall, &Book::default());
+        assert_eq!(verdicts(&d), vec![Verdict::Unknown; 4]);
+        let c = d.rows[0].change.as_ref().unwrap();
+        assert!(c.note.as_deref().unwrap().starts_with(shared::GROUP_MOVED), "{c:?}");
+        assert_eq!(d.rows[0].shared[0].by, crate::results::SharedBy::Group);
+        // The same from a run as the store gives it back: statistics, no runs.
+        let mut stored = old.clone();
+        for c in &mut stored.cells {
+            c.samples = Default::default();
+        }
+        let d = diff(&stored, &four([1350, 1352, 1349, 1351]), Metric::Wall, &Book::default());
+        assert_eq!(verdicts(&d), vec![Verdict::Unknown; 4]);
+        // One cell moved on its own: still called, and the others were not asked.
+        let d = diff(&old, &four([1000, 1350, 1000, 1000]), Metric::Wall, &Book::default());
+        assert_eq!(verdicts(&d)[1], Verdict::Slower);
+        assert!(d.rows[1].shared.is_empty());
+    }
+
+    #[test]
+    fn a_shift_the_machines_speed_reference_shows_is_withheld_for_a_lone_cell() {
+        let speed = |ns: u64| crate::results::SpeedReadings {
+            workload: "w".into(),
+            samples_ns: (0..10).map(|i| ns + i % 3).collect(),
+        };
+        let mut old = results(&[("a", &around(1000), Outcome::Ok)]);
+        old.environment.speed = Some(speed(1_000_000));
+        let mut new = results(&[("a", &around(1350), Outcome::Ok)]);
+        // Without readings the change alone is called.
+        assert_eq!(
+            verdicts(&diff(&old, &new, Metric::Wall, &Book::default())),
+            vec![Verdict::Slower]
+        );
+        new.environment.speed = Some(speed(1_350_000));
+        let d = diff(&old, &new, Metric::Wall, &Book::default());
+        assert_eq!(verdicts(&d), vec![Verdict::Unknown]);
+        let note = d.rows[0].change.as_ref().unwrap().note.clone().unwrap();
+        assert!(
+            note.starts_with(shared::MACHINE_MOVED) && note.contains("35% slower"),
+            "{note}"
+        );
+        assert!(d.machine.as_ref().is_some_and(|m| m.verdict == Verdict::Slower));
+        // Twice as slow on a machine 35% slower: the cell changed too.
+        let mut worse = results(&[("a", &around(2000), Outcome::Ok)]);
+        worse.environment.speed = Some(speed(1_350_000));
+        assert_eq!(
+            verdicts(&diff(&old, &worse, Metric::Wall, &Book::default())),
+            vec![Verdict::Slower]
+        );
+    }
+
     #[test]
     fn cells_that_cannot_be_compared_say_why_and_never_give_nan() {
         let old = results(&[("a", &[100], Outcome::Ok), ("b", &[], Outcome::Timeout)]);

@@ -288,7 +288,12 @@ pub fn change_beside(
         let (then, share) = match from {
             From::Levels => (r.level.log_median, r.level.variance_share()),
             From::Run(old_logs, old_cells) => {
-                let before = within(old, &r.against, old_cells, settings.confidence)?;
+                // A stored run is read without its runs: its ratio's own
+                // interval is then taken as wide as this run's.
+                let before = within(old, &r.against, old_cells, settings.confidence).unwrap_or_else(|| LogEstimate {
+                    center: 0.0,
+                    ..own.clone()
+                });
                 own = unpaired(&own, &before);
                 (ratio_in(&old.id, &r.against, old_logs)?, 1.0)
             }

@@ -59,10 +59,25 @@ fn as_estimate(c: &Comparison) -> LogEstimate {
     }
 }
 
-/// `change` beyond the machine's own change `machine`.
+/// Of a change, the share the machine's own change must reach, in the
+/// same direction, for the change not to be called whatever is left
+/// beyond it: a busy machine slows work unevenly (measured on 2 cores
+/// under two busy loops: the speed reference 2.1x slower, CPU loops of
+/// 10–120 ms 3.1x), so what is left is not the cell's own.
+pub const MACHINE_SHARE: f64 = 0.5;
+
+/// `change` beyond the machine's own change `machine`: its log change less
+/// the machine's, intervals combined, and `unknown` where the machine moved
+/// beyond its own interval the same way by at least `MACHINE_SHARE` of it.
 pub fn beyond_machine(change: &Comparison, machine: &LogEstimate, band: f64) -> SharedShift {
-    let beyond = unpaired(&as_estimate(change), machine);
-    shared(SharedBy::Machine, Vec::new(), machine.center, &beyond, band)
+    let own = as_estimate(change);
+    let beyond = unpaired(&own, machine);
+    let mut s = shared(SharedBy::Machine, Vec::new(), machine.center, &beyond, band);
+    let moved = super::verdict::decide(machine, band).is_change();
+    if moved && own.center != 0.0 && machine.center / own.center >= MACHINE_SHARE {
+        s.verdict = Verdict::Unknown;
+    }
+    s
 }
 
 /// `new`'s change since `old` beside the other implementations of its
@@ -190,6 +205,21 @@ mod tests {
         let beyond = beyond_machine(&more, &machine, band);
         assert!(!withhold(&mut more, &[beyond]));
         assert_eq!(more.verdict, Verdict::Slower);
+    }
+
+    #[test]
+    fn a_machine_that_moved_half_as_much_the_same_way_leaves_the_change_uncalled() {
+        let s = AnalysisSettings::default();
+        let band = (1.0 + s.noise).ln();
+        let machine = machine_shift(Some(&readings(1000, 9)), Some(&readings(2100, 9)), s.confidence).unwrap();
+        let mut busy = change(3.1, 2.9, 3.3);
+        let held = beyond_machine(&busy, &machine, band);
+        assert!(held.beyond > 1.4, "{held:?}");
+        assert!(withhold(&mut busy, &[held]));
+        // Ten times slower on a machine 2.1x slower: the cell changed.
+        let mut ten = change(10.0, 9.5, 10.5);
+        let beyond = beyond_machine(&ten, &machine, band);
+        assert!(!withhold(&mut ten, &[beyond]));
     }
 
     #[test]

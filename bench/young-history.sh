@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# "Change since the last run" on a young history, as a new user meets it
+# (issue 41): a suite run six times with history on (runs 2–6 unchanged:
+# each cell's change since the previous run is an A/A trial), then once
+# with implementation b doing 5% more work. Under each condition the
+# protocol starts from an empty store:
+#   quiet       nothing else started by the bench;
+#   alternate   a busy loop on one core during every other run (2, 4, 6),
+#               a neighbour coming and going;
+#   alternate2  a busy loop on every core during every other run.
+# Two suites: four identical CPU loops a–d (C, bench/spin.c) at 10, 40 and
+# 120 million rounds, and the same with implementation a alone (a suite of
+# one command: no group to be judged beside, only versus's speed
+# reference). Every verdict is tallied twice from the same results: as
+# reported (after the group and machine references of judge::shared) and
+# as the change alone judged it (the rule before them: a change withheld by
+# a reference counts as called). Writes docs/results/young-history.md.
+#
+#   bash bench/young-history.sh
+#   RUNS=10 CONDITIONS="quiet alternate" bash bench/young-history.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS="${RUNS:-15}"
+CONDITIONS="${CONDITIONS:-quiet alternate alternate2}"
+OUT="${OUT:-docs/results/young-history.md}"
+versus="${VERSUS:-}"
+if [[ -z "$versus" ]]; then
+  cargo build --release --quiet
+  versus="$PWD/target/release/versus"
+fi
+tmp="$(mktemp -d)"
+busy=()
+stop_busy() { for p in "${busy[@]}"; do kill "$p" 2>/dev/null || true; done; busy=(); }
+trap 'stop_busy; [[ -n "${KEEP:-}" ]] && cp -r "$tmp" "$KEEP"; rm -rf "$tmp"' EXIT
+
+gcc -O2 -o "$tmp/spin" bench/spin.c
+for i in a b c d; do cp "$tmp/spin" "$tmp/spin-$i"; done
+
+suite() { # implementations percent-for-b → suite file
+  local f="$tmp/suite-$1-$2.toml"
+  {
+    printf 'name = "young history (%s)"\n' "$1"
+    printf '[settings]\nruns = %s\nwarmup = 1\n' "$RUNS"
+    printf '[operations.spin]\noutput = "none"\n'
+    printf '[matrix]\nwork = [10000000, 40000000, 120000000]\n'
+    for i in $1; do
+      local extra=""
+      [[ "$i" == b ]] && extra=" $2"
+      printf '[implementations.%s]\nrun.spin = "%s/spin-%s {work}%s"\n' "$i" "$tmp" "$i" "$extra"
+    done
+  } > "$f"
+  echo "$f"
+}
+
+# "run kind id verdict before" lines of one results.json's change since.
+tally() { # results.json run-number changed(0|1)
+  python3 - "$@" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); run = sys.argv[2]; changed = sys.argv[3] == "1"
+for c in (r.get("since") or {}).get("changes", []):
+    kind = "changed" if changed and "/b/" in c["id"] else "aa"
+    after = c.get("verdict") or "none"
+    before = after
+    note = c.get("note") or ""
+    if c.get("shared") and after == "unknown" and note.startswith("moved with"):
+        before = "withheld"
+    rule = "beside" if c.get("beside") else ("shared" if c.get("shared") else "own")
+    print(run, kind, c["id"], after, before, rule)
+m = (r.get("since") or {}).get("machine")
+if m:
+    print(run, "machine", "-", m["verdict"], f'{m["ratio"]:.3f}', "-")
+PY
+}
+
+rows=()
+for imps in "a b c d" "a"; do
+  for condition in $CONDITIONS; do
+    key="$(echo "$imps" | tr -d ' ')-$condition"
+    echo "$imps, $condition" >&2
+    store="$tmp/store-$key.db"; t="$tmp/tally-$key"; : > "$t"
+    same=$(suite "$imps" 100); more=$(suite "$imps" 105)
+    load=()
+    for i in 1 2 3 4 5 6 7; do
+      s="$same"; changed=0
+      if (( i == 7 )); then s="$more"; changed=1; fi
+      if [[ "$condition" != quiet ]] && (( i % 2 == 0 )); then
+        cores=1; [[ "$condition" == alternate2 ]] && cores=$(nproc)
+        for _ in $(seq 1 "$cores"); do (while :; do :; done) & busy+=($!); done
+      fi
+      "$versus" run -q "$s" --out "$tmp/r-$key-$i" --store "$store" > /dev/null 2>> "$tmp/stderr.log" || true
+      stop_busy
+      load+=("$(cut -d' ' -f1 /proc/loadavg)")
+      (( i > 1 )) && tally "$tmp/r-$key-$i/results.json" "$i" "$changed" >> "$t"
+    done
+    read -r row < <(python3 - "$t" "$imps" "$condition" "${load[*]}" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1])]
+aa = [r for r in rows if r[1] == "aa"]
+ch = [r for r in rows if r[1] == "changed"]
+called = lambda rs, col: sum(1 for r in rs if r[col] in ("slower", "faster", "withheld"))
+found = lambda rs, col: sum(1 for r in rs if r[col] in ("slower",))
+machine = ", ".join(f"{r[0]}: {r[4]}" + ("" if r[3] in ("unknown", "same") else f" {r[3]}") for r in rows if r[1] == "machine")
+withheld = sum(1 for r in aa if r[4] == "withheld")
+print(f"| {sys.argv[2]} | {sys.argv[3]} | **{called(aa, 3)} of {len(aa)}** | {called(aa, 4)} of {len(aa)} | "
+      f"**{found(ch, 3)} of {len(ch)}** | {found(ch, 4) + sum(1 for r in ch if r[4]=='withheld')} of {len(ch)} | {withheld} | {machine or '—'} | {sys.argv[4]} |")
+PY
+)
+    rows+=("$row")
+  done
+done
+
+{
+  echo "# Change since the last run on a young history: runs 2–7"
+  echo
+  echo "Generated by \`bash bench/young-history.sh\` (RUNS=$RUNS CONDITIONS=\"$CONDITIONS\") on $(date -u '+%Y-%m-%d %H:%M UTC'); do not edit by hand."
+  echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores. versus: $("$versus" --version), built from commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.lock || echo " with uncommitted changes")."
+  echo
+  echo "Each condition starts from an empty store and runs the suite 7 times: runs 2–6 unchanged (every cell's change since the previous run is an A/A trial), run 7 with b doing 5% more work (b's 3 cells should read slower; the other cells are A/A trials too). From run 6 the store has 5 runs, the history \`judge::noise\` and \`judge::relative\` learn from. *alternate*: a busy loop on one core during runs 2, 4 and 6; *alternate2*: on every core."
+  echo
+  echo "*As reported*: the verdicts of \`versus run\` (the change judged, then withheld where its group or versus's speed reference explains it, \`judge::shared\`). *Change alone*: the same changes before that (a withheld change counts as called): the rule of the versus before this bench. *Machine*: versus's speed reference, run N against run N−1 (now/before; 'slower'/'faster' where it moved beyond its interval and the 1% band)."
+  echo
+  echo "| implementations | machine | A/A called changed, as reported | A/A called changed, change alone | 5% found (slower), as reported | 5% found, change alone | A/A withheld | speed reference by run | load after each run |"
+  echo "|---|---|---:|---:|---:|---:|---:|---|---|"
+  printf '%s\n' "${rows[@]}"
+} > "$OUT"
+echo "wrote $OUT" >&2
