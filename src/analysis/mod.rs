@@ -107,6 +107,7 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
     warnings.extend(cell_warnings(&results.cells));
     warnings.extend(not_counted_warning(&results.cells));
     warnings.extend(carryover::warning(results));
+    warnings.extend(crate::analysis::findings::carryover_screen::warning(results));
     if results.order() == Order::Blocked {
         warnings.push(Warning {
             kind: BLOCKED.into(),
@@ -219,6 +220,7 @@ pub const COMPUTED_WARNINGS: &[&str] = &[
     "instructions_not_counted",
     crate::analysis::findings::drift::KIND,
     carryover::KIND,
+    crate::analysis::findings::carryover_screen::KIND,
     BLOCKED,
 ];
 

@@ -27,8 +27,14 @@
 //! When tests find an effect, the predecessors whose tests called it on the
 //! same side as the strongest are named, and the figure quoted is their runs
 //! pooled against the reference.
+//!
+//! Below that (no test, or none with an interval: the default ten runs),
+//! `judge::carryover_screen` decides instead, and when it fires the figure
+//! quoted is the runs after every other implementation against the runs
+//! after itself.
 
 use crate::base::outcome::Outcome;
+use crate::judge::carryover_screen;
 use crate::judge::compare::unpaired;
 use crate::judge::levels::{self, LogEstimate};
 use crate::judge::verdict;
@@ -231,13 +237,33 @@ impl<'c> Split<'c> {
             effect,
             detected: strongest.is_some(),
             confidence: level,
+            screen: None,
         }
+    }
+
+    /// `co`, screened when its test gave no interval: the screen's chance
+    /// shared over the group's `looks` at `alpha` (1 − confidence).
+    fn screened(&self, mut co: CarryOver, looks: usize, alpha: f64) -> CarryOver {
+        let tested = co
+            .effect
+            .as_ref()
+            .is_some_and(|e| e.ci_low.is_some() && e.ci_high.is_some());
+        if tested {
+            return co;
+        }
+        co.screen = carryover_screen::screen(self.cell, looks, alpha);
+        if let (Some(me), true) = (self.me, co.screen.as_ref().is_some_and(|s| s.fired)) {
+            let (_, others) = self.present();
+            co.effect = self.effect(&others, &[me], co.confidence);
+            co.detected = true;
+        }
+        co
     }
 }
 
 /// What the run before did to each of a group's cells (in the order given;
 /// `None` for a cell without a recorded order or not ok). The group's tests
-/// share the analysis's confidence.
+/// share the analysis's confidence, and so do its screens' looks.
 pub fn judge_group(cells: &[&Cell], settings: &AnalysisSettings) -> Vec<Option<CarryOver>> {
     // A cell whose runs only ever followed its own has nothing to compare
     // (`versus exec` of one command): no split, whose lists would cost tens
@@ -253,10 +279,17 @@ pub fn judge_group(cells: &[&Cell], settings: &AnalysisSettings) -> Vec<Option<C
     let tests = plans.iter().map(Vec::len).sum::<usize>().max(1);
     let level = 1.0 - (1.0 - settings.confidence) / tests as f64;
     let band = (1.0 + settings.noise).ln();
+    // The screen's looks, counted before any time is looked at.
+    let looks: usize = splits
+        .iter()
+        .flatten()
+        .map(|s| carryover_screen::metrics(s.cell).len())
+        .sum();
+    let alpha = 1.0 - settings.confidence;
     splits
         .iter()
         .zip(&plans)
-        .map(|(s, plan)| s.as_ref().map(|s| s.judge(plan, level, band)))
+        .map(|(s, plan)| s.as_ref().map(|s| s.screened(s.judge(plan, level, band), looks, alpha)))
         .collect()
 }
 

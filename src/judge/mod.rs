@@ -11,6 +11,8 @@
 //! - `compare`: two cells of one run (paired) or of two runs (unpaired).
 //! - `carryover`: whether the implementation run just before changes a
 //!   cell's time (from the recorded order), which no paired interval can see.
+//! - `carryover_screen`: the same decided from few runs: every run after
+//!   another implementation slower than every run after itself.
 //! - `counts`: the same in a metric other than wall time (instructions),
 //!   with that metric's noise band.
 //! - `noise`: how much a cell moves between runs on one machine, learned
@@ -28,6 +30,7 @@
 
 pub mod book;
 pub mod carryover;
+pub mod carryover_screen;
 pub mod change;
 pub mod compare;
 pub mod counts;
@@ -41,5 +44,7 @@ pub mod stability;
 pub mod verdict;
 pub mod withhold;
 
+#[cfg(test)]
+mod carryover_screen_tests;
 #[cfg(test)]
 mod simulation;

@@ -2,12 +2,15 @@
 //! whose time depends on the implementation run just before it
 //! (`judge::carryover`) is called only where the runs after each
 //! predecessor give that verdict on their own; otherwise it reads
-//! `unknown`, and its note says who slows whom and by how much.
+//! `unknown`, and its note says who slows whom and by how much. A
+//! carry-over the screen found (`judge::carryover_screen`, too few runs for
+//! the test) is withheld by the same rule, and its note says what the
+//! screen saw.
 
 use super::compare::unpaired;
 use super::verdict;
 use crate::base::text;
-use crate::results::{AnalysisSettings, CarryOver, Cell, Comparison, Verdict};
+use crate::results::{AnalysisSettings, CarryOver, Cell, Comparison, Screen, ScreenMetric, Verdict};
 
 /// The start of the note of a comparison a carry-over leaves unknown.
 pub const WITHHELD: &str = "not called: carry-over";
@@ -18,6 +21,32 @@ pub const KEPT: &str = "but the runs after each predecessor give this verdict on
 /// The cell's carry-over when one was detected.
 pub fn detected(cell: &Cell) -> Option<&CarryOver> {
     cell.stats.as_ref()?.carry_over.as_ref().filter(|c| c.detected)
+}
+
+/// The screen of a carry-over the screen found, not the test.
+pub fn screened(co: &CarryOver) -> Option<&Screen> {
+    co.screen.as_ref().filter(|s| s.fired && co.detected)
+}
+
+/// "every one of the 7 runs after others slower than all 3 after itself,
+/// in system time (1 chance in 120)".
+pub fn screen_clause(co: &CarryOver, screen: &Screen) -> String {
+    let runs = |r: &Option<crate::results::RunsAfter>| r.as_ref().map_or(0, |r| r.runs);
+    let metrics: Vec<&str> = screen
+        .apart_in
+        .iter()
+        .map(|m| match m {
+            ScreenMetric::Wall => "wall time",
+            ScreenMetric::Sys => "system time",
+        })
+        .collect();
+    format!(
+        "every one of the {} runs after others slower than all {} after itself, in {} (1 chance in {:.0} if the order changed nothing)",
+        runs(&co.in_turns),
+        runs(&co.alone),
+        metrics.join(" and "),
+        1.0 / screen.chance
+    )
 }
 
 /// "a or b", naming the cell's own implementation "itself".
@@ -67,8 +96,9 @@ pub fn sentence(cell: &Cell, co: &CarryOver) -> Option<String> {
         ),
         _ => String::new(),
     };
+    let seen = screened(co).map_or_else(String::new, |s| format!("; {}", screen_clause(co, s)));
     Some(format!(
-        "{} after {}: {ratio} its time after {}{sys}{figures}",
+        "{} after {}: {ratio} its time after {}{sys}{figures}{seen}",
         cell.implementation,
         who(cell, &e.after),
         who(cell, &e.against)

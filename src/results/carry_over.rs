@@ -1,7 +1,9 @@
 //! What the run before did to a cell's runs, as stored with its statistics
 //! (`Stats::carry_over`): its runs grouped by the implementation that ran
-//! just before each, the figures run alone and in turns, and the test
-//! `judge::carryover` decided by. docs/results-format.md documents it.
+//! just before each, the figures run alone and in turns, the test
+//! `judge::carryover` decided by, and the screen `judge::carryover_screen`
+//! decides by when the runs are too few for that test.
+//! docs/results-format.md documents it.
 
 use serde::{Deserialize, Serialize};
 
@@ -51,10 +53,42 @@ pub struct CarryOver {
     /// the first test planned; null when the runs were too few to plan one.
     pub effect: Option<Effect>,
     /// Whether the predecessor changed the time: an interval clear of 1 and
-    /// a ratio beyond the noise floor.
+    /// a ratio beyond the noise floor, or, with too few runs for an
+    /// interval, the screen fired (`screen`).
     pub detected: bool,
     /// The level of the intervals: the analysis's confidence shared out over
     /// the tests of the cell's group (Bonferroni), so that a group of
     /// identical implementations is flagged at most 5% of the time.
     pub confidence: f64,
+    /// The screen, when the runs were too few for the test to give an
+    /// interval (absent otherwise, and in files written before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screen: Option<Screen>,
+}
+
+/// What the screen looks at: time per call, or system CPU time per run.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ScreenMetric {
+    Wall,
+    Sys,
+}
+
+/// The carry-over screen of one cell (`judge::carryover_screen`): whether
+/// every run after another implementation was slower than every run after
+/// itself.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Screen {
+    /// The metrics in which every run after others lay above every run
+    /// after itself; empty when none did.
+    pub apart_in: Vec<ScreenMetric>,
+    /// The chance of that in one metric when the predecessor changes
+    /// nothing: 1 / C(n, k) for n runs, k of them after itself.
+    pub chance: f64,
+    /// The looks of the cell's group (metrics screened × cells) the
+    /// analysis's 1 − confidence is shared over (Bonferroni).
+    pub looks: usize,
+    /// Whether it fired: apart in some metric, with `chance` × `looks` at
+    /// most 1 − confidence.
+    pub fired: bool,
 }

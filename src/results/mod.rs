@@ -29,7 +29,7 @@ mod samples;
 mod segments;
 mod since;
 pub mod validate;
-pub use carry_over::{CarryOver, Effect, RunsAfter};
+pub use carry_over::{CarryOver, Effect, RunsAfter, Screen, ScreenMetric};
 pub use cell::{Cell, ServiceUsage, Stats, SteadyState, StopRule, WorkerInfo};
 pub use column::Column;
 pub use comparison::{AnalysisSettings, Comparison, INSTRUCTIONS_NOISE, Verdict};

@@ -20,14 +20,19 @@ use crate::runner::Clock;
 /// nothing behind for itself; `afterheavy` takes 2 µs, but 4 µs (and 2 µs
 /// more system time) right after `heavy`; `afterany` takes 2 µs after
 /// itself and 5 µs after any other program. `steady` takes 2 µs whatever
-/// ran before. With `with_noise`, every wall time is multiplied by
-/// log-normal noise.
+/// ran before. `kernel` takes 4 ms, 2 ms of it system time, whatever ran
+/// before (system time big enough to vary at the microsecond the results
+/// keep it to). With `with_noise`, every wall time and every system time is
+/// multiplied by log-normal noise of its own.
 pub struct Fake {
     pub log: Vec<String>,
     /// Moves by each run's wall time: the only time the stop rules see.
     pub clock: FakeClock,
     /// Seeded noise and its log-scale standard deviation, when asked for.
     noise: Option<(rand_chacha::ChaCha8Rng, f64)>,
+    /// The system time's own generator, apart so the wall times a seed
+    /// gives stay what they were before system time had noise.
+    sys_noise: Option<rand_chacha::ChaCha8Rng>,
 }
 
 /// A clock that only the fake executor moves.
@@ -46,6 +51,7 @@ impl Fake {
             log: vec![],
             clock: FakeClock::default(),
             noise: None,
+            sys_noise: None,
         }
     }
 
@@ -55,6 +61,7 @@ impl Fake {
         use rand::SeedableRng;
         Fake {
             noise: Some((rand_chacha::ChaCha8Rng::seed_from_u64(seed), sd)),
+            sys_noise: Some(rand_chacha::ChaCha8Rng::seed_from_u64(!seed)),
             ..Fake::new()
         }
     }
@@ -74,6 +81,7 @@ impl Fake {
             "afterheavy" => Some((2000, 100)),
             "afterany" if before.is_some_and(|b| b != "afterany") => Some((5000, 3100)),
             "afterany" | "steady" => Some((2000, 100)),
+            "kernel" => Some((4_000_000, 2_000_000)),
             _ => None,
         }
     }
@@ -87,6 +95,18 @@ impl Fake {
                 ((wall as f64) * z.exp()).round().max(1.0) as u64
             }
             None => wall,
+        }
+    }
+
+    /// `sys` with this fake's noise, if any.
+    fn noisy_sys(&mut self, sys: u64) -> u64 {
+        use rand_distr::{Distribution, Normal};
+        match (&mut self.sys_noise, &self.noise) {
+            (Some(rng), Some((_, sd))) => {
+                let z: f64 = Normal::new(0.0, *sd).expect("a finite spread").sample(rng);
+                ((sys as f64) * z.exp()).round().max(1.0) as u64
+            }
+            _ => sys,
         }
     }
 
@@ -138,13 +158,14 @@ impl Executor for Fake {
             _ => carried.map_or(1000 * (rank + 1), |c| c.0),
         };
         let wall = self.noisy(wall);
+        let sys = self.noisy_sys(carried.map_or(1, |c| c.1));
         self.clock
             .0
             .set(self.clock.0.get() + std::time::Duration::from_nanos(wall));
         RunRecord {
             wall: Nanos(wall),
             user: Nanos(10),
-            sys: Nanos(carried.map_or(1, |c| c.1)),
+            sys: Nanos(sys),
             max_rss: Bytes(42),
             rss_floor: Bytes(0),
             exit,

@@ -350,6 +350,8 @@ impl<'a> Runner<'a> {
 }
 
 #[cfg(test)]
+mod carryover_screen_tests;
+#[cfg(test)]
 mod carryover_tests;
 #[cfg(test)]
 mod tests;

@@ -27,6 +27,7 @@
 //! finding a verdict contradicts: CI runs it over every committed report.
 
 pub mod carryover;
+pub mod carryover_screen;
 pub mod check;
 pub mod cliff;
 pub mod cost;

@@ -30,7 +30,8 @@
 mod cost;
 mod runs;
 
-use crate::judge::compare::compare;
+use crate::base::metric::Metric;
+use crate::judge::pair::judge_pair;
 use crate::judge::stability;
 use crate::results::{Cell, Finding, FindingKind, Results, SizeAnswer, SizeWinner, Verdict};
 use crate::stats::order::min_samples;
@@ -118,8 +119,10 @@ fn group<'r>(results: &'r Results, f: &Finding, w: &SizeWinner) -> Vec<&'r Cell>
     cells
 }
 
+/// The judge's verdict, from the one entry every finding asks (a
+/// carry-over can withhold it).
 fn verdict(results: &Results, slow: &Cell, fast: &Cell) -> Option<Verdict> {
-    compare(slow, fast, slow.machine == fast.machine, &results.analysis).map(|c| c.verdict)
+    judge_pair(Metric::Wall, slow, fast, &results.analysis).map(|j| j.comparison.verdict)
 }
 
 /// What the rule gives for a group (fastest first): the answer and the winner.
