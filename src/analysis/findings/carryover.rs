@@ -53,7 +53,7 @@ pub fn findings(results: &Results) -> Vec<Finding> {
 
 /// How many of the run's comparisons (in time) of one of `cells` carry
 /// this note.
-pub fn count(results: &Results, cells: &[&Cell], marker: &str) -> usize {
+fn count(results: &Results, cells: &[&Cell], marker: &str) -> usize {
     let involves = |c: &crate::results::Comparison, cell: &Cell| {
         c.operation == cell.operation
             && c.params == cell.params

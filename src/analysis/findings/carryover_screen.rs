@@ -12,11 +12,10 @@
 //! figure, the one to compare when the programs never run back to back in
 //! use; but it cancels no drift and sees no carry-over, so it comes second.
 
-use super::carryover::count;
 use crate::base::text;
 use crate::judge::carryover::runs_needed;
-use crate::judge::withhold::{WITHHELD, detected, screen_clause, screened};
-use crate::results::{Cell, Results, RunsAfter, Warning};
+use crate::judge::withhold::{detected, screen_clause, screened};
+use crate::results::{Cell, Results, RunsAfter, Verdict, Warning};
 
 /// The warning's kind in `results.warnings`.
 pub const KIND: &str = "carry_over_screen";
@@ -55,6 +54,24 @@ fn runs_for_test(results: &Results, cells: &[&Cell]) -> usize {
     runs_needed(most, results.analysis.confidence) * most
 }
 
+/// How many comparisons of `cells` read `unknown` with a carry-over in
+/// their note: withheld, or unknown by their own interval already.
+fn unknown(results: &Results, cells: &[&Cell]) -> usize {
+    results
+        .comparisons
+        .iter()
+        .filter(|c| c.verdict == Verdict::Unknown)
+        .filter(|c| c.note.as_deref().is_some_and(|n| n.contains("carry-over")))
+        .filter(|c| {
+            cells.iter().any(|cell| {
+                c.operation == cell.operation
+                    && c.params == cell.params
+                    && (c.implementation == cell.implementation || c.baseline == cell.implementation)
+            })
+        })
+        .count()
+}
+
 /// The warning naming every cell the screen found a carry-over in, if any.
 pub fn warning(results: &Results) -> Option<Warning> {
     let cells: Vec<&Cell> = results
@@ -69,9 +86,9 @@ pub fn warning(results: &Results) -> Option<Warning> {
     Some(Warning {
         kind: KIND.into(),
         message: format!(
-            "{} cell(s) ran slower after another implementation than after themselves in every run: too few runs for the full carry-over test, but more surely than chance allows (the screen). What one run leaves behind was charged to the next, so each one's median mixes two regimes and depends on the order: {} comparison(s) are unknown because of it. {}. To settle them, rerun with --runs {}: the full test then names who slows whom, with an interval, and calls a comparison where the runs alone and in turns each give its verdict. To compare each one's cost run alone (hyperfine's figure, right if they never run back to back in use), use --order blocked, which cancels no drift.",
+            "{} cell(s) ran slower after another implementation than after themselves in every run: too few runs for the full carry-over test, but more surely than chance allows (the screen). What one run leaves behind was charged to the next, so each one's median mixes two regimes and depends on the order: {} comparison(s) with them read unknown. {}. To settle them, rerun with --runs {}: the full test then names who slows whom, with an interval, and calls a comparison where the runs alone and in turns each give its verdict. To compare each one's cost run alone (hyperfine's figure, right if they never run back to back in use), use --order blocked, which cancels no drift.",
             cells.len(),
-            count(results, &cells, WITHHELD),
+            unknown(results, &cells),
             described.join("; "),
             runs_for_test(results, &cells)
         ),
