@@ -329,6 +329,28 @@ pub fn regimes(cell: &Cell, level: f64) -> Option<Vec<LogEstimate>> {
     ])
 }
 
+/// The runs (time per call) behind each of `regimes`, in the same order.
+pub fn regime_runs(cell: &Cell) -> Option<Vec<Vec<f64>>> {
+    let split = Split::of(cell)?;
+    let values = |preds: &[usize]| -> Vec<f64> { split.indices(preds).iter().map(|i| split.per_call[*i]).collect() };
+    let co = cell
+        .stats
+        .as_ref()
+        .and_then(|s| s.carry_over.as_ref())
+        .filter(|c| c.detected);
+    let Some(effect) = co.and_then(|c| c.effect.as_ref()) else {
+        let all: Vec<usize> = (0..split.names.len()).collect();
+        return Some(vec![values(&all)]);
+    };
+    let index = |names: &[String]| -> Vec<usize> {
+        names
+            .iter()
+            .filter_map(|n| split.names.iter().position(|m| m == n))
+            .collect()
+    };
+    Some(vec![values(&index(&effect.after)), values(&index(&effect.against))])
+}
+
 /// Runs needed after each predecessor for a test to have an interval, in a
 /// group where each of `implementations` runs after each (the balanced
 /// order): every cell tests each other predecessor against itself, and the

@@ -3,9 +3,12 @@
 //! (`judge::carryover`) is called only where the runs after each
 //! predecessor give that verdict on their own; otherwise it reads
 //! `unknown`, and its note says who slows whom and by how much. A
-//! carry-over the screen found (`judge::carryover_screen`, too few runs for
-//! the test) is withheld by the same rule, and its note says what the
-//! screen saw.
+//! carry-over only the screen found (`judge::carryover_screen`, too few
+//! runs after each predecessor for an interval) withholds a verdict only
+//! where those runs could turn it round: it is kept when every run after
+//! each predecessor lies beyond every run of the other side by more than
+//! the band, the verdict's way, and its note says what the screen saw — a
+//! 3x difference is not withheld for a 4% carry-over.
 
 use super::compare::unpaired;
 use super::verdict;
@@ -137,14 +140,29 @@ pub fn apply(comparison: &mut Comparison, cell: &Cell, base: &Cell, band: f64, l
         return false;
     }
     let regimes = super::carryover::regimes;
-    let holds = match (regimes(cell, level), regimes(base, level)) {
-        (Some(mine), Some(theirs)) => mine.iter().all(|m| {
-            theirs.iter().all(|t| {
-                let est = unpaired(m, t);
-                est.interval.is_some() && verdict::decide(&est, band) == comparison.verdict
-            })
-        }),
-        _ => false,
+    // A carry-over only the screen found has too few runs after each
+    // predecessor for an interval: there the verdict stands when every
+    // regime's median lies beyond the band the same way (the order cannot
+    // turn it round), and is withheld only where it could.
+    let by_figures = [cell, base].iter().any(|c| detected(c).and_then(screened).is_some());
+    let holds = if by_figures {
+        let runs = super::carryover::regime_runs;
+        match (runs(cell), runs(base)) {
+            (Some(mine), Some(theirs)) => mine
+                .iter()
+                .all(|m| theirs.iter().all(|t| apart_beyond(m, t, band, comparison.verdict))),
+            _ => false,
+        }
+    } else {
+        match (regimes(cell, level), regimes(base, level)) {
+            (Some(mine), Some(theirs)) => mine.iter().all(|m| {
+                theirs.iter().all(|t| {
+                    let est = unpaired(m, t);
+                    est.interval.is_some() && verdict::decide(&est, band) == comparison.verdict
+                })
+            }),
+            _ => false,
+        }
     };
     if holds {
         add_note(comparison, format!("a carry-over was found ({found}), {KEPT}"));
@@ -155,6 +173,22 @@ pub fn apply(comparison: &mut Comparison, cell: &Cell, base: &Cell, band: f64, l
     comparison.settle_runs = None;
     add_note(comparison, why);
     true
+}
+
+/// Whether every run of `mine` lies beyond every run of `theirs` by more
+/// than the band (log units), on `verdict`'s side: too few runs for an
+/// interval, so no run of one may come near any run of the other.
+fn apart_beyond(mine: &[f64], theirs: &[f64], band: f64, verdict: Verdict) -> bool {
+    let low = |xs: &[f64]| xs.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = |xs: &[f64]| xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if mine.is_empty() || theirs.is_empty() || low(mine) <= 0.0 || low(theirs) <= 0.0 {
+        return false;
+    }
+    match verdict {
+        Verdict::Slower => (low(mine) / high(theirs)).ln() > band,
+        Verdict::Faster => (low(theirs) / high(mine)).ln() > band,
+        _ => false,
+    }
 }
 
 /// `text` after the comparison's note, if it has one.

@@ -123,12 +123,31 @@ fn judge_pair_withholds_a_screened_cell_and_only_its_comparisons() {
         let judged = judge_pair(Metric::Wall, a, b, s).unwrap();
         // Unknown either way: withheld, or unknown by its own interval
         // (the mixture widens it) with the carry-over in its note.
-        assert_eq!(judged.comparison.verdict, Verdict::Unknown, "seed {seed}");
+        assert_eq!(
+            judged.comparison.verdict,
+            Verdict::Unknown,
+            "seed {seed}: {:?}",
+            judged.comparison
+        );
         assert!(judged.comparison.note.as_deref().unwrap().contains("carry-over"));
         withheld += usize::from(judged.withheld);
         assert!(!judge_pair(Metric::Wall, b, c, s).unwrap().withheld, "seed {seed}");
     }
     assert!(withheld >= 10, "withheld in {withheld} of 20");
+}
+
+#[test]
+fn a_screened_carry_over_that_cannot_turn_a_verdict_round_leaves_it_called() {
+    // a: 2 µs after itself, 5 µs after others; b and c take 20 µs. However
+    // the order went, a is faster: the screen fires, the verdict stands.
+    let r = run(&["afterany", "tenfold", "tenfold"], 10, 1, 7, 0.03);
+    assert_eq!(detected_by_trial(&r, 1), [["a"]]);
+    let (a, b) = (&r.cells[0], &r.cells[1]);
+    let judged = judge_pair(Metric::Wall, a, b, &r.analysis).unwrap();
+    assert!(!judged.withheld, "{:?}", judged.comparison);
+    assert_eq!(judged.comparison.verdict, Verdict::Faster, "{:?}", judged.comparison);
+    let note = judged.comparison.note.as_deref().unwrap();
+    assert!(note.contains("carry-over was found"), "{note}");
 }
 
 #[test]

@@ -81,6 +81,7 @@ impl Fake {
             "afterheavy" => Some((2000, 100)),
             "afterany" if before.is_some_and(|b| b != "afterany") => Some((5000, 3100)),
             "afterany" | "steady" => Some((2000, 100)),
+            "tenfold" => Some((20000, 100)),
             "kernel" => Some((4_000_000, 2_000_000)),
             _ => None,
         }
