@@ -71,7 +71,7 @@ fn table(out: &mut String, t: &Table, heading: &str) {
 /// detail" (the rest): a bold title per operation (and value of its other
 /// parameters), a bullet per finding; a view in another metric titles its own.
 fn findings(out: &mut String, results: &Results, lead: bool) {
-    let keep = |f: &crate::results::Finding| crate::report::sections::findings::leads(f) == lead;
+    let keep = |f: &crate::results::Finding| crate::report::sections::findings::leads(results)(f) == lead;
     let groups = crate::report::sections::findings::groups_of(results, &keep);
     if groups.is_empty() {
         return;

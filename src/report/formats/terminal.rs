@@ -421,7 +421,8 @@ fn since(
 /// "== Findings ==": the findings under their titles, one bullet each, wrapped
 /// to the width under a hanging indent; empty when there are none.
 fn findings(results: &Results, layout: Layout) -> String {
-    let groups = crate::report::sections::findings::groups_of(results, &crate::report::sections::findings::leads);
+    let groups =
+        crate::report::sections::findings::groups_of(results, &crate::report::sections::findings::leads(results));
     if groups.is_empty() {
         return String::new();
     }

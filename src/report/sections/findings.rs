@@ -42,11 +42,40 @@ fn kind_name(kind: FindingKind) -> String {
 /// changes, and what makes a figure unsafe to read (unstable runs, time
 /// not linear in size beyond a fit's residual, drift, carry-over, failures).
 /// Fitted costs, a line's residual misfit, memory growth and warm-up are
-/// detail, for the appendix.
-pub fn leads(f: &Finding) -> bool {
-    let residual =
-        f.kind == FindingKind::NotLinear && f.cost.as_ref().is_some_and(|c| c.problem == Some(FitProblem::Residual));
-    !residual && !matches!(f.kind, FindingKind::Cost | FindingKind::Memory | FindingKind::FirstRun)
+/// detail, for the appendix; so is a carry-over only the screen found
+/// (too few runs for the test) that left no verdict of its cells unknown.
+pub fn leads(results: &Results) -> impl Fn(&Finding) -> bool + '_ {
+    move |f| {
+        let residual = f.kind == FindingKind::NotLinear
+            && f.cost.as_ref().is_some_and(|c| c.problem == Some(FitProblem::Residual));
+        let quiet_screen = f.kind == FindingKind::CarryOver && screened_only(results, f) && !withheld_any(results, f);
+        !residual && !quiet_screen && !matches!(f.kind, FindingKind::Cost | FindingKind::Memory | FindingKind::FirstRun)
+    }
+}
+
+/// The cells of `f` in `results`.
+fn cells_of<'a>(results: &'a Results, f: &'a Finding) -> impl Iterator<Item = &'a crate::results::Cell> {
+    results.cells.iter().filter(|c| f.cells.contains(&c.id))
+}
+
+/// Whether every carry-over of `f`'s cells was found by the screen alone.
+fn screened_only(results: &Results, f: &Finding) -> bool {
+    cells_of(results, f)
+        .all(|c| crate::judge::withhold::detected(c).is_none_or(|co| crate::judge::withhold::screened(co).is_some()))
+}
+
+/// Whether a comparison of one of `f`'s cells was withheld for a carry-over.
+fn withheld_any(results: &Results, f: &Finding) -> bool {
+    cells_of(results, f).any(|cell| {
+        results.comparisons.iter().any(|c| {
+            c.operation == cell.operation
+                && c.params == cell.params
+                && (c.implementation == cell.implementation || c.baseline == cell.implementation)
+                && c.note
+                    .as_deref()
+                    .is_some_and(|n| n.starts_with(crate::judge::withhold::WITHHELD))
+        })
+    })
 }
 
 /// The findings in groups, in the document's order; empty when there are none.
