@@ -17,6 +17,9 @@ fn versus(dir: &Path) -> Command {
     // Outside git, exec and the history commands use the user's data folder: the test's own.
     c.env("VERSUS_CACHE_DIR", std::env::temp_dir().join("versus-test-cache"))
         .env_remove("VERSUS_STORE")
+        // libpq's TLS settings, which versus honours too, as each test gives them.
+        .env_remove("PGSSLMODE")
+        .env_remove("PGSSLROOTCERT")
         .env("XDG_DATA_HOME", dir.join(".data"))
         .current_dir(dir);
     c
@@ -309,6 +312,83 @@ fn a_postgres_store_records_runs_from_the_binary() {
         !dir.path().join(".versus").exists(),
         "nothing went to the default SQLite store"
     );
+}
+
+#[test]
+fn a_postgres_store_over_verified_tls_from_the_binary() {
+    let (Ok(url), Ok(ca)) = (
+        std::env::var("VERSUS_TEST_POSTGRES_URL"),
+        std::env::var("VERSUS_TEST_POSTGRES_CA"),
+    ) else {
+        eprintln!(
+            "skipped: VERSUS_TEST_POSTGRES_URL or VERSUS_TEST_POSTGRES_CA is not set \
+             (scripts/ci/postgres.sh starts a server with TLS)"
+        );
+        return;
+    };
+    let name = format!("versus_cli_tls_{}", std::process::id());
+    let status = std::process::Command::new("psql")
+        .args([
+            url.as_str(),
+            "-qc",
+            &format!("DROP DATABASE IF EXISTS {name}; CREATE DATABASE {name}"),
+        ])
+        .status();
+    if !status.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: psql could not create a database on {url}");
+        return;
+    }
+    let root = url.rsplit_once('/').map_or(url.as_str(), |(r, _)| r);
+    let tls = format!("sslmode=verify-full&sslrootcert={ca}");
+    // The certificate names localhost only (reached at 127.0.0.1, where the server listens).
+    let store = format!(
+        "{}/{name}?{tls}&hostaddr=127.0.0.1",
+        root.replacen("@127.0.0.1:", "@localhost:", 1)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    run_with_store(dir.path(), &store)
+        .success()
+        .stderr(contains("History: run 1 recorded"));
+    versus(dir.path())
+        .args(["history", "list", "--store", &store])
+        .assert()
+        .success()
+        .stdout(contains("history test"));
+    // By its address, the server's certificate does not name the host.
+    versus(dir.path())
+        .args(["history", "list", "--store", &format!("{root}/{name}?{tls}")])
+        .assert()
+        .code(1)
+        .stderr(
+            contains("TLS with the PostgreSQL server failed (sslmode=verify-full)")
+                .and(contains("not valid for the host name 127.0.0.1")),
+        );
+}
+
+#[test]
+fn an_unknown_sslmode_or_a_missing_root_certificate_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    versus(dir.path())
+        .args([
+            "history",
+            "list",
+            "--store",
+            "postgres://u:hunter2@127.0.0.1:1/db?sslmode=verify_full",
+        ])
+        .assert()
+        .code(1)
+        .stderr(
+            contains("postgres://u:***@127.0.0.1:1/db?sslmode=verify_full")
+                .and(contains("sslmode=verify_full is not an sslmode"))
+                .and(contains("hunter2").not()),
+        );
+    versus(dir.path())
+        .env("PGSSLMODE", "verify-ca")
+        .env("PGSSLROOTCERT", dir.path().join("no-such-ca.pem"))
+        .args(["history", "list", "--store", "host=127.0.0.1 port=1 dbname=db"])
+        .assert()
+        .code(1)
+        .stderr(contains("root certificate file").and(contains("no-such-ca.pem")));
 }
 
 #[test]

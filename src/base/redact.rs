@@ -118,7 +118,7 @@ fn is_password(name: &str) -> bool {
 }
 
 /// `%XX` sequences decoded (a URL parameter's name may be encoded).
-fn decoded(text: &str) -> String {
+pub(crate) fn decoded(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -245,6 +245,14 @@ mod tests {
             ),
             ("host=h password=a\\ b dbname=d", "host=h password=*** dbname=d"),
             ("PGPASSWORD=secret", "PGPASSWORD=***"),
+            (
+                "postgres://u:secret@h:5/db?sslmode=verify-full&sslrootcert=/etc/ca.pem",
+                "postgres://u:***@h:5/db?sslmode=verify-full&sslrootcert=/etc/ca.pem",
+            ),
+            (
+                "host=h password=secret sslmode=verify-ca sslrootcert='/my ca.pem'",
+                "host=h password=*** sslmode=verify-ca sslrootcert='/my ca.pem'",
+            ),
         ];
         for (given, hidden) in cases {
             assert_eq!(word(given), hidden, "{given}");
@@ -257,6 +265,8 @@ mod tests {
             "postgres://u@h:5/db",
             "postgres://h/db",
             "host=h user=u dbname=d sslkey=/k",
+            "postgres://u@h:5/db?sslmode=verify-full&sslrootcert=/etc/ca.pem",
+            "host=h sslmode=require sslrootcert=system",
             "--password-file=x",
             "results/report.md",
         ] {
@@ -298,6 +308,14 @@ mod tests {
             ("host=h port=1 password='a b' dbname=d", "host=h port=1 dbname=d"),
             ("host=h password = s dbname=d", "host=h dbname=d"),
             ("postgres://u@h/db", "postgres://u@h/db"),
+            (
+                "postgres://u:s@h/db?sslmode=verify-full&sslrootcert=/ca.pem",
+                "postgres://u@h/db?sslmode=verify-full&sslrootcert=/ca.pem",
+            ),
+            (
+                "host=h password=s sslrootcert=/ca.pem sslmode=verify-ca",
+                "host=h sslrootcert=/ca.pem sslmode=verify-ca",
+            ),
         ];
         for (given, bare) in cases {
             assert_eq!(without_secrets(given), bare, "{given}");

@@ -9,7 +9,7 @@
 //! describes the location, the schema and its migrations.
 //!
 //! - `backend`: the SQL the store needs, one trait for both databases.
-//! - `sqlite`, `postgres`: the two backends.
+//! - `sqlite`, `postgres`: the two backends; `tls`: PostgreSQL's sslmode, with rustls.
 //! - `schema`: tables and migrations.
 //! - `store`: the open store, and the queries over the history.
 //! - `record`: recording a run in a few statements.
@@ -31,6 +31,7 @@ pub mod series;
 pub mod space;
 pub mod sqlite;
 pub mod store;
+pub mod tls;
 
 use std::path::{Path, PathBuf};
 
@@ -173,3 +174,5 @@ pub fn open(location: &Location) -> Result<Store> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tls_tests;

@@ -5,6 +5,8 @@
 //! Passwords never appear in messages: the URL is shown with them hidden
 //! (`base::redact`). A URL or keyword/value string without a password takes
 //! it from `PGPASSWORD`, as libpq does, so it need not be on a command line.
+//! TLS follows libpq's `sslmode` (default `prefer`) and `sslrootcert`, with
+//! rustls: see `tls`.
 //!
 //! The server may be a round trip away, so every statement is sent with its
 //! parameters' types (`query_typed`): parse, bind and execute go out
@@ -16,7 +18,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{ToSql, Type};
-use postgres::{Client, Config, NoTls};
+use postgres::{Client, Config};
 
 use super::backend::{Backend, Column, Dialect, EachRow, Param, Value};
 
@@ -53,9 +55,10 @@ pub fn is_keywords(text: &str) -> bool {
         .is_some_and(|(key, _)| KEYWORDS.contains(&key.trim()))
 }
 
-/// The connection settings of `url`; the password from `password` when it names none.
-fn config(url: &str, password: Option<String>) -> Result<Config> {
-    let shown = crate::base::redact::word(url);
+/// The connection settings of `url` (`shown`, the same with passwords
+/// hidden, names it), sslmode and sslrootcert taken out (`tls::settings`);
+/// the password from `password` when it names none.
+fn config(url: &str, shown: &str, password: Option<String>) -> Result<Config> {
     let mut config: Config = url
         .parse()
         .with_context(|| format!("history store {shown}: not a valid PostgreSQL URL or connection string"))?;
@@ -71,10 +74,10 @@ fn config(url: &str, password: Option<String>) -> Result<Config> {
 impl Postgres {
     pub fn connect(url: &str) -> Result<Postgres> {
         let shown = crate::base::redact::word(url).into_owned();
-        let config = config(url, std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty()))?;
-        let client = config
-            .connect(NoTls)
-            .with_context(|| format!("history store {shown}: cannot connect to the PostgreSQL server"))?;
+        let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        let tls = super::tls::settings(url, &shown, env)?;
+        let mut config = config(&tls.rest, &shown, env("PGPASSWORD"))?;
+        let client = super::tls::connect(&mut config, &tls, &shown)?;
         Ok(Postgres {
             client,
             url: shown,
@@ -235,7 +238,7 @@ mod tests {
     #[test]
     fn a_password_comes_from_the_url_else_from_pgpassword() {
         let given = |url: &str, env: Option<&str>| {
-            config(url, env.map(String::from))
+            config(url, url, env.map(String::from))
                 .unwrap()
                 .get_password()
                 .map(|p| String::from_utf8_lossy(p).into_owned())
