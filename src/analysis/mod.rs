@@ -319,9 +319,41 @@ pub fn cell_flags(cell: &Cell) -> Vec<(&'static str, String)> {
     out
 }
 
+/// `flags` (one list per cell of `cells`) with `slow_first_run` renamed
+/// `slow_first_round` in every group whose implementations all had it and
+/// took turns (a position past the first in some round): a first round
+/// slow for every implementation together is the machine, not each one's
+/// warm-up. A group of one implementation says nothing either way.
+fn shared_first_rounds<'a>(cells: &[Cell], mut flags: Vec<Vec<(&'a str, String)>>) -> Vec<Vec<(&'a str, String)>> {
+    let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, c) in cells.iter().enumerate().filter(|(_, c)| c.outcome == Outcome::Ok) {
+        groups.entry(group_key(&c.operation, &c.params)).or_default().push(i);
+    }
+    let slow = |f: &[(&str, String)]| f.iter().any(|(k, _)| *k == "slow_first_run");
+    let in_turns = |c: &Cell| {
+        c.samples
+            .order
+            .as_ref()
+            .is_some_and(|o| o.position.iter().any(|p| *p > 0))
+    };
+    for members in groups.values().filter(|m| m.len() >= 2) {
+        if members.iter().all(|&i| slow(&flags[i]) && in_turns(&cells[i])) {
+            for &i in members {
+                for f in flags[i].iter_mut().filter(|(k, _)| *k == "slow_first_run") {
+                    f.0 = "slow_first_round";
+                }
+            }
+        }
+    }
+    flags
+}
+
 /// One warning per kind of cell problem, naming every affected cell.
 pub fn cell_warnings(cells: &[Cell]) -> Vec<Warning> {
-    let flags: Vec<(&str, String)> = cells.iter().flat_map(cell_flags).collect();
+    let flags: Vec<(&str, String)> = shared_first_rounds(cells, cells.iter().map(cell_flags).collect())
+        .into_iter()
+        .flatten()
+        .collect();
     let mut out = Vec::new();
     for (kind, advice) in [
         (
@@ -331,6 +363,10 @@ pub fn cell_warnings(cells: &[Cell]) -> Vec<Warning> {
         (
             "slow_first_run",
             "the first measured run took over 1.5x the median of the others, so warm-up (caches, JIT) leaked into the measurement: add warm-up runs (--warmup, or --warmup auto)",
+        ),
+        (
+            "slow_first_round",
+            "every implementation of the group was over 1.5x slower in its first measured run than in the rest, and they took turns, so that first round was slow for all of them together: that is the machine (other processes starting, a CPU clocking up, a cold disk) more than each one's warm-up; rerun on a quiet machine, or add warm-up runs (--warmup) so the group's first round is not measured",
         ),
         (
             "warmup_in_measurement",

@@ -555,3 +555,41 @@ fn groups_without_sizes_name_the_fastest_or_a_tie() {
     assert!(close.text.contains(said), "{}", close.text);
     assert!(super::check::contradictions(&r).is_empty());
 }
+
+/// `wall` taken in turns with one other implementation (positions 0, 1, 0, 1…).
+fn in_turns(mut c: Cell, names: [&str; 2]) -> Cell {
+    let mut order = crate::results::RunOrder {
+        implementations: names.iter().map(|n| n.to_string()).collect(),
+        ..Default::default()
+    };
+    for i in 0..c.samples.wall_ns.len() {
+        order.push(i % 2, None, 0);
+    }
+    c.samples.order = Some(order);
+    c
+}
+
+#[test]
+fn a_first_round_slow_for_every_implementation_together_is_the_machine_not_warm_up() {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let slow_first = |rng: &mut ChaCha8Rng| {
+        let mut w = runs(rng, 1e6, 0.005, 12);
+        w[0] = 3_000_000;
+        w
+    };
+    let names = ["x", "y"];
+    let cells = vec![
+        // 1 KB: both slow in the first round, taking turns: the machine.
+        in_turns(cell("x", "op", 1000, &[], slow_first(&mut rng)), names),
+        in_turns(cell("y", "op", 1000, &[], slow_first(&mut rng)), names),
+        // 2 KB: only x: its own warm-up.
+        in_turns(cell("x", "op", 2000, &[], slow_first(&mut rng)), names),
+        in_turns(cell("y", "op", 2000, &[], runs(&mut rng, 1e6, 0.005, 12)), names),
+    ];
+    let r = document(cells);
+    let warning = |kind: &str| r.warnings.iter().find(|w| w.kind == kind).map(|w| w.message.clone());
+    let round = warning("slow_first_round").expect("a shared slow first round");
+    assert!(round.starts_with("2 cell(s)") && round.contains("size=1000"), "{round}");
+    let run = warning("slow_first_run").expect("x's own slow first run");
+    assert!(run.starts_with("1 cell(s)") && run.contains("size=2000"), "{run}");
+}
