@@ -91,7 +91,10 @@ fn a_run_records_its_code_machine_load_and_what_ran() {
     // The machine's own speed, read between measured rounds.
     let speed = &r["environment"]["speed"];
     assert!(speed["samples_ns"].as_array().is_some_and(|s| !s.is_empty()), "{speed}");
-    assert!(speed["workload"].as_str().is_some_and(|w| w.contains("xorshift")), "{speed}");
+    assert!(
+        speed["workload"].as_str().is_some_and(|w| w.contains("xorshift")),
+        "{speed}"
+    );
     // What ran: the suite's two, of which --only kept one.
     assert_eq!(r["suite"]["implementations"], serde_json::json!(["one", "two"]));
 
