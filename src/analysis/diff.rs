@@ -72,7 +72,7 @@ pub struct Diff {
     /// What the noise the changes were judged against rests on; `None`
     /// when no history knew it (only the runs' own intervals were used).
     pub noise: Option<String>,
-    /// The machine's own change, where both runs read versus's speed reference.
+    /// The machine's own change in wall time, where both runs read versus's speed reference.
     pub machine: Option<MachineShift>,
 }
 
@@ -222,7 +222,7 @@ fn diff_from(old: &Results, new: &Results, metric: Metric, noise: &Book, from_le
             .collect(),
         version_changes: version_changes(old, new),
         noise: noise.summary(settings.confidence),
-        machine: machine_change(old, new),
+        machine: machine.as_ref().map(|m| machine_change(m, &settings)),
     }
 }
 
@@ -381,9 +381,8 @@ pub fn since(
     warning: Option<String>,
 ) -> Since {
     let from_levels = from_levels && !noise.is_empty();
-    let changes = |metric| {
-        diff_from(old, new, metric, noise, from_levels)
-            .rows
+    let changes = |d: Diff| -> Vec<Change> {
+        d.rows
             .into_iter()
             .map(|r| Change {
                 verdict: r.verdict(),
@@ -405,6 +404,8 @@ pub fn since(
             })
             .collect()
     };
+    let wall = diff_from(old, new, Metric::Wall, noise, from_levels);
+    let machine = wall.machine.clone();
     let both = crate::results::metric::measured(old);
     let label = if from_levels {
         format!("each cell's median over its last {REFERENCE_RUNS} runs, the newest")
@@ -416,34 +417,30 @@ pub fn since(
         label,
         started_at: old.started_at.clone(),
         warning,
-        changes: changes(Metric::Wall),
+        changes: changes(wall),
         metrics: crate::results::metric::measured(new)
             .into_iter()
             .filter(|m| *m != Metric::Wall && both.contains(m))
-            .map(|m| (m, changes(m)))
+            .map(|m| (m, changes(diff_from(old, new, m, noise, from_levels))))
             .collect(),
         noise: noise.summary(new.analysis.confidence),
         shifts: shifts(old, new, noise, from_levels),
-        machine: machine_change(old, new),
+        machine,
     }
 }
 
-/// The machine's own change between `old` and `new`, where both read
-/// versus's speed reference.
-fn machine_change(old: &Results, new: &Results) -> Option<MachineShift> {
-    let settings = &new.analysis;
-    let est = shared::machine_shift(
-        old.environment.speed.as_ref(),
-        new.environment.speed.as_ref(),
-        settings.confidence,
-    )?;
+/// The machine's own change (`shared::machine_shift`) as a results document records it.
+fn machine_change(
+    est: &crate::judge::levels::LogEstimate,
+    settings: &crate::results::AnalysisSettings,
+) -> MachineShift {
     let (lo, hi) = est.interval.unzip();
-    Some(MachineShift {
+    MachineShift {
         ratio: est.center.exp(),
         ci_low: lo.map(f64::exp),
         ci_high: hi.map(f64::exp),
-        verdict: crate::judge::verdict::decide(&est, (1.0 + settings.noise).ln()),
-    })
+        verdict: crate::judge::verdict::decide(est, (1.0 + settings.noise).ln()),
+    }
 }
 
 /// Rows that are slower (with a `slower` verdict) by more than `threshold` (0.05 = 5%).
