@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # "Change since the last run" on a young history, as a new user meets it
-# (issue 41): a suite run six times with history on (runs 2–6 unchanged:
-# each cell's change since the previous run is an A/A trial), then once
-# with implementation b doing 5% more work. Under each condition the
-# protocol starts from an empty store:
+# (issue 41): a suite run six times with history on at versus's default
+# settings (runs 2–6 unchanged: each cell's change since the previous run is
+# an A/A trial), then once with implementation b doing 5% more work. Under
+# each condition the protocol starts from an empty store, REPEAT times:
 #   quiet       nothing else started by the bench;
-#   alternate   a busy loop on one core during every other run (2, 4, 6),
-#               a neighbour coming and going;
+#   steady      a busy loop during every run (a steady neighbour);
+#   alternate   a busy loop during every other run (2, 4, 6): a neighbour
+#               coming and going between runs;
 #   alternate2  a busy loop on every core during every other run.
+# The busy loops run on the CPUs the bench runs on: with CPUS set (e.g.
+# CPUS=0) versus, what it measures and the neighbour are all pinned there
+# with taskset, so other work elsewhere on the machine stays out.
 # Two suites: four identical CPU loops a–d (C, bench/spin.c) at 10, 40 and
 # 120 million rounds, and the same with implementation a alone (a suite of
 # one command: no group to be judged beside, only versus's speed
@@ -16,12 +20,20 @@
 # as the change alone judged it (the rule before them: a change withheld by
 # a reference counts as called). Writes docs/results/young-history.md.
 #
-#   bash bench/young-history.sh
-#   RUNS=10 CONDITIONS="quiet alternate" bash bench/young-history.sh
+#   bash bench/young-history.sh                       # REPEAT=5: 345 A/A trials per condition
+#   CPUS=0 REPEAT=5 ALONE=0 bash bench/young-history.sh
+#   RUNS=15 REPEAT=1 CONDITIONS="quiet alternate" bash bench/young-history.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUNS="${RUNS:-15}"
-CONDITIONS="${CONDITIONS:-quiet alternate alternate2}"
+RUNS="${RUNS:-}"            # empty: versus's default run count, as a user starts
+REPEAT="${REPEAT:-5}"
+CPUS="${CPUS:-}"
+CONDITIONS="${CONDITIONS:-quiet steady alternate}"
+# The suites, by their implementations: "a b c d" and "a" (ALONE=0 leaves out the one alone).
+SUITES=("a b c d")
+[[ "${ALONE:-1}" == 1 ]] && SUITES+=("a")
+pin=()
+[[ -n "$CPUS" ]] && pin=(taskset -c "$CPUS")
 OUT="${OUT:-docs/results/young-history.md}"
 versus="${VERSUS:-}"
 if [[ -z "$versus" ]]; then
@@ -40,7 +52,7 @@ suite() { # implementations percent-for-b → suite file
   local f="$tmp/suite-$1-$2.toml"
   {
     printf 'name = "young history (%s)"\n' "$1"
-    printf '[settings]\nruns = %s\nwarmup = 1\n' "$RUNS"
+    [[ -n "$RUNS" ]] && printf '[settings]\nruns = %s\n' "$RUNS"
     printf '[operations.spin]\noutput = "none"\n'
     printf '[matrix]\nwork = [10000000, 40000000, 120000000]\n'
     for i in $1; do
@@ -72,37 +84,58 @@ if m:
 PY
 }
 
+busy_start() { # cores
+  for _ in $(seq 1 "$1"); do "${pin[@]}" bash -c 'while :; do :; done' & busy+=($!); done
+}
+
+# The commit the measuring versus was built from, as its own results record it.
+built_from() {
+  python3 - "$(ls -d "$tmp"/r-*/results.json | head -1)" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["environment"].get("versus_commit") or {}
+print(c.get("commit", "unknown")[:7] + (" with uncommitted changes" if c.get("dirty") else ""))
+PY
+}
+
 rows=()
-for imps in "a b c d" "a"; do
+for imps in "${SUITES[@]}"; do
   for condition in $CONDITIONS; do
     key="$(echo "$imps" | tr -d ' ')-$condition"
-    echo "$imps, $condition" >&2
-    store="$tmp/store-$key.db"; t="$tmp/tally-$key"; : > "$t"
+    t="$tmp/tally-$key"; : > "$t"; loads=()
     same=$(suite "$imps" 100); more=$(suite "$imps" 105)
-    load=()
-    for i in 1 2 3 4 5 6 7; do
-      s="$same"; changed=0
-      if (( i == 7 )); then s="$more"; changed=1; fi
-      if [[ "$condition" != quiet ]] && (( i % 2 == 0 )); then
-        cores=1; [[ "$condition" == alternate2 ]] && cores=$(nproc)
-        for _ in $(seq 1 "$cores"); do (while :; do :; done) & busy+=($!); done
-      fi
-      "$versus" run -q "$s" --out "$tmp/r-$key-$i" --store "$store" > /dev/null 2>> "$tmp/stderr.log" || true
-      stop_busy
-      load+=("$(cut -d' ' -f1 /proc/loadavg)")
-      (( i > 1 )) && tally "$tmp/r-$key-$i/results.json" "$i" "$changed" >> "$t"
+    for rep in $(seq 1 "$REPEAT"); do
+      echo "$imps, $condition, repeat $rep of $REPEAT" >&2
+      store="$tmp/store-$key-$rep.db"
+      for i in 1 2 3 4 5 6 7; do
+        s="$same"; changed=0
+        if (( i == 7 )); then s="$more"; changed=1; fi
+        case "$condition" in
+          steady) busy_start 1 ;;
+          alternate) (( i % 2 == 0 )) && busy_start 1 ;;
+          alternate2) (( i % 2 == 0 )) && busy_start "$(nproc)" ;;
+        esac
+        "${pin[@]}" "$versus" run -q "$s" --out "$tmp/r-$key-$rep-$i" --store "$store" > /dev/null 2>> "$tmp/stderr.log" || true
+        stop_busy
+        loads+=("$(cut -d' ' -f1 /proc/loadavg)")
+        (( i > 1 )) && tally "$tmp/r-$key-$rep-$i/results.json" "$i" "$changed" >> "$t"
+      done
     done
-    read -r row < <(python3 - "$t" "$imps" "$condition" "${load[*]}" <<'PY'
+    read -r row < <(python3 - "$t" "$imps" "$condition" "${loads[*]}" <<'PY'
 import sys
 rows = [l.split() for l in open(sys.argv[1])]
 aa = [r for r in rows if r[1] == "aa"]
 ch = [r for r in rows if r[1] == "changed"]
 called = lambda rs, col: sum(1 for r in rs if r[col] in ("slower", "faster", "withheld"))
-found = lambda rs, col: sum(1 for r in rs if r[col] in ("slower",))
-machine = ", ".join(f"{r[0]}: {r[4]}" + ("" if r[3] in ("unknown", "same") else f" {r[3]}") for r in rows if r[1] == "machine")
+found = lambda rs, col: sum(1 for r in rs if r[col] == "slower")
+verdicts = lambda rs: ", ".join(f"{v} {sum(1 for r in rs if r[3] == v)}" for v in ("slower", "unknown", "same", "faster") if any(r[3] == v for r in rs))
+ratios = [float(r[4]) for r in rows if r[1] == "machine"]
+moved = sum(1 for r in rows if r[1] == "machine" and r[3] in ("slower", "faster"))
+speed = f"{min(ratios):.3f}–{max(ratios):.3f}, moved in {moved} of {len(ratios)}" if ratios else "—"
 withheld = sum(1 for r in aa if r[4] == "withheld")
-print(f"| {sys.argv[2]} | {sys.argv[3]} | **{called(aa, 3)} of {len(aa)}** | {called(aa, 4)} of {len(aa)} | "
-      f"**{found(ch, 3)} of {len(ch)}** | {found(ch, 4) + sum(1 for r in ch if r[4]=='withheld')} of {len(ch)} | {withheld} | {machine or '—'} | {sys.argv[4]} |")
+share = lambda n, d: f"{n} of {d} ({100 * n / d:.1f}%)" if d else "0 of 0"
+loads = [float(x) for x in sys.argv[4].split()]
+print(f"| {sys.argv[2]} | {sys.argv[3]} | **{share(called(aa, 3), len(aa))}** | {share(called(aa, 4), len(aa))} | "
+      f"**{share(found(ch, 3), len(ch))}** | {verdicts(ch) or '—'} | {withheld} | {speed} | {min(loads):.2f}–{max(loads):.2f} |")
 PY
 )
     rows+=("$row")
@@ -112,15 +145,15 @@ done
 {
   echo "# Change since the last run on a young history: runs 2–7"
   echo
-  echo "Generated by \`bash bench/young-history.sh\` (RUNS=$RUNS CONDITIONS=\"$CONDITIONS\") on $(date -u '+%Y-%m-%d %H:%M UTC'); do not edit by hand."
-  echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores. versus: $("$versus" --version), built from commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.lock || echo " with uncommitted changes")."
+  echo "Generated by \`bash bench/young-history.sh\` (RUNS=${RUNS:-default} REPEAT=$REPEAT CPUS=${CPUS:-all} CONDITIONS=\"$CONDITIONS\") on $(date -u '+%Y-%m-%d %H:%M UTC'); do not edit by hand."
+  echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores. versus: $("$versus" --version), built from commit $(built_from)."
   echo
-  echo "Each condition starts from an empty store and runs the suite 7 times: runs 2–6 unchanged (every cell's change since the previous run is an A/A trial), run 7 with b doing 5% more work (b's 3 cells should read slower; the other cells are A/A trials too). From run 6 the store has 5 runs, the history \`judge::noise\` and \`judge::relative\` learn from. *alternate*: a busy loop on one core during runs 2, 4 and 6; *alternate2*: on every core."
+  echo "Each condition starts from an empty store REPEAT times and runs the suite 7 times each: runs 2–6 unchanged (every cell's change since the previous run is an A/A trial), run 7 with b doing 5% more work (b's 3 cells should read slower; the other cells are A/A trials too). From run 6 the store has 5 runs, the history \`judge::noise\` and \`judge::relative\` learn from. *steady*: a busy loop during every run; *alternate*: a busy loop during runs 2, 4 and 6; *alternate2*: one on every core during those runs. With CPUS set, versus, the loops it measures and the busy loop share those CPUs (taskset), so a busy loop takes about half of what the measured loops had."
   echo
-  echo "*As reported*: the verdicts of \`versus run\` (the change judged, then withheld where its group or versus's speed reference explains it, \`judge::shared\`). *Change alone*: the same changes before that (a withheld change counts as called): the rule of the versus before this bench. *Machine*: versus's speed reference, run N against run N−1 (now/before; 'slower'/'faster' where it moved beyond its interval and the 1% band)."
+  echo "*As reported*: the verdicts of \`versus run\` (the change judged, then withheld where its group or versus's speed reference explains it, \`judge::shared\`). *Change alone*: the same changes before that (a withheld change counts as called): the rule of the versus before this bench. *b's 5% by verdict*: what b's cells read at run 7. *Speed reference*: versus's speed reference, run N against run N−1 (now/before), its range and how often it moved beyond its interval and the 1% band."
   echo
-  echo "| implementations | machine | A/A called changed, as reported | A/A called changed, change alone | 5% found (slower), as reported | 5% found, change alone | A/A withheld | speed reference by run | load after each run |"
-  echo "|---|---|---:|---:|---:|---:|---:|---|---|"
+  echo "| implementations | condition | A/A called changed, as reported | A/A called changed, change alone | 5% found (slower), as reported | b's 5% by verdict | A/A withheld | speed reference, run to run | load after the runs |"
+  echo "|---|---|---:|---:|---:|---|---:|---|---|"
   printf '%s\n' "${rows[@]}"
 } > "$OUT"
 echo "wrote $OUT" >&2

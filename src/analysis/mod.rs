@@ -26,6 +26,7 @@ use crate::results::{
 use crate::stats::{self, summarize};
 
 mod cell;
+pub mod contention;
 pub mod diff;
 pub mod findings;
 pub mod headline;
@@ -65,6 +66,7 @@ pub fn baseline_of<'c>(cells: &[&'c Cell], named: Option<&str>) -> Option<&'c Ce
 /// Fills in `stats`, `comparisons`, the measurement warnings, the overall
 /// summary (`overall::refresh`) and the findings (`findings::refresh`). Idempotent.
 pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
+    results.analysis.contention = results.environment.load.as_ref().and_then(|l| l.contention());
     let settings = results.analysis.clone();
     for cell in &mut results.cells {
         // An imported cell may hold only its harness's summary: nothing to recompute it from.
@@ -107,6 +109,7 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
     warnings.extend(cell_warnings(&results.cells));
     warnings.extend(not_counted_warning(&results.cells));
     warnings.extend(carryover::warning(results));
+    warnings.extend(contention::warning(results));
     warnings.extend(crate::analysis::findings::carryover_screen::warning(results));
     if results.order() == Order::Blocked {
         warnings.push(Warning {
@@ -210,6 +213,7 @@ pub const COMPUTED_WARNINGS: &[&str] = &[
     "too_few_runs",
     "high_variation",
     "slow_first_run",
+    "slow_first_round",
     "warmup_in_measurement",
     "no_steady_state",
     "many_outliers",
@@ -220,6 +224,7 @@ pub const COMPUTED_WARNINGS: &[&str] = &[
     "instructions_not_counted",
     crate::analysis::findings::drift::KIND,
     carryover::KIND,
+    contention::KIND,
     crate::analysis::findings::carryover_screen::KIND,
     BLOCKED,
 ];

@@ -16,7 +16,7 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::results::RunLoad;
+use crate::results::{Contention, RunLoad};
 
 /// How often the machine is read while the run goes.
 pub const EVERY: Duration = Duration::from_secs(2);
@@ -59,6 +59,26 @@ impl RunLoad {
     /// Other processes' CPU time in CPUs on average ("0.46 of 2 CPUs").
     pub fn others_cpus(&self) -> Option<f64> {
         Some(self.others_share? * self.cpus? as f64)
+    }
+
+    /// What other work wanted of the machine, when it took a share worth
+    /// warning about: what it took (others and steal), or what the run
+    /// queue says it asked for (the load average less versus's own CPUs),
+    /// whichever is more.
+    pub fn contention(&self) -> Option<Contention> {
+        if !self.contended() {
+            return None;
+        }
+        let cpus = self.cpus? as f64;
+        let took = (self.others_share.unwrap_or(0.0) + self.steal_share.unwrap_or(0.0)) * cpus;
+        let asked = match (self.load_median, self.own_share) {
+            (Some(load), Some(own)) => load - own * cpus,
+            _ => 0.0,
+        };
+        Some(Contention {
+            cpus,
+            others_cpus: took.max(asked),
+        })
     }
 
     /// Whether others (or the hypervisor) took a real share of the machine.

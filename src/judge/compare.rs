@@ -133,6 +133,7 @@ pub fn from_estimate(
         settle_runs: verdict::runs_to_settle(est, band),
         note: est.interval.is_none().then(|| missing_interval_note(est.n)),
         metric: Metric::Wall,
+        load_dependent: None,
     }
 }
 

@@ -23,6 +23,9 @@
 //!   whole.
 //! - `shared`: until that history exists, a change withheld when the
 //!   group or the machine's own speed (`exec::speed`) moved with it.
+//! - `contention`: a comparison of implementations that use different
+//!   numbers of cores, measured while other work took a share of the
+//!   machine, widened by what that work could have cost each.
 //! - `stability`: whether a cell's runs describe one level at all (two
 //!   modes, a spread as wide as the level, passes in different modes).
 //! - `overall`: one implementation against the reference over a whole
@@ -33,6 +36,7 @@ pub mod carryover;
 pub mod carryover_screen;
 pub mod change;
 pub mod compare;
+pub mod contention;
 pub mod counts;
 pub mod levels;
 pub mod noise;

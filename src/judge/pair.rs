@@ -3,7 +3,8 @@
 //! cells gets one verdict wherever it is shown. One rule decides whether
 //! run i of each is paired with run i of the other (`pairable`); the
 //! metric is judged by its own band (`counts`); and in time the carry-over
-//! rule can withhold the verdict (`withhold`). Two runs of one cell (change
+//! rule can withhold the verdict (`withhold`) and the machine's other work
+//! can widen it (`contention`). Two runs of one cell (change
 //! since the last run, `versus diff`) are judged by `change`, not here.
 
 use super::carryover::taken_in_turns;
@@ -32,5 +33,11 @@ pub fn judge_pair(metric: Metric, cell: &Cell, base: &Cell, settings: &AnalysisS
     // A carry-over is found in time: its comparisons in time are called
     // only where all of it could not change the verdict.
     let withheld = metric == Metric::Wall && withhold::judge(&mut comparison, cell, base, settings);
+    // Other work on the machine could have moved a comparison of programs
+    // that use different numbers of cores: its interval is widened by it.
+    if metric == Metric::Wall && !withheld {
+        let band = (1.0 + super::compare::noise_band(cell, base, settings)).ln();
+        super::contention::apply(&mut comparison, cell, base, band, settings);
+    }
     Some(Judged { comparison, withheld })
 }

@@ -47,6 +47,26 @@ pub struct Comparison {
     /// is of instructions per call).
     #[serde(default, skip_serializing_if = "crate::base::metric::is_wall")]
     pub metric: Metric,
+    /// Set where other work on the machine could have moved this
+    /// comparison (`judge::contention`): the interval above is then the
+    /// widened one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load_dependent: Option<LoadDependent>,
+}
+
+/// A comparison of two implementations that use different numbers of
+/// cores, measured while other work took a share of the machine.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+pub struct LoadDependent {
+    /// CPU time over wall time of the implementation and of the baseline
+    /// (medians over their runs).
+    pub parallelism: f64,
+    pub baseline_parallelism: f64,
+    /// The interval the runs themselves gave, before it was widened.
+    pub measured_low: f64,
+    pub measured_high: f64,
+    /// The verdict the runs themselves gave.
+    pub measured_verdict: Verdict,
 }
 
 /// The answer of a comparison: three of them, and the baseline itself.
@@ -87,6 +107,24 @@ pub struct AnalysisSettings {
     /// the band; see `judge::counts`).
     #[serde(default = "default_instructions_noise")]
     pub instructions_noise: f64,
+    /// Other work on the machine while the run went, where it took enough
+    /// to warn about (set from `environment.load` by the analysis): time
+    /// comparisons of implementations that use different numbers of cores
+    /// are widened by what it could have cost each (`judge::contention`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contention: Option<Contention>,
+}
+
+/// What other processes wanted of the machine during a run.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+pub struct Contention {
+    /// CPUs the machine has.
+    pub cpus: f64,
+    /// CPUs' worth of other work that wanted to run beside the measured
+    /// programs: what other processes took, or what the run queue (the
+    /// load average less versus's own CPUs) says they asked for, whichever
+    /// is more.
+    pub others_cpus: f64,
 }
 
 /// See `AnalysisSettings::instructions_noise`.
@@ -104,6 +142,7 @@ impl Default for AnalysisSettings {
             noise: 0.01,
             bootstrap_resamples: crate::stats::bootstrap::RESAMPLES,
             instructions_noise: INSTRUCTIONS_NOISE,
+            contention: None,
         }
     }
 }

@@ -30,6 +30,7 @@ fn mean_text(r: &OverallRow, reference: &str) -> String {
         settle_runs: None,
         note: None,
         metric: Default::default(),
+        load_dependent: None,
     })
 }
 

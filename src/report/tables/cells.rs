@@ -82,6 +82,15 @@ pub fn verdict_text(c: &Comparison) -> String {
 /// `verdict_text` in two parts: the verdict with its factor ("1.27x slower")
 /// and the evidence ("[1.21, 1.33]"; "(n=3, no interval)").
 pub fn verdict_parts(c: &Comparison) -> (String, String) {
+    let (main, detail) = verdict_and_interval(c);
+    if c.load_dependent.is_some() {
+        // Widened for other work on the machine (`judge::contention`).
+        return (main, format!("{detail} load-dependent"));
+    }
+    (main, detail)
+}
+
+fn verdict_and_interval(c: &Comparison) -> (String, String) {
     // Three decimals where two would print an interval as one number, or
     // hide whether it leaves a 1% band ("unknown 1.01 [1.01, 1.01]").
     let digits = match (c.ci_low, c.ci_high) {

@@ -109,6 +109,7 @@ mod tests {
             settle_runs: None,
             note: None,
             metric: Default::default(),
+            load_dependent: None,
             // Any verdict: the medians do not depend on it.
             verdict: Verdict::Baseline,
             paired,
