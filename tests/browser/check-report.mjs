@@ -12,7 +12,7 @@
 // at each width as SCREENSHOT-1280.png and SCREENSHOT-400.png.
 //
 // Prints "N passed, M failed" and exits non-zero on any failure.
-import { readFileSync, mkdtempSync } from "node:fs";
+import { readFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
@@ -24,8 +24,10 @@ if (!reportPath || !resultsPath) {
 }
 const results = JSON.parse(readFileSync(resultsPath, "utf8"));
 const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
-// A fresh profile folder each time (Playwright passes it as --user-data-dir).
-const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "versus-chromium-")), {
+// A fresh profile folder each time (Playwright passes it as --user-data-dir),
+// removed when the browser closes.
+const profile = mkdtempSync(join(tmpdir(), "versus-chromium-"));
+const browser = await chromium.launchPersistentContext(profile, {
   executablePath,
   headless: true,
   viewport: { width: 1200, height: 900 },
@@ -269,6 +271,7 @@ try {
   check("readable in a narrow window (no page-wide horizontal scroll)", overflow <= 1, `overflow ${overflow}px`);
 } finally {
   await browser.close();
+  rmSync(profile, { recursive: true, force: true });
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
