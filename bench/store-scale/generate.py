@@ -11,7 +11,8 @@ measured figure has (GRAIN below): each cell has its own noise
 (0.5-3% run to run, log-normal), and one cell in 25 steps to a new level
 (x0.85 or x1.2) at a run of its own. Everything is drawn from seeds fixed
 per cell and per run, so run i is the same whichever batch makes it, and
-the start times go up an hour per run. The sample counts, outcomes and the
+the start times go up an hour per run (with GENERATE_COMMITS set, each run
+also gets a made-up git commit of its own). The sample counts, outcomes and the
 rest of the document stay the template's. Each document is written in the
 layout a versus writes, so that a store is given what its own versus would
 give it: LAYOUT `versus` (the default) is this versus's (src/results/layout.rs:
@@ -20,6 +21,8 @@ an array of numbers on one line), `pretty` the one of versus before it
 """
 import copy
 import datetime
+import hashlib
+import os
 import json
 import math
 import random
@@ -102,6 +105,9 @@ def main():
         base["started_at"] = t.strftime("%Y-%m-%dT%H:%M:%SZ")
         base["finished_at"] = (t + datetime.timedelta(seconds=50)).strftime("%Y-%m-%dT%H:%M:%SZ")
         base.pop("since", None)
+        if os.environ.get("GENERATE_COMMITS"):
+            # A commit of its own per run, for a history a site lists changes of.
+            base["suite"]["git"] = {"commit": hashlib.sha1(f"run {run}".encode()).hexdigest(), "dirty": False}
         with open(f"{out_dir}/run-{run}.json", "w") as f:
             f.write(write(base) + "\n")
 
