@@ -21,7 +21,8 @@
 # a reference counts as called). Writes docs/results/young-history.md.
 #
 #   bash bench/young-history.sh                       # REPEAT=5: 345 A/A trials per condition
-#   CPUS=0 REPEAT=5 ALONE=0 bash bench/young-history.sh
+#   CPUS=0 REPEAT=5 SUITES="a b c d" bash bench/young-history.sh
+#   CPUS=0 SUITES=a OUT=docs/results/young-history-alone.md bash bench/young-history.sh
 #   RUNS=15 REPEAT=1 CONDITIONS="quiet alternate" bash bench/young-history.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,9 +30,8 @@ RUNS="${RUNS:-}"            # empty: versus's default run count, as a user start
 REPEAT="${REPEAT:-5}"
 CPUS="${CPUS:-}"
 CONDITIONS="${CONDITIONS:-quiet steady alternate}"
-# The suites, by their implementations: "a b c d" and "a" (ALONE=0 leaves out the one alone).
-SUITES=("a b c d")
-[[ "${ALONE:-1}" == 1 ]] && SUITES+=("a")
+# The suites, by their implementations, separated by commas.
+IFS=, read -r -a SUITES <<< "${SUITES:-a b c d,a}"
 pin=()
 [[ -n "$CPUS" ]] && pin=(taskset -c "$CPUS")
 OUT="${OUT:-docs/results/young-history.md}"
