@@ -6,6 +6,7 @@ pub mod charts;
 pub mod files;
 pub mod formats;
 pub mod sections;
+pub mod site;
 pub mod tables;
 
 use crate::base::metric::Metric;
