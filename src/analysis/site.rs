@@ -244,7 +244,9 @@ pub fn ratios(h: &SuiteHistory, operation: &str, baseline: &str) -> Vec<(String,
             base.insert((c.params.as_str(), p.run), p.median_ns);
         }
     }
-    let mut by_impl: Vec<(String, BTreeMap<usize, (f64, usize)>)> = Vec::new();
+    // Per implementation: per run, the sum of log ratios and how many there are.
+    type LogSums = BTreeMap<usize, (f64, usize)>;
+    let mut by_impl: Vec<(String, LogSums)> = Vec::new();
     for c in cells.iter().filter(|c| c.implementation != baseline) {
         let at = match by_impl.iter().position(|(i, _)| *i == c.implementation) {
             Some(at) => at,
