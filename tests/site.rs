@@ -6,7 +6,8 @@
 //! lists the changes as text and JSON and exits 4 when the newest run is
 //! slower. The history is made deterministic: one real run gives a
 //! document, and copies of it, each a little different and one slower,
-//! are imported with a commit each.
+//! are imported with a commit each. With a PostgreSQL server
+//! (`scripts/ci/postgres.sh`), the same history there publishes the same bytes.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -85,6 +86,16 @@ fn import(dir: &Path, path: &Path) {
         .args(["history", "import", path.to_str().unwrap()])
         .assert()
         .success();
+}
+
+/// One real run of the hostile suite, not recorded: the documents' template.
+fn template(dir: &Path) -> Value {
+    let a = suite(dir, "copies", HOSTILE);
+    versus(dir)
+        .args(["run", "-q", a.to_str().unwrap(), "--out", "template", "--no-history"])
+        .assert()
+        .success();
+    serde_json::from_str(&fs::read_to_string(dir.join("template/results.json")).unwrap()).unwrap()
 }
 
 /// `versus site --out site`: (written, pages) from its report line.
@@ -258,4 +269,62 @@ fn a_site_from_the_store_links_escapes_hides_and_republishes_only_what_changed()
     assert_eq!(first["commit"], "c0ffee07");
     assert_eq!(first["slower"], true);
     assert!(first["ratio"].as_f64().unwrap() > 2.0);
+}
+
+#[test]
+fn a_postgres_store_publishes_the_same_pages_as_sqlite_and_never_its_password() {
+    let Ok(url) = std::env::var("VERSUS_TEST_POSTGRES_URL") else {
+        eprintln!("skipped: VERSUS_TEST_POSTGRES_URL is not set (scripts/ci/postgres.sh starts a server)");
+        return;
+    };
+    let name = format!("versus_site_{}", std::process::id());
+    let (drop, create) = (
+        format!("DROP DATABASE IF EXISTS {name}"),
+        format!("CREATE DATABASE {name}"),
+    );
+    let status = std::process::Command::new("psql")
+        .args([url.as_str(), "-qc", &drop, "-c", &create])
+        .status();
+    if !status.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: psql could not create a database on {url}");
+        return;
+    }
+    // A password in the URL (the test server trusts local connections and ignores it).
+    let (scheme_user, rest) = url.split_once('@').unwrap();
+    let host = rest.rsplit_once('/').map_or(rest, |(h, _)| h);
+    let pg = format!("{scheme_user}:sekrit-pg-password@{host}/{name}");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let template = template(dir);
+    let sqlite = dir.join("h.db").display().to_string();
+    for k in 0..4 {
+        let doc = document(dir, &template, k, if k == 3 { 3.0 } else { 1.0 });
+        for store in [&sqlite, &pg] {
+            versus(dir)
+                .args(["history", "--store", store, "import", doc.to_str().unwrap()])
+                .assert()
+                .success();
+        }
+    }
+    for (store, out) in [(&sqlite, "site-sqlite"), (&pg, "site-pg")] {
+        versus(dir)
+            .args(["site", "--store", store, "--out", out])
+            .assert()
+            .success();
+    }
+    let (a, b) = (files(&dir.join("site-sqlite")), files(&dir.join("site-pg")));
+    assert_eq!(
+        a.keys().collect::<Vec<_>>(),
+        b.keys().collect::<Vec<_>>(),
+        "the same pages"
+    );
+    for (path, (bytes, _)) in &b {
+        assert!(a[path].0 == *bytes, "{} differs between the backends", path.display());
+        let text = String::from_utf8_lossy(bytes);
+        assert!(
+            !text.contains("sekrit") && !text.contains(host),
+            "{} shows the store",
+            path.display()
+        );
+    }
 }
