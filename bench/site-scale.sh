@@ -8,6 +8,9 @@
 #
 #   bash bench/site-scale.sh                          # builds versus (release) first
 #   VERSUS=target/release/versus RUNS=200 bash bench/site-scale.sh   # a quick pass
+#   KEEP_WORK=1 WORK=/tmp/w bash bench/site-scale.sh, then
+#   REUSE=1 KEEP_WORK=1 WORK=/tmp/w RUNS=<runs in its store> TEMPLATE=<a copy of /tmp/w/real/out/results.json> \
+#     bash bench/site-scale.sh                       # publish the same store again (after a change to versus)
 #
 # Measured: wall seconds and peak RSS (GNU time) of each publish, the
 # pages it wrote of the pages in the site, the largest page and the
@@ -60,9 +63,14 @@ fill() { # fill FIRST LAST TOTAL: generate and import runs FIRST..LAST of a TOTA
     first=$(( upto + 1 ))
   done
 }
-t0=$(date +%s)
-fill 1 "$RUNS" "$((RUNS + 1))"
-FILL_S=$(( $(date +%s) - t0 ))
+if [[ -n "${REUSE:-}" && -f "$STORE" ]]; then
+  # REUSE=1 with WORK=the folder of an earlier pass (KEEP_WORK=1): its store, RUNS runs, is published again.
+  FILL="reused from an earlier pass of this script (REUSE=1), not filled again"
+else
+  t0=$(date +%s)
+  fill 1 "$RUNS" "$((RUNS + 1))"
+  FILL="filling it took $(( $(date +%s) - t0 )) s"
+fi
 
 # --- 3. publishing ---------------------------------------------------------------
 # publish LABEL: one `versus site`, its figures appended to $WORK/rows.
@@ -89,9 +97,9 @@ publish "after one more run ($((RUNS + 1)) runs)"
 {
   echo "# \`versus site\` at a team's scale"
   echo
-  echo "Made by \`bash bench/site-scale.sh\` (RUNS=$RUNS) on $(date -u +%Y-%m-%dT%H:%MZ): $(nproc) cores, $(awk '/model name/ { sub(/.*: /, ""); print; exit }' /proc/cpuinfo); $("$VERSUS" --version) at $VERSUS."
+  echo "Made by \`bash bench/site-scale.sh\` (RUNS=$RUNS${REUSE:+, REUSE=1}) on $(date -u +%Y-%m-%dT%H:%MZ): $(nproc) core(s) available to it, $(awk '/model name/ { sub(/.*: /, ""); print; exit }' /proc/cpuinfo); $("$VERSUS" --version) at $VERSUS."
   echo
-  echo "The store: SQLite, $RUNS runs of one $CELLS-cell suite (250 values × 4 implementations), filled through \`versus history import\` of documents \`bench/store-scale/generate.py\` made from one real run (each cell with its own run-to-run noise, one cell in 25 stepping to a new level), $(mb "$(du -cb "$STORE"* | tail -1 | cut -f1)") MB on disk; filling it took ${FILL_S} s. Each row is one \`versus site --store STORE --out SITE\` into the same folder: wall seconds and peak RSS (MB) from GNU time (\`/usr/bin/time -v\`), the command's own count of pages written, the files in the folder, the largest one and the folder's total. Load is the 1-minute load average after the row (the machine is shared)."
+  echo "The store: SQLite, $RUNS runs of one $CELLS-cell suite (250 values × 4 implementations), filled through \`versus history import\` of documents \`bench/store-scale/generate.py\` made from one real run (each cell with its own run-to-run noise, one cell in 25 stepping to a new level), $(mb "$(du -cb "$STORE"* | tail -1 | cut -f1)") MB on disk; $FILL. Each row is one \`versus site --store STORE --out SITE\` into the same folder: wall seconds and peak RSS (MB) from GNU time (\`/usr/bin/time -v\`), the command's own count of pages written, the files in the folder, the largest one and the folder's total. Load is the 1-minute load average after the row (the machine is shared)."
   echo
   echo "| publish | wall s | peak RSS MB | pages written | files | largest MB | total MB | load |"
   echo "|---|---:|---:|---|---:|---:|---:|---:|"

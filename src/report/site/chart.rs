@@ -81,10 +81,21 @@ fn frame(c: &Chart) -> Option<Frame> {
     Some(Frame { runs: c.runs, lo, hi })
 }
 
+/// A coordinate to a tenth of a unit, written as integers: a history of
+/// thousands of runs is thousands of points a page, and formatting a float
+/// to a fixed precision costs several times as much.
+fn coordinate(d: &mut String, v: f64) {
+    let tenths = (v.max(0.0) * 10.0).round() as u64;
+    let _ = write!(d, "{}.{}", tenths / 10, tenths % 10);
+}
+
 fn path(f: &Frame, points: impl Iterator<Item = (usize, f64)>) -> String {
     let mut d = String::new();
     for (k, (x, y)) in points.enumerate() {
-        let _ = write!(d, "{}{:.1},{:.1}", if k == 0 { "M" } else { "L" }, f.x(x), f.y(y));
+        d.push(if k == 0 { 'M' } else { 'L' });
+        coordinate(&mut d, f.x(x));
+        d.push(',');
+        coordinate(&mut d, f.y(y));
     }
     d
 }
