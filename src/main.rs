@@ -19,6 +19,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Import(args) => app::import::import(args),
         Command::History(args) => app::history::history(args),
         Command::Trend(args) => app::trend::trend(args),
+        Command::Site(args) => app::site::site(args),
         Command::Bisect(args) => app::bisect::bisect(*args),
         Command::Schema => app::schema(),
         Command::Completions { shell } => app::completions(shell),

@@ -52,6 +52,8 @@ fn no_command_panics_when_its_reader_has_gone() {
         vec!["history", "import", "out/results.json"],
         vec!["history", "prune", "--run", "5"],
         vec!["trend", "--suite", "pipes", "--markdown", "t.md"],
+        vec!["site", "--out", "site"],
+        vec!["site", "--regressions", "--json"],
         vec!["diff", "1", "2"],
         vec!["schema"],
         vec!["completions", "bash"],

@@ -32,6 +32,7 @@ pub mod findings;
 pub mod headline;
 pub mod overall;
 pub mod revisions;
+pub mod site;
 pub mod trend;
 pub use cell::{cell_stats, fill_stats, metric_cell_stats};
 

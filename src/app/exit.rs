@@ -16,7 +16,8 @@ pub const USAGE: u8 = 2;
 pub const NOT_OK: u8 = 3;
 /// `versus diff --fail-above`: a cell got slower by more than the threshold;
 /// `versus run --rev … --fail-above`: a later revision is slower than the first;
-/// `versus trend`: the newest run starts a regression.
+/// `versus trend`: the newest run starts a regression;
+/// `versus site --regressions`: some suite's newest run is slower than the run before.
 pub const REGRESSION: u8 = 4;
 /// `versus merge --partial`: merged, but some groups of the plan are missing.
 pub const PARTIAL: u8 = 5;
@@ -35,10 +36,17 @@ Exit status:
   2    usage error (unknown flag, missing argument)
   3    finished, but some cells failed, timed out, ran out of memory or gave wrong output
   4    versus diff --fail-above: a cell got slower by more than the threshold (run and exec
-       with --rev: a later revision than the first); versus trend: the newest run starts a regression
+       with --rev: a later revision than the first); versus trend: the newest run starts a regression;
+       versus site --regressions: some suite's newest run is slower than the run before
   5    versus merge --partial: merged, but some groups of the plan are missing
   6    versus bisect: no single first bad commit (no regression, or only unbuildable candidates)
   130  interrupted by Ctrl-C; 143 by TERM, 129 by HUP; the results of finished cells are written";
+
+/// `versus site`'s own statuses, for its `--help`.
+pub const SITE_HELP: &str = "\
+Exit status: 0 written (and, with --regressions, no suite's newest run is slower than the run \
+before); 1 bad input (unreadable store, a folder that cannot be written); 4 with --regressions: \
+some suite's newest run is slower than the run before in some cell (CI can gate on it).";
 
 /// `versus merge`'s own statuses, for its `--help`.
 pub const MERGE_HELP: &str = "\

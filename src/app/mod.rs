@@ -35,6 +35,7 @@ mod report;
 mod revisions;
 mod run;
 mod shards;
+pub mod site;
 pub mod trend;
 
 pub use conformance::conformance;

@@ -102,6 +102,17 @@ pub fn markdown_code(text: &str, in_table: bool) -> String {
     format!("{fence}{pad}{text}{pad}{fence}")
 }
 
+/// Text for HTML element content and attribute values (a hand-written
+/// page: the trend, the site): `& < > " '` as entities. The HTML report
+/// has minijinja's automatic escaping instead.
+pub fn html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::app::exit::{HELP as EXIT_CODES, MERGE_HELP};
+use crate::app::exit::{HELP as EXIT_CODES, MERGE_HELP, SITE_HELP};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -59,6 +59,11 @@ versions, different machines); 4 some cell is slower by more than --fail-above, 
 4 the newest run starts a regression in some cell (CI can gate on it)."
     )]
     Trend(TrendArgs),
+    /// A team's static site from the history store: an index of every suite and its changes,
+    /// a page per suite and per cell, and the reports of each suite's last 20 runs; or, with
+    /// --regressions, the list of changes as text or JSON.
+    #[command(after_help = SITE_HELP)]
+    Site(SiteArgs),
     /// Find the first commit (along first parents) where a cell got slower: each step measures
     /// the middle commit beside both ends of the range, in one run, taking turns (paired).
     #[command(after_help = BISECT_HELP)]
@@ -281,6 +286,26 @@ pub struct Record {
     /// Save this run as baseline NAME of its suite on this machine (for --compare-to NAME, versus diff NAME).
     #[arg(long, value_name = "NAME")]
     pub save_baseline: Option<String>,
+}
+
+/// `versus site`.
+#[derive(Args, Debug)]
+pub struct SiteArgs {
+    /// The folder to write the site in (made if missing): index.html, suites/ and reports/.
+    /// Pages whose bytes did not change are not written again; pages of the site no longer
+    /// in it are removed; nothing else in the folder is touched.
+    #[arg(long, value_name = "DIR", required_unless_present = "regressions")]
+    pub out: Option<PathBuf>,
+    /// Print the list of changes (the index's): each suite's newest run against the run
+    /// before, as the judge calls it, and each step in a cell's history, with the run and
+    /// commit that brought it, newest first. Exits 4 when some suite's newest run is slower.
+    #[arg(long)]
+    pub regressions: bool,
+    /// With --regressions: the list as JSON ({"version": 1, "changes": [...]}).
+    #[arg(long, requires = "regressions")]
+    pub json: bool,
+    #[command(flatten)]
+    pub store: StoreArg,
 }
 
 /// Which history store to use.

@@ -14,16 +14,8 @@
 use std::fmt::Write as _;
 
 use crate::analysis::trend::{CellTrend, Point, Trend};
+use crate::base::sink::html;
 use crate::report::formats::markdown::escape;
-
-/// Escapes text for HTML element content and attribute values.
-fn html(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
-}
 
 fn pct(ratio: f64) -> String {
     format!("{:+.1}%", (ratio - 1.0) * 100.0)

@@ -1,0 +1,178 @@
+//! The one chart the site draws: lines over a suite's runs (a cell's
+//! median with its interval, or each implementation's ratio to the
+//! baseline), on a log scale, with the runs where something changed
+//! marked. Hand-written SVG, a polyline per series, so a history of
+//! thousands of runs stays a few kilobytes; labels are escaped.
+
+use std::fmt::Write as _;
+
+use crate::base::sink::html;
+
+/// Colours of successive series (those of the reports' charts).
+const COLOURS: [&str; 8] = [
+    "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#000000", "#a07800", "#332288", "#882255",
+];
+
+/// One series: (x, y) points, x a run index, y above 0; optional interval per point.
+pub struct Series {
+    pub label: String,
+    pub points: Vec<(usize, f64)>,
+    pub band: Vec<(usize, f64, f64)>,
+}
+
+/// What a chart shows.
+pub struct Chart<'a> {
+    /// Runs along the x axis (indexes 0..runs).
+    pub runs: usize,
+    pub series: &'a [Series],
+    /// Runs where a change starts, with the series (index) it belongs to.
+    pub marks: &'a [(usize, usize)],
+    /// How a y value reads (a time, a ratio).
+    pub format: &'a dyn Fn(f64) -> String,
+    /// A line across the chart at this y (a ratio of 1), if any.
+    pub rule: Option<f64>,
+}
+
+const W: f64 = 720.0;
+const H: f64 = 240.0;
+const LEFT: f64 = 70.0;
+const PAD: f64 = 12.0;
+
+struct Frame {
+    runs: usize,
+    lo: f64,
+    hi: f64,
+}
+
+impl Frame {
+    fn x(&self, run: usize) -> f64 {
+        let span = (self.runs.max(2) - 1) as f64;
+        LEFT + (W - LEFT - PAD) * run as f64 / span
+    }
+
+    fn y(&self, v: f64) -> f64 {
+        let (lo, hi) = (self.lo.ln(), self.hi.ln());
+        let t = if hi > lo {
+            (v.max(f64::MIN_POSITIVE).ln() - lo) / (hi - lo)
+        } else {
+            0.5
+        };
+        H - PAD - (H - 2.0 * PAD) * t
+    }
+}
+
+fn frame(c: &Chart) -> Option<Frame> {
+    let values = c.series.iter().flat_map(|s| {
+        s.points
+            .iter()
+            .map(|p| p.1)
+            .chain(s.band.iter().flat_map(|b| [b.1, b.2]))
+    });
+    let (mut lo, mut hi) = values
+        .chain(c.rule)
+        .filter(|v| *v > 0.0 && v.is_finite())
+        .fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    if lo > hi {
+        return None;
+    }
+    if lo == hi {
+        (lo, hi) = (lo * 0.9, hi * 1.1);
+    }
+    Some(Frame { runs: c.runs, lo, hi })
+}
+
+/// A coordinate to a tenth of a unit, written as integers: a history of
+/// thousands of runs is thousands of points a page, and formatting a float
+/// to a fixed precision costs several times as much.
+fn coordinate(d: &mut String, v: f64) {
+    let tenths = (v.max(0.0) * 10.0).round() as u64;
+    let _ = write!(d, "{}.{}", tenths / 10, tenths % 10);
+}
+
+fn path(f: &Frame, points: impl Iterator<Item = (usize, f64)>) -> String {
+    let mut d = String::new();
+    for (k, (x, y)) in points.enumerate() {
+        d.push(if k == 0 { 'M' } else { 'L' });
+        coordinate(&mut d, f.x(x));
+        d.push(',');
+        coordinate(&mut d, f.y(y));
+    }
+    d
+}
+
+fn band(s: &mut String, f: &Frame, series: &Series, colour: &str) {
+    if series.band.len() < 2 {
+        return;
+    }
+    let upper = series.band.iter().map(|b| (b.0, b.2));
+    let lower = series.band.iter().rev().map(|b| (b.0, b.1));
+    let d = path(f, upper.chain(lower));
+    let _ = write!(
+        s,
+        "<path d=\"{d}Z\" fill=\"{colour}\" fill-opacity=\"0.15\" stroke=\"none\"/>"
+    );
+}
+
+/// The chart as an inline SVG element; empty when there is nothing to draw.
+pub fn svg(c: &Chart) -> String {
+    let Some(f) = frame(c) else { return String::new() };
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" role=\"img\">\
+<rect x=\"{LEFT}\" y=\"{PAD}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#ccc\"/>\
+<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"end\">{}</text>\
+<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"end\">{}</text>",
+        W - LEFT - PAD,
+        H - 2.0 * PAD,
+        LEFT - 4.0,
+        PAD + 10.0,
+        html(&(c.format)(f.hi)),
+        LEFT - 4.0,
+        H - PAD,
+        html(&(c.format)(f.lo)),
+    );
+    if let Some(r) = c.rule {
+        let y = f.y(r);
+        let _ = write!(
+            s,
+            "<line x1=\"{LEFT}\" x2=\"{}\" y1=\"{y:.1}\" y2=\"{y:.1}\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>",
+            W - PAD
+        );
+    }
+    for (i, series) in c.series.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        band(&mut s, &f, series, colour);
+        let d = path(&f, series.points.iter().copied());
+        let _ = write!(
+            s,
+            "<path d=\"{d}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\"><title>{}</title></path>",
+            html(&series.label)
+        );
+    }
+    for &(run, i) in c.marks {
+        let x = f.x(run);
+        let colour = COLOURS[i % COLOURS.len()];
+        let _ = write!(
+            s,
+            "<line x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{PAD}\" y2=\"{}\" stroke=\"{colour}\" stroke-width=\"1\" stroke-dasharray=\"2 2\"/>",
+            H - PAD
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// The legend: each series' label in its colour (escaped here).
+pub fn legend(series: &[Series]) -> String {
+    let items: Vec<String> = series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            format!(
+                "<span style=\"color:{}\">■</span> {}",
+                COLOURS[i % COLOURS.len()],
+                html(&s.label)
+            )
+        })
+        .collect();
+    format!("<p>{}</p>", items.join(" &nbsp; "))
+}

@@ -1,0 +1,62 @@
+//! The team's site: static pages from `analysis::site::Site`, each a
+//! self-contained HTML file (inline CSS, inline SVG, no script, nothing
+//! fetched), linked to one another by relative paths so that any static
+//! host serves the folder and a browser opens it from disk.
+//!
+//! - `paths`: where each page goes, and the links between them.
+//! - `layout`: the page shell and its style.
+//! - `chart`: the one SVG chart the site draws (lines over runs).
+//! - `index`, `suite`, `cell`: the three kinds of page.
+//! - `changes`: the list of changes as text and JSON (`--regressions`).
+//! - `publish`: writes the pages, only those whose bytes changed.
+//!
+//! Every name that came from a suite, a store or a program passes through
+//! `base::sink::html` on its way into a page; command lines were hidden of
+//! passwords (`base::redact`) when read.
+
+pub mod cell;
+pub mod changes;
+pub mod chart;
+pub mod index;
+pub mod layout;
+pub mod paths;
+pub mod publish;
+pub mod suite;
+
+use crate::analysis::site::{ChangeEntry, SuiteHistory};
+
+/// A page: its path under the site's folder (with `/`) and its bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page {
+    pub path: String,
+    pub html: String,
+}
+
+/// Every page of the site but the runs' reports (which `app::site` renders
+/// with the HTML report): the index, one page per suite, one per cell.
+pub fn pages(suites: &[SuiteHistory], changes: &[ChangeEntry]) -> Vec<Page> {
+    let mut out = vec![Page {
+        path: paths::INDEX.to_string(),
+        html: index::render(suites, changes),
+    }];
+    let mut names: Vec<&str> = suites.iter().map(|s| s.suite.as_str()).collect();
+    names.dedup();
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        let machines: Vec<&SuiteHistory> = suites.iter().filter(|s| s.suite == name).collect();
+        out.push(Page {
+            path: paths::suite(name),
+            html: suite::render(name, &machines),
+        });
+        for h in &machines {
+            for c in &h.cells {
+                out.push(Page {
+                    path: paths::cell(name, &h.machine, &c.id),
+                    html: cell::render(h, c),
+                });
+            }
+        }
+    }
+    out
+}
