@@ -328,3 +328,39 @@ fn a_postgres_store_publishes_the_same_pages_as_sqlite_and_never_its_password() 
         );
     }
 }
+
+#[test]
+fn a_folder_with_files_versus_did_not_write_keeps_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let t = template(dir);
+    import(dir, &document(dir, &t, 1, 1.0));
+    // A folder of the user's own: an index of theirs, and a page under suites/.
+    fs::create_dir_all(dir.join("site/suites")).unwrap();
+    fs::write(dir.join("site/index.html"), "<html>my own index</html>").unwrap();
+    fs::write(dir.join("site/suites/notes.html"), "<html>my notes</html>").unwrap();
+    let out = versus(dir).args(["site", "--out", "site"]).assert().code(1);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("index.html") && err.contains("not a page versus wrote"),
+        "{err}"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("site/index.html")).unwrap(),
+        "<html>my own index</html>"
+    );
+    // Without the index in the way, the site is published beside the notes,
+    // and a publish that drops pages still leaves the notes alone.
+    fs::remove_file(dir.join("site/index.html")).unwrap();
+    publish(dir);
+    publish(dir);
+    assert_eq!(
+        fs::read_to_string(dir.join("site/suites/notes.html")).unwrap(),
+        "<html>my notes</html>"
+    );
+    assert!(
+        fs::read_to_string(dir.join("site/index.html"))
+            .unwrap()
+            .contains("content=\"versus site\"")
+    );
+}

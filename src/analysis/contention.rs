@@ -106,45 +106,43 @@ mod tests {
 
     #[test]
     fn a_two_thread_program_measured_beside_a_busy_loop_keeps_the_quiet_ratio_inside() {
-        // Quiet: 2 threads take half the time of 1. Beside a busy loop the
-        // two threads got 4/3 CPUs: 0.75 of the single thread's time.
-        let (mt, st) = (cell("mt", 750_000, 4.0 / 3.0), cell("st", 1_000_000, 1.0));
+        // As bench/contention.sh measured it: quiet, two threads take 0.51
+        // of one thread's time; beside a busy loop they kept 1.2 CPUs and
+        // took 0.83 of it.
+        let (mt, st) = (cell("mt", 830_000, 1.2), cell("st", 1_000_000, 1.0));
         let measured = judge_pair(Metric::Wall, &mt, &st, &AnalysisSettings::default())
             .unwrap()
             .comparison;
         assert_eq!(measured.verdict, Verdict::Faster);
         assert!(measured.load_dependent.is_none());
-        assert!(measured.ci_low.unwrap() > 0.7, "{measured:?}");
+        assert!(measured.ci_low.unwrap() > 0.8, "{measured:?}");
         let c = judge_pair(Metric::Wall, &mt, &st, &loaded(1.0)).unwrap().comparison;
         let (lo, hi) = (c.ci_low.unwrap(), c.ci_high.unwrap());
-        assert!(lo <= 0.5 && 0.5 < hi, "the quiet ratio 0.5 lies in [{lo}, {hi}]");
-        assert_eq!(c.verdict, Verdict::Faster, "{c:?}");
+        assert!(lo <= 0.51 && 0.51 < hi, "the quiet ratio 0.51 lies in [{lo}, {hi}]");
+        // The load hides how many cores each could use: not called.
+        assert_eq!(c.verdict, Verdict::Unknown, "{c:?}");
         let l = c.load_dependent.unwrap();
         assert_eq!(l.measured_verdict, Verdict::Faster);
         assert_eq!(
             (l.measured_low, l.measured_high),
             (measured.ci_low.unwrap(), measured.ci_high.unwrap())
         );
-        assert!((l.parallelism - 4.0 / 3.0).abs() < 0.01 && (l.baseline_parallelism - 1.0).abs() < 0.01);
-        // The other way round: the widening follows the sides.
-        let back = judge_pair(Metric::Wall, &st, &mt, &loaded(1.0)).unwrap().comparison;
-        assert!(back.ci_low.unwrap() < 2.0 && back.ci_high.unwrap() >= 2.0, "{back:?}");
+        assert!((l.parallelism - 1.2).abs() < 0.01 && (l.baseline_parallelism - 1.0).abs() < 0.01);
+        // Five times faster is more than the load could hide.
+        let fast = cell("fast", 200_000, 1.2);
+        let c = judge_pair(Metric::Wall, &fast, &st, &loaded(1.0)).unwrap().comparison;
+        assert!(c.load_dependent.is_some() && c.verdict == Verdict::Faster, "{c:?}");
     }
 
     #[test]
-    fn a_verdict_the_load_could_turn_round_is_not_called_and_alike_programs_are_left_alone() {
-        // 1.2x slower measured, by a program that used almost both CPUs:
-        // on a quiet machine it could have been faster.
-        let (mt, st) = (cell("mt", 1_200_000, 1.9), cell("st", 1_000_000, 1.0));
-        let c = judge_pair(Metric::Wall, &mt, &st, &loaded(1.0)).unwrap().comparison;
-        assert_eq!(c.verdict, Verdict::Unknown, "{c:?}");
-        assert_eq!(c.load_dependent.unwrap().measured_verdict, Verdict::Slower);
+    fn alike_programs_and_a_quiet_run_are_left_as_measured() {
         // Two single-threaded programs: the neighbour slows both alike.
         let (a, b) = (cell("a", 1_200_000, 1.0), cell("b", 1_000_000, 0.95));
         let c = judge_pair(Metric::Wall, &a, &b, &loaded(1.0)).unwrap().comparison;
         assert_eq!(c.verdict, Verdict::Slower);
         assert!(c.load_dependent.is_none());
         // No contention recorded: as measured.
+        let (mt, st) = (cell("mt", 1_200_000, 1.9), cell("st", 1_000_000, 1.0));
         let c = judge_pair(Metric::Wall, &mt, &st, &AnalysisSettings::default())
             .unwrap()
             .comparison;
@@ -181,7 +179,10 @@ mod tests {
         // The faster is the reference: one against two.
         let one = r.comparisons.iter().find(|c| c.implementation == "one").unwrap();
         assert!(one.load_dependent.is_some(), "{one:?}");
-        assert!(one.ci_high.unwrap() >= 2.0, "the quiet ratio 2 lies inside: {one:?}");
+        assert!(
+            one.ci_low.unwrap() <= 2.0 && 2.0 <= one.ci_high.unwrap(),
+            "the quiet ratio 2 lies inside: {one:?}"
+        );
         let w = r.warnings.iter().find(|w| w.kind == KIND).expect("the warning");
         assert!(
             w.message.contains("one op against two: one used 1.00 CPUs, two 1.33"),

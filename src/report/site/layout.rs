@@ -13,6 +13,14 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\
 .slower{color:#b00020}.faster{color:#006b3c}.muted{color:#666}\
 nav{font-size:.9em;margin-bottom:1em}code{background:#f4f4f4;padding:0 .2em}svg{max-width:100%;height:auto}";
 
+/// What every page versus writes carries in its head, site pages and
+/// reports alike (`report.html.j2`): `publish` overwrites or removes only
+/// files that have it.
+pub const GENERATOR: &str = "<meta name=\"generator\" content=\"versus site\">";
+
+/// The mark `GENERATOR` and the reports' own generator line share.
+pub const MARK: &str = "<meta name=\"generator\" content=\"versus";
+
 /// A whole page: `title` (plain text, escaped here), `crumbs` (links back
 /// up, as (href, text), both plain), and `body` (markup, already escaped).
 pub fn page(title: &str, crumbs: &[(String, String)], body: &str) -> String {
@@ -22,7 +30,7 @@ pub fn page(title: &str, crumbs: &[(String, String)], body: &str) -> String {
         .collect();
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">{GENERATOR}\
 <title>{}</title><style>{STYLE}</style></head><body>\n<nav>{}</nav>\n<h1>{}</h1>\n{body}\n</body></html>\n",
         html(title),
         nav.join(" › "),
