@@ -12,17 +12,41 @@ if [[ ! -x $venv/bin/check-jsonschema || ! -x $venv/bin/kubernetes-validate ]]; 
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q check-jsonschema==0.39.0 kubernetes-validate==1.37.0
 fi
-"$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "$root/docs/recipes/github-actions.yml"
+"$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "$root/docs/recipes/github-actions.yml" "$root/docs/recipes/github-pages-site.yml"
 "$venv/bin/kubernetes-validate" --strict -k 1.37.0 "$root/docs/recipes/kubernetes.yaml"
 # The checks must be able to fail: a misspelt field in each is refused.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sed 's/runs-on:/run-on:/' "$root/docs/recipes/github-actions.yml" >"$tmp/bad.yml"
+sed 's/runs-on:/run-on:/' "$root/docs/recipes/github-pages-site.yml" >"$tmp/bad-site.yml"
 sed 's/completionMode:/completionMod:/' "$root/docs/recipes/kubernetes.yaml" >"$tmp/bad.yaml"
 if "$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "$tmp/bad.yml" >/dev/null 2>&1 \
+  || "$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "$tmp/bad-site.yml" >/dev/null 2>&1 \
   || "$venv/bin/kubernetes-validate" --strict -k 1.37.0 "$tmp/bad.yaml" >/dev/null 2>&1; then
   echo "recipes: a misspelt field passed the schema check" >&2
   exit 1
 fi
 bash -n "$root"/docs/recipes/slurm*.sbatch "$root/docs/recipes/slurm-submit.sh"
 echo "recipes: the workflow and the manifest match their schemas"
+# The Pages workflow's artifact, made as its steps make it: two runs of the
+# quickstart recorded in a store, then its `versus site --out site
+# --regressions` (exit 0, or 4 on a slower newest run), whose folder must
+# hold the index and open from disk (no address outside the site).
+versus=${VERSUS:-$root/target/debug/versus}
+store="$tmp/store.db"
+for i in 1 2; do
+  VERSUS_STORE=$store "$versus" run "$root/examples/quickstart.toml" -q --runs 6 --out "$tmp/run-$i" >/dev/null
+done
+status=0
+(cd "$tmp" && VERSUS_STORE=$store "$versus" site --out site --regressions >changes.txt) || status=$?
+if [[ $status != 0 && $status != 4 ]]; then
+  echo "recipes: versus site exited $status" >&2
+  exit 1
+fi
+[[ -s $tmp/site/index.html ]] || { echo "recipes: the site has no index.html" >&2; exit 1; }
+if grep -rlE '(src|href)="(https?:)?//' "$tmp/site" >/dev/null; then
+  echo "recipes: a page of the site loads something from another address" >&2
+  exit 1
+fi
+echo "recipes: the Pages workflow's site was made ($(find "$tmp/site" -type f | wc -l) files) from a store of 2 runs"
+

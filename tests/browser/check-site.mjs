@@ -57,6 +57,7 @@ const caps = { index: 1, suite: 50, cell: 20, report: 10, other: 20 };
 const seen = new Set(["index.html"]);
 const queue = ["index.html"];
 const kinds = {};
+let largestReport = 0;
 const shot = {};
 try {
   const page = browser.pages()[0] ?? (await browser.newPage());
@@ -85,8 +86,15 @@ try {
     await page.goto(pathToFileURL(file).href);
     check(`${rel}: nothing fetched from outside the folder`, outside.length === 0, outside.slice(0, 3).join(", "));
     check(`${rel}: no error logged, no dialog`, errors.length === 0, errors.slice(0, 3).join("; "));
+    // The site's own pages stay small; a run's report is the report
+    // `versus report` writes, as large as its suite makes it (its size is
+    // measured in docs/results/site-scale.md, not held to this here).
     const size = statSync(file).size;
-    check(`${rel}: under 2 MB`, size < 2 * 1024 * 1024, `${size} bytes`);
+    if (k === "report") {
+      largestReport = Math.max(largestReport, size);
+    } else {
+      check(`${rel}: under 2 MB`, size < 2 * 1024 * 1024, `${size} bytes`);
+    }
     // Every chart has something drawn: marks or lines, not only axes.
     const empty = await page.evaluate(() =>
       [...document.querySelectorAll("svg")]
@@ -119,7 +127,7 @@ try {
   for (const k of ["index", "suite", "cell", "report"]) {
     check(`the walk reached a ${k} page`, (kinds[k] || 0) > 0, JSON.stringify(kinds));
   }
-  console.log(`walked ${visited} pages (${JSON.stringify(kinds)}), ${seen.size} found`);
+  console.log(`walked ${visited} pages (${JSON.stringify(kinds)}), ${seen.size} found; largest report opened ${largestReport} bytes`);
 } finally {
   await browser.close();
   rmSync(profile, { recursive: true, force: true });

@@ -30,3 +30,14 @@ for name in opentdf aes-gcm-java aes-gcm-java-file age; do
   "$versus" report "$repo/docs/results/$name/results.json" --html "$out/$name.html" --json "$out/$name.json"
   node "$here/check-report.mjs" "$out/$name.html" "$out/$name.json"
 done
+# A team's site (versus site), as a reader opens it from disk: the committed
+# seed runs and a generated history of 30 runs with a commit each, imported
+# into a store, published, and walked index → suite → cell → report.
+# SITE_SHOTS=PREFIX saves the screenshots (docs/site-*.png are made so).
+store="$out/site-store.db"
+"$versus" history --store "$store" import "$repo"/docs/results/*/results.json >/dev/null
+mkdir -p "$out/gen"
+GENERATE_COMMITS=1 python3 "$repo/bench/store-scale/generate.py" "$repo/docs/results/age/results.json" "$out/gen" 1 30 30
+"$versus" history --store "$store" import "$out"/gen/run-*.json >/dev/null
+"$versus" site --store "$store" --out "$out/site" >/dev/null
+node "$here/check-site.mjs" "$out/site" ${SITE_SHOTS:+"$SITE_SHOTS"}

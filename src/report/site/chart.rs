@@ -113,6 +113,9 @@ fn band(s: &mut String, f: &Frame, series: &Series, colour: &str) {
     );
 }
 
+/// Series of at most this many points get a mark at each.
+const MARKED_POINTS: usize = 60;
+
 /// The chart as an inline SVG element; empty when there is nothing to draw.
 pub fn svg(c: &Chart) -> String {
     let Some(f) = frame(c) else { return String::new() };
@@ -147,6 +150,18 @@ pub fn svg(c: &Chart) -> String {
             "<path d=\"{d}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\"><title>{}</title></path>",
             html(&series.label)
         );
+        // A line of one point draws nothing, and a short history reads
+        // better run by run: each point marked while they are few.
+        if series.points.len() <= MARKED_POINTS {
+            for &(run, v) in &series.points {
+                let _ = write!(
+                    s,
+                    "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"{colour}\"/>",
+                    f.x(run),
+                    f.y(v)
+                );
+            }
+        }
     }
     for &(run, i) in c.marks {
         let x = f.x(run);

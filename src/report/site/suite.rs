@@ -18,8 +18,11 @@ fn ratio_chart(h: &SuiteHistory, op: &str) -> String {
         return String::new();
     };
     let lines = model::ratios(h, op, base);
-    if lines.is_empty() {
-        return String::new();
+    if lines.iter().all(|(_, points)| points.is_empty()) {
+        return format!(
+            "<p class=\"muted\">No run has a ratio to {} in this operation (it did not finish beside the others).</p>\n",
+            html(base)
+        );
     }
     let series: Vec<Series> = lines
         .into_iter()
