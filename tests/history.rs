@@ -218,6 +218,12 @@ fn committed_results_import_and_export_unchanged() {
         .assert()
         .success()
         .stdout(contains("run 2"));
+    // Without a sidecar, the commit is the one the document recorded.
+    versus(dir.path())
+        .args(["history", "list"])
+        .assert()
+        .success()
+        .stdout(contains("0124eba256+dirty"));
     for (i, f) in files.iter().enumerate() {
         let out = dir.path().join(format!("e{i}.json"));
         versus(dir.path())

@@ -168,7 +168,18 @@ fn import_meta(path: &Path, results: &results::Results, here: Option<&String>) -
                 .as_slice(),
         ),
         exit_status: Some(exit::status_of_run(results, &end)),
-        git: Default::default(),
+        // The suite's repository as the run recorded it (no branch: a
+        // document does not keep one).
+        git: results
+            .suite
+            .git
+            .as_ref()
+            .map(|g| crate::history::Git {
+                commit: Some(g.commit.clone()),
+                branch: None,
+                dirty: Some(g.dirty),
+            })
+            .unwrap_or_default(),
         source: "import".into(),
         machine_id: here.cloned(),
     })
