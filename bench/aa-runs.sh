@@ -32,15 +32,7 @@ CHANGED="${CHANGED:-10}"
 RUNS="${RUNS:-12}"
 CONDITIONS="${CONDITIONS:-quiet loaded}"
 OUT="${OUT:-docs/results/aa-runs.md}"
-versus="${VERSUS:-}"
-if [[ -z "$versus" ]]; then
-  cargo build --release --quiet
-  versus="$PWD/target/release/versus"
-fi
-tmp="$(mktemp -d)"
-busy=()
-stop_busy() { for p in "${busy[@]}"; do kill "$p" 2>/dev/null || true; done; busy=(); }
-trap 'stop_busy; [[ -n "${KEEP:-}" ]] && cp -r "$tmp" "$KEEP"; rm -rf "$tmp"' EXIT
+source bench/common.sh
 
 gcc -O2 -o "$tmp/spin" bench/spin.c
 for i in a b c d; do cp "$tmp/spin" "$tmp/spin-$i"; done

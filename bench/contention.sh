@@ -16,15 +16,7 @@ REPEAT="${REPEAT:-3}"
 ROUNDS="${ROUNDS:-200000000}"
 CONDITIONS="${CONDITIONS:-quiet busy1 busy2}"
 OUT="${OUT:-docs/results/contention.md}"
-versus="${VERSUS:-}"
-if [[ -z "$versus" ]]; then
-  cargo build --release --quiet
-  versus="$PWD/target/release/versus"
-fi
-tmp="$(mktemp -d)"
-busy=()
-stop_busy() { for p in "${busy[@]}"; do kill "$p" 2>/dev/null || true; done; busy=(); }
-trap 'stop_busy; rm -rf "$tmp"' EXIT
+source bench/common.sh
 
 gcc -O2 -pthread -o "$tmp/threads" bench/contention/threads.c
 cat > "$tmp/suite.toml" <<TOML
@@ -46,7 +38,7 @@ for condition in $CONDITIONS; do
       busy2) n=2 ;;
       *) n=0 ;;
     esac
-    for _ in $(seq 1 "$n"); do (while :; do :; done) & busy+=($!); done
+    busy_start "$n"
     "$versus" run -q "$tmp/suite.toml" --no-history --baseline one --out "$tmp/r-$condition-$rep" > /dev/null 2>> "$tmp/stderr.log" || true
     stop_busy
   done

@@ -33,18 +33,8 @@ CPUS="${CPUS:-}"
 CONDITIONS="${CONDITIONS:-quiet steady alternate}"
 # The suites, by their implementations, separated by commas.
 IFS=, read -r -a SUITES <<< "${SUITES:-a b c d,a}"
-pin=()
-[[ -n "$CPUS" ]] && pin=(taskset -c "$CPUS")
 OUT="${OUT:-docs/results/young-history.md}"
-versus="${VERSUS:-}"
-if [[ -z "$versus" ]]; then
-  cargo build --release --quiet
-  versus="$PWD/target/release/versus"
-fi
-tmp="$(mktemp -d)"
-busy=()
-stop_busy() { for p in "${busy[@]}"; do kill "$p" 2>/dev/null || true; done; busy=(); }
-trap 'stop_busy; [[ -n "${KEEP:-}" ]] && cp -r "$tmp" "$KEEP"; rm -rf "$tmp"' EXIT
+source bench/common.sh
 
 gcc -O2 -o "$tmp/spin" bench/spin.c
 for i in a b c d; do cp "$tmp/spin" "$tmp/spin-$i"; done
@@ -86,10 +76,6 @@ m = (r.get("since") or {}).get("machine")
 if m:
     print(run, "machine", "-", m["verdict"], f'{m["ratio"]:.3f}', "-")
 PY
-}
-
-busy_start() { # cores
-  for _ in $(seq 1 "$1"); do "${pin[@]}" bash -c 'while :; do :; done' & busy+=($!); done
 }
 
 # The commit the measuring versus was built from, as its own results record it.
