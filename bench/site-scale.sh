@@ -34,13 +34,7 @@ mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 
 # --- 1. the real run (as bench/store-scale.sh makes it) --------------------------
 mkdir -p "$WORK/real"
-{
-  echo 'name = "team"'
-  echo '[settings]'; echo 'runs = 10'; echo 'warmup = 1'
-  echo '[matrix]'; printf 'v = ['; seq -s, 1 250 | tr -d '\n'; echo ']'
-  echo '[operations.noop]'; echo 'output = "none"'
-  for i in true echo printf test; do echo "[implementations.$i]"; echo "run.noop = \"$i {v}\""; done
-} > "$WORK/real/team.toml"
+cp "$ROOT/bench/store-scale/team.toml" "$WORK/real/team.toml"
 if [[ -n "${TEMPLATE:-}" ]]; then
   mkdir -p "$WORK/real/out"; cp "$TEMPLATE" "$WORK/real/out/results.json"
 else

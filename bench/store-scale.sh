@@ -79,13 +79,7 @@ col() { awk -v c="$2" '{ print $c }' "$1"; }
 mkdir -p "$WORK/real"
 # TEMPLATE=results.json of an earlier real run skips making one (but the
 # resume measurement below needs its folder: cells.jsonl beside it).
-{
-  echo 'name = "team"'
-  echo '[settings]'; echo 'runs = 10'; echo 'warmup = 1'
-  echo '[matrix]'; printf 'v = ['; seq -s, 1 250 | tr -d '\n'; echo ']'
-  echo '[operations.noop]'; echo 'output = "none"'
-  for i in true echo printf test; do echo "[implementations.$i]"; echo "run.noop = \"$i {v}\""; done
-} > "$WORK/real/team.toml"
+cp "$ROOT/bench/store-scale/team.toml" "$WORK/real/team.toml"
 if [[ -n "${TEMPLATE:-}" ]]; then
   cp -r "$(dirname "$TEMPLATE")" "$WORK/real/out"
 else
