@@ -256,7 +256,10 @@ fn a_site_from_the_store_links_escapes_hides_and_republishes_only_what_changed()
     assert_eq!(code, 4);
     let json: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(json["version"], 1);
-    assert_eq!(json["newest_slower"], 2, "both cells of the slowed implementation: {text}");
+    assert_eq!(
+        json["newest_slower"], 2,
+        "both cells of the slowed implementation: {text}"
+    );
     for e in json["changes"].as_array().unwrap() {
         assert!(
             e["cell"].as_str().unwrap().contains(HOSTILE),

@@ -8,6 +8,7 @@
 
 pub mod axes;
 mod legend;
+pub mod panels;
 mod relative;
 mod runs;
 mod scaling;

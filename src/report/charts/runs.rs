@@ -72,7 +72,7 @@ pub fn distribution(cell: &Cell, y_range: (f64, f64)) -> Option<String> {
             .y_label_formatter(&|t| compact(&format_nanos(*t)))
             .label_style(font(small))
             .axis_desc_style(font(small))
-            .light_line_style(WHITE)
+            .max_light_lines(0)
             .bold_line_style(RGBColor(230, 230, 230))
             .draw()
             .ok()?;

@@ -85,6 +85,8 @@ struct SubsetView {
     series: usize,
     tables: Vec<TableView>,
     distributions: Vec<Value>,
+    /// Cells of the subset whose runs were not drawn (`charts::panels`).
+    distributions_left: usize,
     /// The same subset in each other metric measured (instructions): its charts and tables.
     metric_charts: Vec<Value>,
     metric_tables: Vec<TableView>,
@@ -168,7 +170,12 @@ fn sections(results: &Results, views: &[(crate::base::metric::Metric, Results)])
     let row = tables::row_param(results);
     let view_subsets: Vec<_> = views.iter().map(|(_, v)| (v, tables::subsets(v))).collect();
     let mut sections: Vec<SectionView> = Vec::new();
-    for (i, s) in tables::subsets(results).into_iter().enumerate() {
+    let subsets = tables::subsets(results);
+    // One time axis per group (the implementations at one parameter set),
+    // so the panels of a row compare at a glance; across sizes times differ
+    // by orders of magnitude and would flatten each other.
+    let panels = charts::panels::panels(&subsets, charts::panels::BUDGET_BYTES);
+    for (i, s) in subsets.into_iter().enumerate() {
         if sections.last().is_none_or(|v| v.operation != s.operation) {
             sections.push(SectionView {
                 operation: s.operation.clone(),
@@ -202,18 +209,8 @@ fn sections(results: &Results, views: &[(crate::base::metric::Metric, Results)])
             scaling: scaling.map(safe),
             relative: charts::relative(results, &s, row.as_deref()).map(safe),
             tables: ts,
-            // One time axis per group (the implementations at one parameter
-            // set), so the panels of a row compare at a glance; across sizes
-            // times differ by orders of magnitude and would flatten each other.
-            distributions: s
-                .cells
-                .iter()
-                .filter_map(|c| {
-                    let group = s.cells.iter().copied().filter(|o| o.params == c.params);
-                    charts::distribution(c, charts::run_range(group)?)
-                })
-                .map(safe)
-                .collect(),
+            distributions: panels.svgs[i].iter().cloned().map(safe).collect(),
+            distributions_left: panels.left[i],
         });
     }
     sections
