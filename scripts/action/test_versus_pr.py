@@ -558,5 +558,96 @@ class WithFakeVersus(Fixture):
             body[-300:],
         )
 
+# Two implementations of one operation, the second's name hostile to HTML
+# and to a step summary; its command sleeps longer in a store's second run.
+SITE_SUITE = """
+name = "site test"
+[settings]
+runs = 10
+warmup = 0
+[operations.start]
+[implementations.a]
+run.start = "true"
+[implementations."@octocat <b>b</b>"]
+run.start = "sleep {pause}"
+"""
+
+
+class SitePhase(Fixture):
+    """`versus_pr.py site` with the real versus: a store of two runs of a
+    suite, published as the site the Pages workflow uploads, on a push (no
+    pull-request event)."""
+
+    def record(self, pause):
+        suite = self.dir / "site.toml"
+        suite.write_text(SITE_SUITE.replace("{pause}", pause))
+        versus = os.environ.get("VERSUS") or str(ROOT / "target" / "debug" / "versus")
+        env = {**os.environ, "VERSUS_STORE": str(self.dir / "store.db"), "VERSUS_CACHE_DIR": str(self.dir / "cache")}
+        done = subprocess.run(
+            [versus, "run", str(suite), "-q", "--out", str(self.dir / f"run-{pause}")],
+            env=env, capture_output=True, text=True,
+        )
+        self.assertEqual(done.returncode, 0, done.stderr)
+
+    def publish(self, **extra):
+        return self.run_script(
+            "site",
+            VERSUS_PR_SITE="site",
+            VERSUS_STORE=str(self.dir / "store.db"),
+            GITHUB_WORKSPACE=str(self.dir),
+            GITHUB_EVENT_NAME="push",
+            GITHUB_EVENT_PATH=None,
+            VERSUS_PR_SUITE=None,
+            **extra,
+        )
+
+    def outputs(self):
+        return dict(line.split("=", 1) for line in self.output.read_text().splitlines())
+
+    def test_the_site_artifact_is_made_from_the_store_and_a_slower_run_is_an_output_not_a_failure(self):
+        self.record("0.01")
+        done = self.publish()
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        site = self.dir / "site"
+        index = (site / "index.html").read_text()
+        self.assertIn('<meta name="generator" content="versus', index)
+        self.assertIn("site test", index)
+        pages = [p for p in site.rglob("*.html")]
+        self.assertGreater(len(pages), 3, "index, suite, cells and the run's report")
+        for page in pages:
+            text = page.read_text()
+            self.assertNotRegex(text, r'(src|href)="(https?:)?//', f"{page} loads from another address")
+            self.assertNotIn("<b>b</b>", text, f"{page} shows the name unescaped")
+        self.assertEqual(self.outputs(), {"site": str(site), "site-status": "0"})
+
+        self.record("0.05")
+        done = self.publish()
+        self.assertEqual(done.returncode, 0, "a slower newest run still uploads the site: " + done.stdout + done.stderr)
+        self.assertEqual(self.outputs()["site-status"], "4", self.summary.read_text())
+        summary = self.summary.read_text()
+        self.assertIn("SLOWER", summary)
+        self.assertNotRegex(summary, r"(?<![A-Za-z0-9])@[A-Za-z0-9]", "a live mention in the summary")
+        self.assertFalse(any("<b>" in line for line in outside_fences(summary)), "the name as HTML outside the fence")
+
+    def test_a_store_versus_cannot_open_fails_the_step_with_its_status(self):
+        (self.dir / "store.db").write_text("not a database")
+        done = self.publish()
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        self.assertFalse((self.dir / "site" / "index.html").exists())
+
+    def test_the_site_phase_hands_versus_no_github_credential(self):
+        plan = self.dir / "plan.json"
+        plan.write_text(json.dumps({"dump": str(self.dir / "dump.json")}))
+        exe = self.dir / "fake-versus"
+        exe.write_text(FAKE_VERSUS.format(python=sys.executable, plan=str(plan)))
+        exe.chmod(0o755)
+        done = self.publish(VERSUS=str(exe), **CREDENTIALS)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        saw = json.loads((self.dir / "dump.json").read_text())
+        self.assertEqual(saw["args"][:4], ["site", "--out", "site", "--regressions"])
+        self.assertEqual(sorted(k for k in CREDENTIALS if k in saw["env"]), [])
+        self.assertEqual(saw["env"].get("VERSUS_STORE"), str(self.dir / "store.db"))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -21,6 +21,14 @@ an environment without the token: it reads the token once, at its start,
 and removes every GitHub credential variable from its environment before
 starting any command.
 
+A fourth phase, asked for by name only, needs no pull request:
+
+  site      publishes the history store as a static site into VERSUS_PR_SITE
+            (`versus site --regressions`, for actions/upload-pages-artifact),
+            the list of changes in the job summary; exits 0 also when a
+            suite's newest run is slower (output site-status=4), so the
+            site is still uploaded, and the workflow decides what fails
+
 Only the standard library: it runs on any runner with Python 3. Settings
 come from the environment (action.yml maps the action's inputs to them):
 
@@ -31,6 +39,7 @@ come from the environment (action.yml maps the action's inputs to them):
   VERSUS_PR_ARGS        more arguments for `versus run`, split as a shell would
   VERSUS_PR_COMMENT     "false": write the summary, post nothing
   VERSUS_PR_HISTORY     "true": record the run in versus's history store
+  VERSUS_PR_SITE        the site phase's folder (the store: VERSUS_STORE, else versus's default)
   VERSUS                the versus binary [default: versus on PATH]
   VERSUS_PR_TOKEN       a token allowed to write the pull request's comments
                         [default: GITHUB_TOKEN]
@@ -62,6 +71,8 @@ MAX_COMMENT = 65536
 # A job's step summary may hold 1 MiB.
 MAX_STEP_SUMMARY = 1024 * 1024
 PHASES = ("fetch", "measure", "comment")
+# Run only when named: it needs no pull request.
+SITE = "site"
 # Where a step may hold a GitHub credential: the action's token under the
 # names it goes by, and the runner's tokens for its own services and for
 # OpenID Connect. None of them reaches a command this script starts.
@@ -401,6 +412,27 @@ def measure(pr, cwd, out_dir):
     return status
 
 
+def site(cwd):
+    """The site phase: `versus site --out DIR --regressions`; its list of
+    changes in the job summary, the folder and status as outputs."""
+    folder = env("VERSUS_PR_SITE")
+    cmd = [env("VERSUS", "versus"), "site", "--out", folder, "--regressions"]
+    print("+ " + shlex.join(cmd), flush=True)
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, errors="replace", env=versus_env())
+    sys.stdout.write(without_controls(done.stderr))
+    if done.returncode not in (0, 4):
+        print(f"versus_pr: versus site exited with status {done.returncode}", flush=True)
+        return done.returncode
+    changes = done.stdout.strip() or "No changes."
+    path = env("GITHUB_STEP_SUMMARY")
+    if path:
+        with open(path, "a") as f:
+            f.write(for_summary(f"### versus site\n\n{code_block(changes)}\n"))
+    output("site", Path(cwd, folder))
+    output("site-status", done.returncode)
+    return 0
+
+
 def comment(pr, out_dir, token):
     """The comment phase: the body the measure phase wrote, posted or updated."""
     body_path = out_dir / "comment-body.md"
@@ -416,10 +448,14 @@ def comment(pr, out_dir, token):
 
 
 def main(argv):
-    if len(argv) > 2 or argv[1:] and argv[1] not in PHASES:
-        sys.exit(f"versus_pr: usage: versus_pr.py [{'|'.join(PHASES)}] (without one: all three in turn)")
+    if len(argv) > 2 or argv[1:] and argv[1] not in (*PHASES, SITE):
+        sys.exit(f"versus_pr: usage: versus_pr.py [{'|'.join((*PHASES, SITE))}] (without one: the first three in turn)")
     phases = argv[1:] or PHASES
     token = take_token()
+    if SITE in phases:
+        if not env("VERSUS_PR_SITE"):
+            sys.exit("versus_pr: VERSUS_PR_SITE (the action's `site` input) is required")
+        return site(env("GITHUB_WORKSPACE", os.getcwd()))
     if "measure" in phases and not env("VERSUS_PR_SUITE"):
         sys.exit("versus_pr: VERSUS_PR_SUITE (the action's `suite` input) is required")
     pr = pull_request(env("GITHUB_EVENT_PATH", ""))

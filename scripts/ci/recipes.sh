@@ -13,6 +13,7 @@ if [[ ! -x $venv/bin/check-jsonschema || ! -x $venv/bin/kubernetes-validate ]]; 
   "$venv/bin/pip" install -q check-jsonschema==0.39.0 kubernetes-validate==1.37.0
 fi
 "$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows "$root/docs/recipes/github-actions.yml" "$root/docs/recipes/github-pages-site.yml"
+"$venv/bin/check-jsonschema" --builtin-schema vendor.github-actions "$root/action.yml"
 "$venv/bin/kubernetes-validate" --strict -k 1.37.0 "$root/docs/recipes/kubernetes.yaml"
 # The checks must be able to fail: a misspelt field in each is refused.
 tmp=$(mktemp -d)
@@ -29,24 +30,27 @@ fi
 bash -n "$root"/docs/recipes/slurm*.sbatch "$root/docs/recipes/slurm-submit.sh"
 echo "recipes: the workflow and the manifest match their schemas"
 # The Pages workflow's artifact, made as its steps make it: two runs of the
-# quickstart recorded in a store, then its `versus site --out site
-# --regressions` (exit 0, or 4 on a slower newest run), whose folder must
-# hold the index and open from disk (no address outside the site).
+# quickstart recorded in a store, then the Action's site step
+# (`versus_pr.py site`: `versus site --out site --regressions`), which must
+# succeed also when the newest run is slower, set the outputs the workflow
+# reads, and leave a folder that holds the index and opens from disk (no
+# address outside the site).
 versus=${VERSUS:-$root/target/debug/versus}
 store="$tmp/store.db"
 for i in 1 2; do
   VERSUS_STORE=$store "$versus" run "$root/examples/quickstart.toml" -q --runs 6 --out "$tmp/run-$i" >/dev/null
 done
-status=0
-(cd "$tmp" && VERSUS_STORE=$store "$versus" site --out site --regressions >changes.txt) || status=$?
-if [[ $status != 0 && $status != 4 ]]; then
-  echo "recipes: versus site exited $status" >&2
+if ! (cd "$tmp" && env -u GITHUB_EVENT_PATH VERSUS="$versus" VERSUS_STORE="$store" VERSUS_PR_SITE=site \
+  GITHUB_WORKSPACE="$tmp" GITHUB_OUTPUT="$tmp/outputs" GITHUB_STEP_SUMMARY="$tmp/summary.md" \
+  python3 "$root/scripts/action/versus_pr.py" site >"$tmp/site.log"); then
+  cat "$tmp/site.log" >&2
+  echo "recipes: the Action's site step failed" >&2
   exit 1
 fi
+grep -qE '^site-status=(0|4)$' "$tmp/outputs" || { echo "recipes: the site step set no site-status" >&2; exit 1; }
 [[ -s $tmp/site/index.html ]] || { echo "recipes: the site has no index.html" >&2; exit 1; }
 if grep -rlE '(src|href)="(https?:)?//' "$tmp/site" >/dev/null; then
   echo "recipes: a page of the site loads something from another address" >&2
   exit 1
 fi
-echo "recipes: the Pages workflow's site was made ($(find "$tmp/site" -type f | wc -l) files) from a store of 2 runs"
-
+echo "recipes: the Pages workflow's site was made by the Action's site step ($(find "$tmp/site" -type f | wc -l) files, $(grep site-status "$tmp/outputs")) from a store of 2 runs"
