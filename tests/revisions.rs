@@ -346,3 +346,63 @@ fn a_recorded_bisection_replays() {
         .code(1)
         .stderr(contains("differ"));
 }
+
+#[test]
+fn a_bisection_is_kept_in_the_store_and_listed_by_the_site() {
+    let repo = Repo::new();
+    // A third commit that makes the tool 30 ms slower: the first bad one.
+    fs::write(repo.dir.join("tool.sh"), "#!/bin/sh\nsleep 0.03\nexit 0\n").unwrap();
+    git(&repo.dir, &["commit", "-qam", "slower"]);
+    let bad = git(&repo.dir, &["rev-parse", "HEAD"]);
+    repo.versus()
+        .args(["bisect", "suite.toml", "-q", "--runs", "10"])
+        .args(["--good", "HEAD~2", "--bad", "HEAD", "--cell", "start/tool/"])
+        .assert()
+        .success()
+        .stdout(contains("first bad commit"));
+    let out = repo
+        .versus()
+        .args(["site", "--out", "site", "--regressions", "--json"])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bisects: Vec<&Value> = json["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "bisect")
+        .collect();
+    assert_eq!(bisects.len(), 1, "{json}");
+    let b = bisects[0];
+    assert_eq!(b["cell"], "start/tool/");
+    assert_eq!(b["suite"], "revisions test");
+    assert_eq!(b["commit"], bad.as_str(), "the first bad commit");
+    assert_eq!(b["slower"], true);
+    assert!(b["ratio"].as_f64().unwrap() > 1.0, "{b}");
+    assert!(b["conclusion"].as_str().unwrap().starts_with("first bad commit"), "{b}");
+    let index = fs::read_to_string(repo.dir.join("site/index.html")).unwrap();
+    assert!(index.contains("bisect: first bad commit"), "the index lists it");
+    // --no-history keeps nothing, the conclusion neither.
+    let before = json["changes"].as_array().unwrap().len();
+    repo.versus()
+        .args([
+            "bisect",
+            "suite.toml",
+            "-q",
+            "--runs",
+            "10",
+            "--no-history",
+            "--out",
+            "again",
+        ])
+        .args(["--good", "HEAD~2", "--bad", "HEAD", "--cell", "start/tool/"])
+        .assert()
+        .success();
+    let out = repo
+        .versus()
+        .args(["site", "--regressions", "--json"])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["changes"].as_array().unwrap().len(), before);
+}

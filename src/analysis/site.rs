@@ -13,6 +13,7 @@
 
 use serde::Serialize;
 
+use crate::history::StoredBisect;
 pub use crate::history::TrendRun;
 use crate::results::{RunNoise, Since, Verdict};
 use crate::stats::changepoint::Change;
@@ -108,6 +109,8 @@ pub enum ChangeKind {
     Newest,
     /// A step in the cell's history (a change point the judge confirms).
     Step,
+    /// What a `versus bisect` of the cell concluded.
+    Bisect,
 }
 
 /// One change of one cell, with the run and commit that brought it.
@@ -123,6 +126,9 @@ pub struct ChangeEntry {
     /// After / before: above 1 is slower.
     pub ratio: f64,
     pub slower: bool,
+    /// A bisection's conclusion in words (its first bad commit is `commit`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conclusion: Option<String>,
 }
 
 /// Counts the verdicts of a "change since" (`analysis::diff::since`).
@@ -178,6 +184,7 @@ pub fn newest_entries(h: &SuiteHistory, since: &Since) -> Vec<ChangeEntry> {
             commit: run.git_commit.clone(),
             ratio: c.ratio.unwrap_or(1.0),
             slower: c.verdict == Some(Verdict::Slower),
+            conclusion: None,
         })
         .collect()
 }
@@ -198,10 +205,31 @@ pub fn step_entries(h: &SuiteHistory) -> Vec<ChangeEntry> {
                 commit: run.git_commit.clone(),
                 ratio: ch.ratio(),
                 slower: ch.ratio() > 1.0,
+                conclusion: None,
             });
         }
     }
     out
+}
+
+/// Each bisection recorded in the store, for the list: filed under its
+/// last run, its commit the first bad one (none when it found none).
+pub fn bisect_entries(bisects: &[StoredBisect]) -> Vec<ChangeEntry> {
+    bisects
+        .iter()
+        .map(|b| ChangeEntry {
+            kind: ChangeKind::Bisect,
+            suite: b.suite_name.clone(),
+            machine: b.machine_id.clone(),
+            cell: b.bisect.cell.clone(),
+            run_id: b.bisect.run_id,
+            started_at: b.bisect.finished_at.clone(),
+            commit: b.bisect.first_bad.clone(),
+            ratio: b.bisect.ratio.unwrap_or(1.0),
+            slower: b.bisect.first_bad.is_some() && b.bisect.ratio.is_some_and(|r| r > 1.0),
+            conclusion: Some(b.bisect.conclusion.clone()),
+        })
+        .collect()
 }
 
 /// The list, newest run first; within a run, slower first, then by suite and cell.
@@ -222,6 +250,7 @@ impl ChangeKind {
         match self {
             ChangeKind::Newest => 0,
             ChangeKind::Step => 1,
+            ChangeKind::Bisect => 2,
         }
     }
 }

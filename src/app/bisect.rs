@@ -348,12 +348,45 @@ pub fn bisect(args: BisectArgs) -> Result<ExitCode> {
     summary.finish(outcome);
     summary.write(&json_path)?;
     log(&log_path, &record::conclusion(&summary))?;
+    if !args.no_history
+        && let Err(e) = keep(&args, &suite, &summary)
+    {
+        // The bisection itself is in its files: a store that failed now loses only the listing.
+        tell!("History: the bisection's conclusion was not recorded: {e:#}");
+    }
     say(&format!(
         "Log: {}\nSummary: {}\n",
         log_path.display(),
         json_path.display()
     ));
     Ok(ExitCode::from(status(&summary)))
+}
+
+/// Files the bisection's conclusion in the store beside the runs it
+/// recorded (under the last of them), for `versus site` to list.
+fn keep(args: &BisectArgs, suite: &Suite, summary: &Summary) -> Result<()> {
+    let attempts = || summary.steps.iter().flat_map(|s| &s.attempts);
+    let Some(run_id) = attempts().filter_map(|a| a.run_id).max() else {
+        return Ok(());
+    };
+    let bisect = crate::history::Bisect {
+        run_id,
+        cell: summary.cell.clone(),
+        finished_at: crate::results::now_rfc3339(),
+        first_bad: match &summary.ending {
+            Some(Ending::Found { commit }) => Some(commit.clone()),
+            _ => None,
+        },
+        ratio: attempts().last().map(|a| a.bad_vs_good.ratio),
+        conclusion: record::conclusion(summary)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+        summary: serde_json::to_string(summary)?,
+    };
+    let mut store = super::recording::open(&args.store, &suite.dir, &crate::history::Outside::Here)?;
+    store.record_bisect(&bisect)
 }
 
 fn status(summary: &Summary) -> u8 {

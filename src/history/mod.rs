@@ -20,6 +20,7 @@
 //! - `context`: what a run records besides its results (git state, hashes).
 
 pub mod backend;
+mod bisects;
 pub mod context;
 pub mod document;
 mod hidden;
@@ -37,6 +38,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
+pub use bisects::{Bisect, StoredBisect};
 pub use document::Document;
 pub use packing::Packing;
 pub use series::{CellSummary, Point, Series, TrendRun, Window};

@@ -16,7 +16,7 @@ use anyhow::{Result, bail};
 use super::backend::{Backend, Dialect};
 
 /// The schema version this versus writes.
-pub const VERSION: i64 = 5;
+pub const VERSION: i64 = 6;
 
 /// Each migration: the version it brings the store to, and its statements.
 /// `{id}`, `{int}`, `{real}` and `{blob}` become each dialect's types;
@@ -175,6 +175,22 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
             ALTER COLUMN run_id TYPE INTEGER,
             ALTER COLUMN series_id TYPE INTEGER,
             ALTER COLUMN n TYPE INTEGER",
+    ),
+    (
+        6,
+        // What each `versus bisect` concluded, so a team's site can list it
+        // beside the changes it explains: named by its last recorded run
+        // (its suite and machine), which takes it along when pruned.
+        "CREATE TABLE bisects (
+            id {id},
+            run_id {int} NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            cell_id TEXT NOT NULL,
+            finished_at TEXT NOT NULL,
+            first_bad TEXT,
+            ratio {real},
+            conclusion TEXT NOT NULL,
+            summary TEXT NOT NULL
+        )",
     ),
 ];
 

@@ -166,6 +166,7 @@ pub fn site(store: &mut Store) -> Result<(Vec<SuiteHistory>, Vec<ChangeEntry>)> 
         suites.push(h);
         changes.extend(entries);
     }
+    changes.extend(model::bisect_entries(&store.bisects()?));
     model::sort_entries(&mut changes);
     Ok((suites, changes))
 }

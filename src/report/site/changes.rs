@@ -40,11 +40,16 @@ pub fn text(changes: &[ChangeEntry]) -> String {
     }
     let mut out = String::new();
     for e in changes {
+        let commit: String = e.commit.as_deref().unwrap_or("-").chars().take(12).collect();
         let what = match e.kind {
             ChangeKind::Newest => "newest run",
             ChangeKind::Step => "step",
+            ChangeKind::Bisect => {
+                let said = e.conclusion.as_deref().unwrap_or_default();
+                out.push_str(&format!("run {} {} {}: bisect: {said}\n", e.run_id, e.suite, e.cell));
+                continue;
+            }
         };
-        let commit: String = e.commit.as_deref().unwrap_or("-").chars().take(12).collect();
         out.push_str(&format!(
             "run {} commit {commit} {} {}: {} {:+.1}% ({what})\n",
             e.run_id,

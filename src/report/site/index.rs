@@ -56,17 +56,23 @@ pub fn change_rows(from: &str, changes: &[ChangeEntry]) -> Vec<Vec<String>> {
     changes
         .iter()
         .map(|e| {
-            let cell = paths::link(from, &paths::cell(&e.suite, &e.machine, &e.cell));
+            // A bisected cell is named as its suite declares it, which is
+            // not a cell of the site (its runs label each revision).
+            let cell = match e.kind {
+                ChangeKind::Bisect => html(&e.cell),
+                _ => a(&paths::link(from, &paths::cell(&e.suite, &e.machine, &e.cell)), &e.cell),
+            };
             vec![
                 e.run_id.to_string(),
                 html(&e.started_at),
                 commit(e.commit.as_deref()),
                 html(&e.suite),
-                a(&cell, &e.cell),
+                cell,
                 change(e.ratio),
                 match e.kind {
                     ChangeKind::Newest => "newest run against the run before".into(),
                     ChangeKind::Step => "step in the cell's history".into(),
+                    ChangeKind::Bisect => format!("bisect: {}", html(e.conclusion.as_deref().unwrap_or_default())),
                 },
             ]
         })
