@@ -135,15 +135,7 @@ pub fn detect_cell(m: &Medians, opts: &Options, metric: Metric) -> Detection {
 
 /// Each cell's changes, once per cell, the cells shared out over the cores.
 pub fn detect(cells: &[Medians], opts: &Options, metric: Metric) -> Vec<Detection> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    let chunk = cells.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = cells
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(|m| detect_cell(m, opts, metric)).collect::<Vec<_>>()))
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
-    })
+    crate::base::parallel::map(cells, |m| detect_cell(m, opts, metric))
 }
 
 /// Which cells are drawn in full: those with a change (at most

@@ -17,33 +17,74 @@ use super::recording::open;
 use crate::analysis::site::{ChangeEntry, SuiteHistory, has_newest_slowdown};
 use crate::app::cli::SiteArgs;
 use crate::app::exit;
-use crate::history::{Outside, Store};
+use crate::history::{Outside, RunSummary, Store};
 use crate::report::site::publish::{self, Published};
 use crate::report::site::{self, Page, paths};
+use crate::results::Results;
 
 pub fn site(args: SiteArgs) -> Result<ExitCode> {
     let mut store = open(&args.store, Path::new("."), &Outside::user_data())?;
-    let (suites, changes) = read::site(&mut store)?;
-    if let Some(dir) = &args.out {
-        let done = write(&mut store, dir, &suites, &changes)?;
-        let to = if args.regressions { tell_line } else { say_line };
-        to(&format!(
-            "Site: wrote {} of {} pages ({} removed) in {}",
-            done.written,
-            done.pages,
-            done.removed,
-            dir.display()
-        ));
-    }
+    let pairs = read::pairs(&mut store)?;
+    let Some(dir) = &args.out else {
+        let (_, changes) = read::site(&mut store, pairs)?;
+        return regressions(&args, &changes);
+    };
+    std::fs::create_dir_all(dir).with_context(|| format!("--out {}: cannot create the folder", dir.display()))?;
+    let (done, changes) = publish_to(&mut store, pairs, dir)?;
+    let to = if args.regressions { tell_line } else { say_line };
+    to(&format!(
+        "Site: wrote {} of {} pages ({} removed) in {}",
+        done.written,
+        done.pages,
+        done.removed,
+        dir.display()
+    ));
+    regressions(&args, &changes)
+}
+
+/// Publishes the site of `pairs` into `dir`: what it did, and the list of changes.
+fn publish_to(store: &mut Store, pairs: Vec<Vec<RunSummary>>, dir: &Path) -> Result<(Published, Vec<ChangeEntry>)> {
+    let reports = read::reported(&pairs);
+    std::thread::scope(|scope| {
+        // A run's document never changes: its report, once written, is kept
+        // as it is. The new ones are drawn on a thread of their own, one
+        // document handed over at a time, while the store is read (which
+        // keeps one core waiting).
+        let (hand, take) = std::sync::mpsc::sync_channel::<(i64, Results)>(1);
+        let drawer = scope.spawn(move || -> Result<usize> {
+            let mut written = 0;
+            for (id, results) in take {
+                written += usize::from(publish::write_page(dir, &report(id, &results)?)?);
+            }
+            Ok(written)
+        });
+        for id in reports.iter().filter(|id| !dir.join(paths::report(**id)).is_file()) {
+            if hand.send((*id, document(store, *id)?)).is_err() {
+                break; // the drawer stopped at an error, given below
+            }
+        }
+        drop(hand);
+        let (suites, changes) = read::site(store, pairs)?;
+        let (mut done, mut keep) = write(dir, &suites, &changes)?;
+        done.written += drawer.join().unwrap_or_else(|e| std::panic::resume_unwind(e))?;
+        keep.extend(reports.iter().map(|id| paths::report(*id)));
+        done.pages = keep.len();
+        done.removed = publish::remove_others(dir, &keep)?;
+        Ok((done, changes))
+    })
+}
+
+/// With `--regressions`, the list of changes and the exit status 4 on a slower newest run.
+fn regressions(args: &SiteArgs, changes: &[ChangeEntry]) -> Result<ExitCode> {
     if !args.regressions {
         return Ok(ExitCode::from(exit::OK));
     }
     if args.json {
-        super::say(&site::changes::json(&changes));
+        super::say(&site::changes::json(changes));
     } else {
-        super::say(&site::changes::text(&changes));
+        super::say(&site::changes::text(changes));
     }
-    Ok(ExitCode::from(if has_newest_slowdown(&changes) {
+    Ok(ExitCode::from(if has_newest_slowdown(changes) {
         exit::REGRESSION
     } else {
         exit::OK
@@ -58,40 +99,33 @@ fn tell_line(text: &str) {
     tell!("{text}");
 }
 
-/// Writes every page under `dir`, then removes the site's pages no longer in it.
-fn write(store: &mut Store, dir: &Path, suites: &[SuiteHistory], changes: &[ChangeEntry]) -> Result<Published> {
-    std::fs::create_dir_all(dir).with_context(|| format!("--out {}: cannot create the folder", dir.display()))?;
+/// Writes the site's own pages under `dir`, on every core, each only where
+/// its bytes changed; and the paths of all of them.
+fn write(dir: &Path, suites: &[SuiteHistory], changes: &[ChangeEntry]) -> Result<(Published, HashSet<String>)> {
+    let pages = site::pages(suites, changes);
+    let written = crate::base::parallel::map(&pages, |page| publish::write_page(dir, page));
     let mut done = Published::default();
-    let mut keep: HashSet<String> = HashSet::new();
-    for page in site::pages(suites, changes) {
-        done.written += usize::from(publish::write_page(dir, &page)?);
-        keep.insert(page.path);
+    for w in written {
+        done.written += usize::from(w?);
     }
-    let mut reports: Vec<i64> = suites.iter().flat_map(|h| h.reports.iter().copied()).collect();
-    reports.sort_unstable();
-    for id in reports {
-        let path = paths::report(id);
-        // A run's document never changes: its report, once written, is kept as it is.
-        if !dir.join(&path).is_file() {
-            let page = Page {
-                html: report(store, id)?,
-                path: path.clone(),
-            };
-            done.written += usize::from(publish::write_page(dir, &page)?);
-        }
-        keep.insert(path);
-    }
-    done.pages = keep.len();
-    done.removed = publish::remove_others(dir, &keep)?;
-    Ok(done)
+    Ok((done, pages.into_iter().map(|p| p.path).collect()))
 }
 
-/// Run `id`'s HTML report, as `versus report` renders its exported document.
-fn report(store: &mut Store, id: i64) -> Result<String> {
+/// Run `id`'s document as `versus report` reads it: analysed again by this versus.
+fn document(store: &mut Store, id: i64) -> Result<Results> {
     let mut results = store
         .document(id)?
         .results()
         .with_context(|| format!("history store {}: run {id}", store.location))?;
     crate::analysis::reanalyze(&mut results);
-    crate::report::formats::html::render(&results, None).with_context(|| format!("rendering the report of run {id}"))
+    Ok(results)
+}
+
+/// Run `id`'s HTML report page, as `versus report` renders it.
+fn report(id: i64, results: &Results) -> Result<Page> {
+    Ok(Page {
+        html: crate::report::formats::html::render(results, None)
+            .with_context(|| format!("rendering the report of run {id}"))?,
+        path: paths::report(id),
+    })
 }

@@ -12,6 +12,7 @@ pub mod folder;
 pub mod metric;
 pub mod order;
 pub mod outcome;
+pub mod parallel;
 pub mod params;
 pub mod placeholder;
 pub mod private;

@@ -17,7 +17,7 @@ use crate::results::{Results, Since};
 use crate::stats::changepoint;
 
 /// Every (suite, machine) pair's runs, oldest first, the pairs in the order of their newest run, newest first.
-fn pairs(store: &mut Store) -> Result<Vec<Vec<RunSummary>>> {
+pub fn pairs(store: &mut Store) -> Result<Vec<Vec<RunSummary>>> {
     let all = store.list(&Filter::default(), i64::MAX as usize)?;
     let mut order: Vec<(String, String)> = Vec::new();
     let mut by_pair: HashMap<(String, String), Vec<RunSummary>> = HashMap::new();
@@ -157,11 +157,21 @@ fn pair(store: &mut Store, summaries: &[RunSummary]) -> Result<(SuiteHistory, Ve
     Ok((h, entries))
 }
 
-/// Every suite on every machine in the store, and the list of changes, newest first.
-pub fn site(store: &mut Store) -> Result<(Vec<SuiteHistory>, Vec<ChangeEntry>)> {
+/// The runs whose reports the site links: each pair's last `REPORTS_KEPT`.
+pub fn reported(pairs: &[Vec<RunSummary>]) -> Vec<i64> {
+    let mut ids: Vec<i64> = pairs
+        .iter()
+        .flat_map(|runs| runs.iter().rev().take(model::REPORTS_KEPT).map(|r| r.id))
+        .collect();
+    ids.sort_unstable();
+    ids
+}
+
+/// Every suite on every machine in the store (`pairs`), and the list of changes, newest first.
+pub fn site(store: &mut Store, pairs: Vec<Vec<RunSummary>>) -> Result<(Vec<SuiteHistory>, Vec<ChangeEntry>)> {
     let mut suites = Vec::new();
     let mut changes = Vec::new();
-    for summaries in pairs(store)? {
+    for summaries in pairs {
         let (h, entries) = pair(store, &summaries)?;
         suites.push(h);
         changes.extend(entries);

@@ -89,11 +89,62 @@ fn coordinate(d: &mut String, v: f64) {
     let _ = write!(d, "{}.{}", tenths / 10, tenths % 10);
 }
 
-fn path(f: &Frame, points: impl Iterator<Item = (usize, f64)>) -> String {
+/// Which of a pixel column's values a path keeps.
+#[derive(Clone, Copy)]
+enum Keep {
+    /// The lowest and the highest, in the order they came: a line.
+    Both,
+    /// The highest: a band's upper edge.
+    High,
+    /// The lowest: a band's lower edge.
+    Low,
+}
+
+/// The points as the chart's pixels show them: while there are more runs
+/// than pixel columns, each column's points give way to its extremes
+/// (`keep`), which draw the same line with a fraction of the points (a
+/// history of 2,000 runs is 638 columns wide).
+fn on_pixels(f: &Frame, points: impl Iterator<Item = (usize, f64)>, keep: Keep) -> Vec<(f64, f64)> {
+    let columns = W - LEFT - PAD;
+    let out: Vec<(f64, f64)> = points.map(|(x, y)| (f.x(x), y)).collect();
+    if (f.runs as f64) <= columns {
+        return out;
+    }
+    let mut kept: Vec<(f64, f64)> = Vec::with_capacity(2 * columns as usize + 2);
+    let mut k = 0;
+    while k < out.len() {
+        let column = out[k].0.round();
+        let end = k + out[k..].iter().take_while(|p| p.0.round() == column).count();
+        let part = &out[k..end];
+        let low = part
+            .iter()
+            .enumerate()
+            .min_by(|a, b| a.1.1.total_cmp(&b.1.1))
+            .map_or(0, |m| m.0);
+        let high = part
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.1.total_cmp(&b.1.1))
+            .map_or(0, |m| m.0);
+        match keep {
+            Keep::High => kept.push(part[high]),
+            Keep::Low => kept.push(part[low]),
+            Keep::Both if low == high => kept.push(part[low]),
+            Keep::Both => {
+                kept.push(part[low.min(high)]);
+                kept.push(part[low.max(high)]);
+            }
+        }
+        k = end;
+    }
+    kept
+}
+
+fn path(f: &Frame, points: impl Iterator<Item = (usize, f64)>, keep: Keep) -> String {
     let mut d = String::new();
-    for (k, (x, y)) in points.enumerate() {
+    for (k, (x, y)) in on_pixels(f, points, keep).into_iter().enumerate() {
         d.push(if k == 0 { 'M' } else { 'L' });
-        coordinate(&mut d, f.x(x));
+        coordinate(&mut d, x);
         d.push(',');
         coordinate(&mut d, f.y(y));
     }
@@ -104,9 +155,10 @@ fn band(s: &mut String, f: &Frame, series: &Series, colour: &str) {
     if series.band.len() < 2 {
         return;
     }
-    let upper = series.band.iter().map(|b| (b.0, b.2));
-    let lower = series.band.iter().rev().map(|b| (b.0, b.1));
-    let d = path(f, upper.chain(lower));
+    let upper = path(f, series.band.iter().map(|b| (b.0, b.2)), Keep::High);
+    let mut lower = path(f, series.band.iter().rev().map(|b| (b.0, b.1)), Keep::Low);
+    lower.replace_range(..1, "L");
+    let d = upper + &lower;
     let _ = write!(
         s,
         "<path d=\"{d}Z\" fill=\"{colour}\" fill-opacity=\"0.15\" stroke=\"none\"/>"
@@ -144,7 +196,7 @@ pub fn svg(c: &Chart) -> String {
     for (i, series) in c.series.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         band(&mut s, &f, series, colour);
-        let d = path(&f, series.points.iter().copied());
+        let d = path(&f, series.points.iter().copied(), Keep::Both);
         let _ = write!(
             s,
             "<path d=\"{d}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\"><title>{}</title></path>",
@@ -190,4 +242,50 @@ pub fn legend(series: &[Series]) -> String {
         })
         .collect();
     format!("<p>{}</p>", items.join(" &nbsp; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(runs: usize) -> Frame {
+        Frame {
+            runs,
+            lo: 1.0,
+            hi: 100.0,
+        }
+    }
+
+    /// A wobbling series with one spike up and one dip down.
+    fn series(runs: usize) -> Vec<(usize, f64)> {
+        (0..runs)
+            .map(|k| match k {
+                700 => (k, 90.0),
+                1300 => (k, 2.0),
+                _ => (k, 10.0 + (k % 7) as f64 * 0.1),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_short_history_keeps_every_point() {
+        let points = series(600);
+        assert_eq!(on_pixels(&frame(600), points.iter().copied(), Keep::Both).len(), 600);
+    }
+
+    #[test]
+    fn a_long_history_keeps_each_columns_extremes_spikes_and_all() {
+        let f = frame(2000);
+        let kept = on_pixels(&f, series(2000).into_iter(), Keep::Both);
+        let columns = (W - LEFT - PAD) as usize;
+        assert!(kept.len() <= 2 * (columns + 1), "{} points", kept.len());
+        assert!(kept.len() > columns, "every column is drawn: {}", kept.len());
+        assert!(kept.iter().any(|p| p.1 == 90.0) && kept.iter().any(|p| p.1 == 2.0));
+        assert!(kept.windows(2).all(|w| w[0].0 <= w[1].0), "in run order");
+        let high = on_pixels(&f, series(2000).into_iter(), Keep::High);
+        assert!(high.len() <= columns + 1 && high.iter().any(|p| p.1 == 90.0));
+        assert!(!high.iter().any(|p| p.1 == 2.0), "the dip is no upper edge");
+        let low = on_pixels(&f, series(2000).into_iter(), Keep::Low);
+        assert!(low.iter().any(|p| p.1 == 2.0) && !low.iter().any(|p| p.1 == 90.0));
+    }
 }

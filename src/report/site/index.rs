@@ -20,6 +20,10 @@ fn machine_name(h: &SuiteHistory) -> String {
 
 fn since_text(h: &SuiteHistory) -> String {
     match &h.since {
+        Some(s) if s.faster + s.slower + s.same + s.unknown == 0 => format!(
+            "<span class=\"muted\">no cell in common with run {}</span>",
+            s.against_run
+        ),
         Some(s) => format!(
             "<span class=\"faster\">{} faster</span>, <span class=\"slower\">{} slower</span>, {} same, {} unknown (against run {})",
             s.faster, s.slower, s.same, s.unknown, s.against_run
@@ -116,4 +120,40 @@ pub fn render(suites: &[SuiteHistory], changes: &[ChangeEntry]) -> String {
 A machine's runs are never mixed with another's. Bisect results are not recorded in the store, so none is shown.</p>",
     );
     page("Benchmarks", &[], &body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::site::SinceCounts;
+
+    fn history(since: Option<SinceCounts>) -> SuiteHistory {
+        SuiteHistory {
+            suite: "s".into(),
+            machine: "m".into(),
+            hostname: None,
+            cpu_model: String::new(),
+            runs: vec![],
+            baseline: None,
+            command: String::new(),
+            cells: vec![],
+            since,
+            reports: vec![],
+        }
+    }
+
+    #[test]
+    fn a_run_with_no_cell_in_common_says_so_instead_of_four_zeros() {
+        let none = SinceCounts {
+            against_run: 10,
+            ..Default::default()
+        };
+        assert_eq!(
+            since_text(&history(Some(none))),
+            "<span class=\"muted\">no cell in common with run 10</span>"
+        );
+        let some = SinceCounts { slower: 2, ..none };
+        assert!(since_text(&history(Some(some))).contains("2 slower"));
+        assert!(since_text(&history(None)).contains("no earlier run"));
+    }
 }

@@ -50,12 +50,11 @@ pub fn pages(suites: &[SuiteHistory], changes: &[ChangeEntry]) -> Vec<Page> {
             html: suite::render(name, &machines),
         });
         for h in &machines {
-            for c in &h.cells {
-                out.push(Page {
-                    path: paths::cell(name, &h.machine, &c.id),
-                    html: cell::render(h, c),
-                });
-            }
+            // Most of a site is its cell pages: drawn on every core.
+            out.extend(crate::base::parallel::map(&h.cells, |c| Page {
+                path: paths::cell(name, &h.machine, &c.id),
+                html: cell::render(h, c),
+            }));
         }
     }
     out
