@@ -67,9 +67,12 @@ else
 fi
 
 # --- 3. publishing ---------------------------------------------------------------
-# publish LABEL: one `versus site`, its figures appended to $WORK/rows.
+# publish LABEL [CPU]: one `versus site`, its figures appended to $WORK/rows;
+# with CPU, pinned to that one core (taskset), else on all of them.
 publish() {
-  /usr/bin/time -v -o "$WORK/time" "$VERSUS" site --store "$STORE" --out "$WORK/site" > "$WORK/out" 2>"$WORK/err"
+  local pin=()
+  [[ -n "${2:-}" ]] && pin=(taskset -c "$2")
+  "${pin[@]}" /usr/bin/time -v -o "$WORK/time" "$VERSUS" site --store "$STORE" --out "$WORK/site" > "$WORK/out" 2>"$WORK/err"
   local wall rss line
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$WORK/time")
   rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$WORK/time")
@@ -78,14 +81,31 @@ publish() {
   largest=$(find "$WORK/site" -type f -printf '%s\n' | sort -n | tail -1)
   total=$(du -sb "$WORK/site" | cut -f1)
   pages=$(find "$WORK/site" -type f | wc -l)
-  echo "| $1 | $wall | $rss | $line | $pages | $(mb "$largest") | $(mb "$total") | $(load) |" >> "$WORK/rows"
+  local cores
+  cores=$(nproc)
+  [[ -n "${2:-}" ]] && cores="1 (CPU $2)"
+  echo "| $1 | $cores | $wall | $rss | $line | $pages | $(mb "$largest") | $(mb "$total") | $(load) |" >> "$WORK/rows"
 }
+runs() { python3 -c "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from runs').fetchone()[0])" "$STORE"; }
+# The site's cache of per-run points (app::site::cache), kept with the work.
+export VERSUS_CACHE_DIR="$WORK/cache"
+rm -rf "$VERSUS_CACHE_DIR"
 : > "$WORK/rows"
+N=$(runs)
 rm -rf "$WORK/site"
-publish "whole site, empty folder, $RUNS runs"
+publish "whole site, empty folder, $N runs"
 publish "again, no new run"
-fill "$((RUNS + 1))" "$((RUNS + 1))" "$((RUNS + 1))"
-publish "after one more run ($((RUNS + 1)) runs)"
+publish "again, no new run" 0
+fill "$((N + 1))" "$((N + 1))" "$((N + 1))"
+publish "after one more run ($((N + 1)) runs)"
+fill "$((N + 2))" "$((N + 2))" "$((N + 2))"
+publish "after one more run ($((N + 2)) runs)" 0
+CACHE_MB=$(mb "$(du -sb "$VERSUS_CACHE_DIR" | cut -f1)")
+rm -rf "$VERSUS_CACHE_DIR"
+fill "$((N + 3))" "$((N + 3))" "$((N + 3))"
+publish "after one more run ($((N + 3)) runs), no cache"
+rm -rf "$WORK/site" "$VERSUS_CACHE_DIR"
+publish "whole site, empty folder, no cache, $((N + 3)) runs" 0
 
 # --- 4. the report ---------------------------------------------------------------
 {
@@ -93,11 +113,13 @@ publish "after one more run ($((RUNS + 1)) runs)"
   echo
   echo "Made by \`bash bench/site-scale.sh\` (RUNS=$RUNS${REUSE:+, REUSE=1}) on $(date -u +%Y-%m-%dT%H:%MZ): $(nproc) core(s) available to it, $(awk '/model name/ { sub(/.*: /, ""); print; exit }' /proc/cpuinfo); $("$VERSUS" --version) at $VERSUS."
   echo
-  echo "The store: SQLite, $RUNS runs of one $CELLS-cell suite (250 values × 4 implementations), filled through \`versus history import\` of documents \`bench/store-scale/generate.py\` made from one real run (each cell with its own run-to-run noise, one cell in 25 stepping to a new level), $(mb "$(du -cb "$STORE"* | tail -1 | cut -f1)") MB on disk; $FILL. Each row is one \`versus site --store STORE --out SITE\` into the same folder: wall seconds and peak RSS (MB) from GNU time (\`/usr/bin/time -v\`), the command's own count of pages written, the files in the folder, the largest one and the folder's total. Load is the 1-minute load average after the row (the machine is shared)."
+  echo "The store: SQLite, $N runs of one $CELLS-cell suite (250 values × 4 implementations), filled through \`versus history import\` of documents \`bench/store-scale/generate.py\` made from one real run (each cell with its own run-to-run noise, one cell in 25 stepping to a new level), $(mb "$(du -cb "$STORE"* | tail -1 | cut -f1)") MB on disk; $FILL. Each row is one \`versus site --store STORE --out SITE\` into the same folder, on all $(nproc) cores or pinned to one with taskset: wall seconds and peak RSS (MB) from GNU time (\`/usr/bin/time -v\`), the command's own count of pages written, the files in the folder, the largest one and the folder's total. Load is the 1-minute load average after the row (the machine is shared)."
   echo
-  echo "| publish | wall s | peak RSS MB | pages written | files | largest MB | total MB | load |"
-  echo "|---|---:|---:|---|---:|---:|---:|---:|"
+  echo "| publish | cores | wall s | peak RSS MB | pages written | files | largest MB | total MB | load |"
+  echo "|---|---|---:|---:|---|---:|---:|---:|---:|"
   cat "$WORK/rows"
+  echo
+  echo "The first row and the last two start without the cache of per-run points a publish keeps for the next (\`app::site::cache\`, in \`VERSUS_CACHE_DIR\`); the others read the runs it covers from it and only newer runs from the store. The cache was $CACHE_MB MB."
   echo
   echo "Goal (issue 43): the whole site under 30 s and 300 MB peak, a re-publish after one run under 2 s, no page over 2 MB, the site under 500 MB."
 } > "$REPORT"

@@ -244,6 +244,22 @@ fn a_site_from_the_store_links_escapes_hides_and_republishes_only_what_changed()
     );
     check_site(&dir.join("site"));
     assert_eq!(publish(dir).0, 0);
+    // The re-publish read the older runs from the cache of the publish
+    // before (`app::site::cache`); a cold publish, with an empty cache
+    // folder, reads the store whole and makes the same site.
+    versus(dir)
+        .args(["site", "--out", "cold"])
+        .env("VERSUS_CACHE_DIR", dir.join("empty-cache"))
+        .assert()
+        .success();
+    assert!(
+        dir.join("empty-cache/site").read_dir().unwrap().count() > 0,
+        "the cold publish kept its points"
+    );
+    let bytes = |root: &str| -> BTreeMap<PathBuf, Vec<u8>> {
+        files(&dir.join(root)).into_iter().map(|(p, (b, _))| (p, b)).collect()
+    };
+    assert!(bytes("site") == bytes("cold"), "a cached publish and a cold one differ");
 
     let (code, text) = regressions(dir, false);
     assert_eq!(code, 4, "the newest run is slower: {text}");

@@ -5,6 +5,7 @@
 //! (as `versus trend` does) when some suite's newest run is slower than the
 //! run before in some cell. docs/site.md describes it.
 
+mod cache;
 mod read;
 
 use std::collections::HashSet;

@@ -2,10 +2,14 @@
 //! (suite, machine) pair's cells and their per-run summaries (never the
 //! documents' samples), and the newest run's document without its samples,
 //! for the baseline, the command line and the change since the run before.
+//! The per-run summaries of runs an earlier publish read come from its
+//! cache (`cache`), the rest from the store.
 
 use std::collections::HashMap;
 
 use anyhow::{Context, Result};
+
+use super::cache;
 
 use crate::analysis::site::{self as model, CellHistory, CellPoint, ChangeEntry, SuiteHistory};
 use crate::analysis::trend::{self, Medians};
@@ -38,7 +42,8 @@ pub fn pairs(store: &mut Store) -> Result<Vec<Vec<RunSummary>>> {
         .collect())
 }
 
-/// Each cell of the pair with its ok points, oldest first (no changes or noise yet).
+/// Each cell of the pair with its ok points, oldest first (no changes or
+/// noise yet): the runs `cache` covers from there, the rest from the store.
 fn cells(store: &mut Store, suite: &str, machine: &str, runs: &[TrendRun]) -> Result<Vec<CellHistory>> {
     let series = store.series(suite, machine)?;
     let index: HashMap<i64, usize> = series.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
@@ -58,21 +63,46 @@ fn cells(store: &mut Store, suite: &str, machine: &str, runs: &[TrendRun]) -> Re
             }
         })
         .collect();
-    store.trend_points(suite, machine, runs[0].id, None, Metric::Wall, &mut |p| {
-        let (Some(&i), Some(&run), true, Some(median_ns)) =
-            (index.get(&p.series_id), by_run.get(&p.run_id), p.ok, p.median_ns)
-        else {
-            return;
-        };
-        cells[i].points.push(CellPoint {
-            run,
-            median_ns,
-            ci_low_ns: p.ci_low_ns,
-            ci_high_ns: p.ci_high_ns,
-        });
-    })?;
+    let mut add = |p: cache::Raw| {
+        if let Some(&i) = index.get(&p.series_id) {
+            cells[i].points.push(CellPoint {
+                run: p.run,
+                median_ns: p.median_ns,
+                ci_low_ns: p.ci_low_ns,
+                ci_high_ns: p.ci_high_ns,
+            });
+        }
+    };
+    let kept = cache::path(&store.location, suite, machine);
+    let covered = cache::read(&kept, runs, &mut add);
+    if let Some(from) = runs.get(covered) {
+        store.trend_points(suite, machine, from.id, None, Metric::Wall, &mut |p| {
+            if let (Some(&run), true, Some(median_ns)) = (by_run.get(&p.run_id), p.ok, p.median_ns) {
+                add(cache::Raw {
+                    series_id: p.series_id,
+                    run,
+                    median_ns,
+                    ci_low_ns: p.ci_low_ns,
+                    ci_high_ns: p.ci_high_ns,
+                });
+            }
+        })?;
+    }
     for c in &mut cells {
         c.points.sort_unstable_by_key(|p| p.run);
+    }
+    if covered < runs.len() {
+        let count = cells.iter().map(|c| c.points.len()).sum();
+        let mut all = series.iter().zip(&cells).flat_map(|(s, c)| {
+            c.points.iter().map(|p| cache::Raw {
+                series_id: s.id,
+                run: p.run,
+                median_ns: p.median_ns,
+                ci_low_ns: p.ci_low_ns,
+                ci_high_ns: p.ci_high_ns,
+            })
+        });
+        cache::write(&kept, runs, count, &mut all);
     }
     cells.retain(|c| !c.points.is_empty());
     Ok(cells)
