@@ -160,11 +160,12 @@ pub fn pelt(y: &[f64], penalty: f64, min_segment: usize) -> Vec<usize> {
     fpop::partitions(y, penalty, min_segment).changes(y.len())
 }
 
-/// Drops change points whose step is under `threshold` (log units), smallest first.
-fn merge_small(y: &[f64], mut cps: Vec<usize>, threshold: f64) -> Vec<usize> {
-    let c = Costs::new(y);
+/// Drops change points of the first `n` values whose step is under
+/// `threshold` (log units), smallest first; `c` holds the prefix sums of
+/// the whole series (those of a prefix are its first entries).
+fn merge_small(c: &Costs, n: usize, mut cps: Vec<usize>, threshold: f64) -> Vec<usize> {
     loop {
-        let bounds: Vec<usize> = std::iter::once(0).chain(cps.iter().copied()).chain([y.len()]).collect();
+        let bounds: Vec<usize> = std::iter::once(0).chain(cps.iter().copied()).chain([n]).collect();
         let steps: Vec<f64> = (0..cps.len())
             .map(|i| (c.mean(bounds[i + 1], bounds[i + 2]) - c.mean(bounds[i], bounds[i + 1])).abs())
             .collect();
@@ -183,8 +184,10 @@ fn merge_small(y: &[f64], mut cps: Vec<usize>, threshold: f64) -> Vec<usize> {
 /// splitting it off that history's last segment (of at least 2 runs) pays
 /// PELT's penalty for a one-run final segment and exceeds the threshold.
 /// Otherwise the whole series is segmented with the newest value in it.
+/// `c` holds the prefix sums of the whole series.
 fn with_newest(
     y: &[f64],
+    c: &Costs,
     depth: usize,
     segment: &dyn Fn(&[f64]) -> Vec<usize>,
     sigma: f64,
@@ -197,12 +200,12 @@ fn with_newest(
     }
     let mut cps = match depth {
         0 => segment(&y[..n - 1]),
-        _ => with_newest(&y[..n - 1], depth - 1, segment, sigma, penalty, threshold_log),
+        _ => with_newest(&y[..n - 1], c, depth - 1, segment, sigma, penalty, threshold_log),
     };
     let start = cps.last().copied().unwrap_or(0);
     if n - 1 - start >= 2 {
         let m = (n - 1 - start) as f64;
-        let mean = Costs::new(y).mean(start, n - 1);
+        let mean = c.mean(start, n - 1);
         let z = (y[n - 1] - mean) / sigma;
         if z * z * m / (m + 1.0) > penalty && (y[n - 1] - mean).abs() >= threshold_log {
             cps.push(n - 1);
@@ -229,10 +232,11 @@ pub fn detect(values: &[f64], opts: &Options) -> Detection {
     // One pass gives the optimum of every prefix; `with_newest` asks for three.
     let scaled: Vec<f64> = y.iter().map(|v| v / sigma).collect();
     let partitions = fpop::partitions(&scaled, penalty, opts.min_segment);
-    let segment = |y: &[f64]| merge_small(y, partitions.changes(y.len()), threshold_log);
-    let cps = with_newest(&y, 1, &|y: &[f64]| segment(y), sigma, penalty, threshold_log);
-    let n = y.len();
+    // Prefix sums once for the series and every prefix the rules look at.
     let c = Costs::new(&y);
+    let segment = |y: &[f64]| merge_small(&c, y.len(), partitions.changes(y.len()), threshold_log);
+    let cps = with_newest(&y, &c, 1, &|y: &[f64]| segment(y), sigma, penalty, threshold_log);
+    let n = y.len();
     let bounds: Vec<usize> = std::iter::once(0).chain(cps.iter().copied()).chain([n]).collect();
     let changes = (0..cps.len())
         .map(|i| Change {
