@@ -40,7 +40,7 @@ store="$tmp/store.db"
 for i in 1 2; do
   VERSUS_STORE=$store "$versus" run "$root/examples/quickstart.toml" -q --runs 6 --out "$tmp/run-$i" >/dev/null
 done
-if ! (cd "$tmp" && env -u GITHUB_EVENT_PATH VERSUS="$versus" VERSUS_STORE="$store" VERSUS_PR_SITE=site \
+if ! (cd "$tmp" && env -u GITHUB_EVENT_PATH VERSUS="$versus" VERSUS_STORE="$store" VERSUS_PR_SITE=site VERSUS_CACHE_DIR="$tmp/cache" \
   GITHUB_WORKSPACE="$tmp" GITHUB_OUTPUT="$tmp/outputs" GITHUB_STEP_SUMMARY="$tmp/summary.md" \
   python3 "$root/scripts/action/versus_pr.py" site >"$tmp/site.log"); then
   cat "$tmp/site.log" >&2

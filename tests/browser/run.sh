@@ -39,5 +39,5 @@ store="$out/site-store.db"
 mkdir -p "$out/gen"
 GENERATE_COMMITS=1 python3 "$repo/bench/store-scale/generate.py" "$repo/docs/results/age/results.json" "$out/gen" 1 30 30
 "$versus" history --store "$store" import $(ls -v "$out"/gen/run-*.json) >/dev/null
-"$versus" site --store "$store" --out "$out/site" >/dev/null
+VERSUS_CACHE_DIR="$out/cache" "$versus" site --store "$store" --out "$out/site" >/dev/null
 node "$here/check-site.mjs" "$out/site" ${SITE_SHOTS:+"$SITE_SHOTS"}
