@@ -55,7 +55,6 @@ pub fn warning(results: &Results) -> Option<Warning> {
 mod tests {
     use super::*;
     use crate::base::metric::Metric;
-    use crate::base::outcome::Outcome;
     use crate::judge::pair::judge_pair;
     use crate::results::{AnalysisSettings, Cell, Contention, RunLoad, Samples, Verdict};
 
@@ -63,33 +62,15 @@ mod tests {
     fn cell(name: &str, wall: u64, cpus: f64) -> Cell {
         let walls: Vec<u64> = (0..12).map(|i| wall + (i * 7 % 5) * wall / 500).collect();
         let user: Vec<u64> = walls.iter().map(|w| (*w as f64 * cpus) as u64).collect();
-        let mut cell = Cell {
-            id: name.into(),
-            implementation: name.into(),
-            operation: "op".into(),
-            params: Default::default(),
-            outcome: Outcome::Ok,
-            message: None,
-            payload_bytes: None,
-            warmup_runs: 0,
-            runs_requested: 12,
-            warmup_wall_ns: vec![],
-            samples: Samples {
+        let mut cell = Cell::of_samples(
+            name,
+            Samples {
                 wall_ns: walls.into(),
                 user_ns: user.into(),
                 sys_ns: vec![0; 12].into(),
                 ..Default::default()
             },
-            worker: None,
-            machine: None,
-            services: vec![],
-            segments: vec![],
-            work_params: None,
-            harness_fault: None,
-            started_at: None,
-            stop_rule: Default::default(),
-            stats: None,
-        };
+        );
         cell.stats = crate::analysis::cell::cell_stats(&cell, &AnalysisSettings::default());
         cell
     }

@@ -473,29 +473,14 @@ mod tests {
             cells: cells
                 .iter()
                 .map(|(id, wall, outcome)| Cell {
-                    id: id.to_string(),
-                    implementation: id.to_string(),
-                    operation: "op".into(),
-                    params: Default::default(),
                     outcome: *outcome,
-                    message: None,
-                    payload_bytes: None,
-                    warmup_runs: 0,
-                    runs_requested: wall.len() as u32,
-                    warmup_wall_ns: vec![],
-                    samples: Samples {
-                        wall_ns: wall.to_vec().into(),
-                        ..Default::default()
-                    },
-                    started_at: None,
-                    stop_rule: Default::default(),
-                    worker: None,
-                    machine: None,
-                    services: vec![],
-                    segments: vec![],
-                    work_params: None,
-                    harness_fault: None,
-                    stats: None,
+                    ..Cell::of_samples(
+                        id,
+                        Samples {
+                            wall_ns: wall.to_vec().into(),
+                            ..Default::default()
+                        },
+                    )
                 })
                 .collect(),
             ..Default::default()

@@ -464,39 +464,25 @@ fn busy_during_run(load: &crate::results::RunLoad) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::params::Params;
     use crate::judge::compare::compare;
     use crate::judge::counts::compare_in;
     use crate::results::Samples;
 
     fn cell(name: &str, wall: &[u64], outcome: Outcome) -> Cell {
         Cell {
-            id: name.into(),
-            implementation: name.into(),
-            operation: "op".into(),
-            params: Params::new(),
             outcome,
-            message: None,
             payload_bytes: Some(1_000_000),
-            warmup_runs: 0,
-            runs_requested: wall.len() as u32,
-            warmup_wall_ns: vec![],
-            samples: Samples {
-                wall_ns: wall.to_vec().into(),
-                user_ns: wall.to_vec().into(),
-                sys_ns: vec![0; wall.len()].into(),
-                max_rss_bytes: vec![5; wall.len()].into(),
-                ..Default::default()
-            },
-            worker: None,
-            machine: None,
-            services: vec![],
-            segments: vec![],
-            work_params: None,
-            harness_fault: None,
             started_at: Some("t".into()),
-            stop_rule: Default::default(),
-            stats: None,
+            ..Cell::of_samples(
+                name,
+                Samples {
+                    wall_ns: wall.to_vec().into(),
+                    user_ns: wall.to_vec().into(),
+                    sys_ns: vec![0; wall.len()].into(),
+                    max_rss_bytes: vec![5; wall.len()].into(),
+                    ..Default::default()
+                },
+            )
         }
     }
 

@@ -12,7 +12,6 @@ use rand_distr::{Distribution, LogNormal};
 use super::carryover::judge_group;
 use super::carryover_screen::{choose, fires, screen};
 use crate::base::order::Order;
-use crate::base::outcome::Outcome;
 use crate::results::{AnalysisSettings, Cell, RunOrder, Samples, ScreenMetric};
 
 const MS: f64 = 1e6;
@@ -28,30 +27,18 @@ fn cell(me: &str, names: &[&str], after: &[i16], wall_ns: &[f64], sys_ns: &[f64]
     };
     Cell {
         id: format!("x/{me}"),
-        implementation: me.into(),
         operation: "x".into(),
-        outcome: Outcome::Ok,
-        message: None,
-        payload_bytes: None,
         warmup_runs: 1,
         runs_requested: after.len() as u32,
-        warmup_wall_ns: vec![],
-        samples: Samples {
-            wall_ns: wall_ns.iter().map(|w| *w as u64).collect::<Vec<u64>>().into(),
-            sys_ns: sys_ns.iter().map(|s| *s as u64).collect::<Vec<u64>>().into(),
-            order: Some(order),
-            ..Default::default()
-        },
-        started_at: None,
-        stop_rule: Default::default(),
-        worker: None,
-        machine: None,
-        services: vec![],
-        segments: vec![],
-        work_params: None,
-        harness_fault: None,
-        params: Default::default(),
-        stats: None,
+        ..Cell::of_samples(
+            me,
+            Samples {
+                wall_ns: wall_ns.iter().map(|w| *w as u64).collect::<Vec<u64>>().into(),
+                sys_ns: sys_ns.iter().map(|s| *s as u64).collect::<Vec<u64>>().into(),
+                order: Some(order),
+                ..Default::default()
+            },
+        )
     }
 }
 

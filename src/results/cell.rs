@@ -162,6 +162,35 @@ impl ServiceUsage {
 }
 
 impl Cell {
+    /// A finished, ok cell of operation "op" named `name` (id and
+    /// implementation) with `samples`, every other field empty: what
+    /// tests build on, changing what they need with `..`.
+    #[cfg(test)]
+    pub fn of_samples(name: &str, samples: Samples) -> Cell {
+        Cell {
+            id: name.into(),
+            implementation: name.into(),
+            operation: "op".into(),
+            params: Default::default(),
+            outcome: crate::base::outcome::Outcome::Ok,
+            message: None,
+            payload_bytes: None,
+            warmup_runs: 0,
+            runs_requested: samples.wall_ns.len() as u32,
+            warmup_wall_ns: vec![],
+            samples,
+            worker: None,
+            machine: None,
+            services: vec![],
+            segments: vec![],
+            work_params: None,
+            harness_fault: None,
+            started_at: None,
+            stop_rule: Default::default(),
+            stats: None,
+        }
+    }
+
     /// Whether the judge found the cell's runs do not describe one level
     /// (`stats.unstable`): its median concludes nothing on its own.
     pub fn is_unstable(&self) -> bool {

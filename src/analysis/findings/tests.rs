@@ -34,32 +34,21 @@ pub(crate) fn cell(
     for (k, v) in extra {
         params.insert((*k).into(), v.clone());
     }
-    let n = wall.len();
     Cell {
         id: cell_id(operation, implementation, &params),
-        implementation: implementation.into(),
         operation: operation.into(),
-        outcome: Outcome::Ok,
-        message: None,
         payload_bytes: Some(size),
-        warmup_runs: 0,
-        runs_requested: n as u32,
-        warmup_wall_ns: vec![],
-        samples: Samples {
-            wall_ns: wall.into(),
-            ..Default::default()
-        },
         // Cells of one parameter set were measured side by side.
         started_at: Some(format!("group {}", crate::base::params::params_key(&params))),
-        stop_rule: Default::default(),
-        worker: None,
-        machine: None,
-        services: vec![],
-        segments: vec![],
         work_params: Some(vec!["size".into()]),
-        harness_fault: None,
         params,
-        stats: None,
+        ..Cell::of_samples(
+            implementation,
+            Samples {
+                wall_ns: wall.into(),
+                ..Default::default()
+            },
+        )
     }
 }
 

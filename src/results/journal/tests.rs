@@ -1,34 +1,19 @@
 //! The journal's unit (a group) and its recovery from torn or glued lines.
 
 use super::*;
-use crate::base::outcome::Outcome;
 use crate::results::Samples;
 
 fn cell(id: &str, implementation: &str) -> Cell {
     Cell {
         id: id.into(),
         implementation: implementation.into(),
-        operation: "op".into(),
-        params: Default::default(),
-        outcome: Outcome::Ok,
-        message: None,
-        payload_bytes: None,
-        warmup_runs: 0,
-        runs_requested: 1,
-        warmup_wall_ns: vec![],
-        samples: Samples {
-            wall_ns: vec![7].into(),
-            ..Default::default()
-        },
-        started_at: None,
-        stop_rule: Default::default(),
-        worker: None,
-        stats: None,
-        machine: None,
-        services: vec![],
-        segments: vec![],
-        work_params: None,
-        harness_fault: None,
+        ..Cell::of_samples(
+            id,
+            Samples {
+                wall_ns: vec![7].into(),
+                ..Default::default()
+            },
+        )
     }
 }
 
