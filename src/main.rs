@@ -6,7 +6,7 @@ use clap::Parser;
 use versus::app;
 use versus::app::cli::{Cli, Command};
 use versus::app::exit;
-use versus::exec::{guard, helper};
+use versus::exec::{guard, helper, interrupt};
 
 fn run() -> anyhow::Result<ExitCode> {
     match Cli::parse().command {
@@ -49,6 +49,10 @@ fn main() -> ExitCode {
         _ => {}
     }
     guard::mark_self();
+    // Ctrl-C, TERM and HUP: a request while a session measures, the end at
+    // once at any other time (exec::interrupt).
+    interrupt::install();
+    interrupt::finishing("interrupted");
     // Large buffers (a cell's samples, their sorted copies in the analysis)
     // go back to the system when freed, instead of staying in the heap as
     // glibc's adaptive threshold would keep them: versus's peak memory is

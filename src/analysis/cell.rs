@@ -154,13 +154,19 @@ pub fn metric_cell_stats(cell: &Cell, metric: Metric, settings: &AnalysisSetting
 
 /// Sets the cell's statistics: its time's, and its instructions' where counted.
 pub fn fill_stats(cell: &mut Cell, settings: &AnalysisSettings) {
-    cell.stats = cell_stats(cell, settings);
+    cell.stats = stats_of(cell, settings);
+}
+
+/// The cell's statistics as `fill_stats` sets them.
+pub fn stats_of(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
+    let mut stats = cell_stats(cell, settings);
     let counted = cell
         .samples
         .counted()
         .then(|| metric_cell_stats(cell, Metric::Instructions, settings))
         .flatten();
-    if let Some(s) = cell.stats.as_mut() {
+    if let Some(s) = stats.as_mut() {
         s.instructions = counted;
     }
+    stats
 }

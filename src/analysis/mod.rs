@@ -69,11 +69,15 @@ pub fn baseline_of<'c>(cells: &[&'c Cell], named: Option<&str>) -> Option<&'c Ce
 pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
     results.analysis.contention = results.environment.load.as_ref().and_then(|l| l.contention());
     let settings = results.analysis.clone();
-    for cell in &mut results.cells {
+    // Each cell on its own, shared out over the cores.
+    let fresh = crate::base::parallel::map(&results.cells, |cell| {
         // An imported cell may hold only its harness's summary: nothing to recompute it from.
         let summary_only = cell.samples.is_empty() && cell.outcome == Outcome::Ok && cell.stats.is_some();
-        if !summary_only {
-            fill_stats(cell, &settings);
+        (!summary_only).then(|| cell::stats_of(cell, &settings))
+    });
+    for (cell, stats) in results.cells.iter_mut().zip(fresh) {
+        if let Some(stats) = stats {
+            cell.stats = stats;
         }
     }
     judge_carry_over(results, &settings);

@@ -29,18 +29,33 @@ fn reference(results: &Results) -> Option<(String, bool)> {
     }
 }
 
-/// Cells by group (operation, parameters, machine), in document order.
-fn groups(results: &Results) -> IndexMap<String, Vec<&Cell>> {
-    let mut out: IndexMap<String, Vec<&Cell>> = IndexMap::new();
+/// One group (operation, parameters, machine): its operation and each
+/// implementation's first cell.
+struct Group<'r> {
+    operation: &'r str,
+    by_implementation: std::collections::HashMap<&'r str, &'r Cell>,
+}
+
+/// Cells by group, in document order: made once for every row, so a suite
+/// of many implementations is not read once per implementation.
+fn groups(results: &Results) -> Vec<Group<'_>> {
+    let mut out: IndexMap<String, Group<'_>> = IndexMap::new();
     for c in &results.cells {
         let key = format!(
             "{}|{}",
             group_key(&c.operation, &c.params),
             c.machine.as_deref().unwrap_or("")
         );
-        out.entry(key).or_default().push(c);
+        out.entry(key)
+            .or_insert_with(|| Group {
+                operation: &c.operation,
+                by_implementation: Default::default(),
+            })
+            .by_implementation
+            .entry(&c.implementation)
+            .or_insert(c);
     }
-    out
+    out.into_values().collect()
 }
 
 fn log_estimate(c: &Comparison) -> Option<LogEstimate> {
@@ -56,8 +71,8 @@ fn log_estimate(c: &Comparison) -> Option<LogEstimate> {
 }
 
 /// One implementation's row: its comparisons with the reference, group by
-/// group, over every operation or over `operation`'s groups alone.
-fn row(results: &Results, name: &str, reference: &str, operation: Option<&str>) -> OverallRow {
+/// group, over `groups` (every operation's, or one operation's alone).
+fn row(results: &Results, groups: &[&Group<'_>], name: &str, reference: &str) -> OverallRow {
     let mut r = OverallRow {
         implementation: name.to_string(),
         ratio: None,
@@ -77,12 +92,9 @@ fn row(results: &Results, name: &str, reference: &str, operation: Option<&str>) 
         not_compared: 0,
     };
     let mut used: Vec<LogEstimate> = Vec::new();
-    for cells in groups(results).values() {
-        if operation.is_some_and(|op| cells[0].operation != op) {
-            continue;
-        }
-        let mine = cells.iter().find(|c| c.implementation == name);
-        let theirs = cells.iter().find(|c| c.implementation == reference);
+    for group in groups {
+        let mine = group.by_implementation.get(name);
+        let theirs = group.by_implementation.get(reference);
         let (Some(mine), Some(theirs)) = (mine, theirs) else {
             r.not_compared += usize::from(mine.is_some() || theirs.is_some());
             continue;
@@ -126,13 +138,15 @@ fn row(results: &Results, name: &str, reference: &str, operation: Option<&str>) 
 /// The suite's overall summary; `None` when fewer than two implementations ran.
 pub fn compute(results: &Results) -> Option<Overall> {
     let (reference, named) = reference(results)?;
+    let groups = groups(results);
+    let every: Vec<&Group<'_>> = groups.iter().collect();
     let rows: Vec<OverallRow> = results
         .implementations_that_ran()
         .iter()
         .filter(|n| **n != reference)
-        .map(|n| row(results, n, &reference, None))
+        .map(|n| row(results, &every, n, &reference))
         .collect();
-    let by_operation = split_by_operation(results, &rows, &reference);
+    let by_operation = split_by_operation(results, &groups, &rows, &reference);
     (!rows.is_empty()).then_some(Overall {
         reference,
         named,
@@ -144,29 +158,36 @@ pub fn compute(results: &Results) -> Option<Overall> {
 /// Each operation's own means, when some implementation's operations
 /// disagree in direction (one confirmed faster, another confirmed slower):
 /// then its whole-suite mean averages opposite answers. Empty otherwise.
-fn split_by_operation(results: &Results, rows: &[OverallRow], reference: &str) -> Vec<OperationMeans> {
+fn split_by_operation(
+    results: &Results,
+    groups: &[Group<'_>],
+    rows: &[OverallRow],
+    reference: &str,
+) -> Vec<OperationMeans> {
     if results.operations.len() < 2 {
         return vec![];
+    }
+    let mut of_operation: std::collections::HashMap<&str, Vec<&Group<'_>>> = std::collections::HashMap::new();
+    for g in groups {
+        of_operation.entry(g.operation).or_default().push(g);
     }
     let split: Vec<OperationMeans> = results
         .operations
         .iter()
-        .map(|op| OperationMeans {
-            operation: op.clone(),
-            implementations: rows
-                .iter()
-                .map(|r| row(results, &r.implementation, reference, Some(op)))
-                .collect(),
+        .map(|op| {
+            let mine = of_operation.get(op.as_str()).map_or(&[][..], |g| &g[..]);
+            OperationMeans {
+                operation: op.clone(),
+                implementations: rows
+                    .iter()
+                    .map(|r| row(results, mine, &r.implementation, reference))
+                    .collect(),
+            }
         })
         .collect();
-    let disagree = rows.iter().any(|r| {
-        let verdicts = split.iter().filter_map(|s| {
-            s.implementations
-                .iter()
-                .find(|o| o.implementation == r.implementation)
-                .map(|o| o.verdict)
-        });
-        let v: Vec<Verdict> = verdicts.collect();
+    // Each operation's rows are in `rows`' order: the i-th is the i-th implementation's.
+    let disagree = (0..rows.len()).any(|i| {
+        let v: Vec<Verdict> = split.iter().map(|s| s.implementations[i].verdict).collect();
         v.contains(&Verdict::Faster) && v.contains(&Verdict::Slower)
     });
     if disagree { split } else { vec![] }

@@ -24,7 +24,8 @@ pub const PARTIAL: u8 = 5;
 /// `versus bisect`: no single first bad commit (no regression between the
 /// ends, or the culprit is among commits that could not be built).
 pub const INCONCLUSIVE: u8 = 6;
-/// Interrupted by Ctrl-C (SIGINT); results of the finished cells are written.
+/// Interrupted by Ctrl-C (SIGINT); while measuring, results of the finished
+/// cells are written, after it versus ends at once (`exec::interrupt`).
 /// TERM and HUP are handled alike and exit with 128 + their number (143, 129).
 pub const INTERRUPTED: u8 = 130;
 
@@ -40,7 +41,8 @@ Exit status:
        versus site --regressions: some suite's newest run is slower than the run before
   5    versus merge --partial: merged, but some groups of the plan are missing
   6    versus bisect: no single first bad commit (no regression, or only unbuildable candidates)
-  130  interrupted by Ctrl-C; 143 by TERM, 129 by HUP; the results of finished cells are written";
+  130  interrupted by Ctrl-C; 143 by TERM, 129 by HUP; while measuring, the results of finished
+       cells are written; after it (analysing, writing) versus ends at once, the journal keeps them";
 
 /// `versus site`'s own statuses, for its `--help`.
 pub const SITE_HELP: &str = "\

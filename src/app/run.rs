@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::app::cli::{RunArgs, Style};
+use crate::exec::ProcessExecutor;
 use crate::exec::helper::HelperExecutor;
-use crate::exec::{ProcessExecutor, interrupt};
 use crate::plan::{self};
 use crate::report::files::{self, Outputs};
 use crate::report::formats::terminal;
@@ -20,7 +20,6 @@ use std::process::ExitCode;
 
 /// Runs a session of `plan` with the real executor and the terminal's progress.
 pub(super) fn run_session(session: Session, quiet: bool) -> Result<(Results, End)> {
-    interrupt::install();
     let _guard = crate::exec::guard::start();
     let mut exec = HelperExecutor::new(ProcessExecutor::new());
     let mut progress = terminal::Progress::new(quiet);
@@ -196,11 +195,27 @@ fn journal_warnings(recovered: &Recovered) -> Vec<Warning> {
 /// finished there, for `--resume`.
 fn output_folder(args: &RunArgs, suite_name: &str, shard: Option<&results::ShardInfo>) -> Result<(Claim, Recovered)> {
     if let Some(dir) = &args.resume {
-        if !dir.join("cells.jsonl").is_file() {
-            bail!("--resume {}: no cells.jsonl there; nothing to resume", dir.display());
+        if !dir.is_dir() {
+            bail!(
+                "--resume {}: no such folder, so nothing to resume; a run starts with --out",
+                dir.display()
+            );
         }
         let claim = folder::claim(dir, "--resume")?;
-        let recovered = Journal::recover(&claim.dir.join("cells.jsonl"))?;
+        let journal = claim.dir.join("cells.jsonl");
+        // A run stopped before it recorded a group (or made its journal)
+        // left nothing to keep: this one measures every group.
+        let recovered = if journal.is_file() {
+            Journal::recover(&journal)?
+        } else {
+            Recovered::default()
+        };
+        if recovered.cells.is_empty() {
+            tell!(
+                "resuming: no group is recorded in {} yet; every group is measured",
+                claim.dir.display()
+            );
+        }
         return Ok((claim, recovered));
     }
     let mut default = PathBuf::from("versus-results").join(folder_name(suite_name));

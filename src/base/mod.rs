@@ -2,7 +2,8 @@
 //! placeholders, cell outcomes, parameter sets, metrics and the order runs
 //! are taken in — and the guards every layer needs: the environment of the
 //! processes versus starts (`child`), passwords hidden in command lines
-//! (`redact`), names as folder names (`folder`), a cache folder only this
+//! (`redact`), names as folder names (`folder`), files written whole
+//! (`output`), a cache folder only this
 //! user can write to (`private`) and text escaped for the
 //! place it goes (`sink`). It imports nothing from the rest of the crate, so any layer
 //! may use it without pulling another layer in.
@@ -12,6 +13,7 @@ pub mod folder;
 pub mod metric;
 pub mod order;
 pub mod outcome;
+pub mod output;
 pub mod parallel;
 pub mod params;
 pub mod placeholder;

@@ -13,13 +13,22 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
     let chunk = items.len().div_ceil(threads);
     let f = &f;
     std::thread::scope(|scope| {
-        let handles: Vec<_> = items
+        // A part whose thread cannot start (the system gives no more
+        // processes, as under a pids limit) is mapped here, in turn.
+        let parts: Vec<_> = items
             .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
+            .map(|part| {
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, move || part.iter().map(f).collect::<Vec<R>>())
+                    .map_err(|_| part)
+            })
             .collect();
-        handles
+        parts
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .flat_map(|p| match p {
+                Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                Err(part) => part.iter().map(f).collect(),
+            })
             .collect()
     })
 }

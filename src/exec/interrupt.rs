@@ -1,11 +1,21 @@
-//! Interruption of versus itself (Ctrl-C, and the signals that mean "stop"):
-//! a flag the scheduler checks between runs, and the process groups to kill
-//! at once so it regains control without waiting for the run under way.
+//! Interruption of versus itself (Ctrl-C, and the signals that mean "stop").
 //!
-//! Everything here is called from a signal handler, so it is atomics and
-//! kill(2) only (async-signal-safe).
+//! While a session measures, a signal is a request: a flag the scheduler
+//! checks between runs, and the process groups to kill at once so it
+//! regains control without waiting for the run under way; the finished
+//! groups are then analysed and written. At any other time — analysing,
+//! drawing reports, writing to the store, and in every command that
+//! measures nothing — a signal ends versus at once: the file being written
+//! is removed (`base::output`), a line says what is kept, and the status is
+//! 128 + the signal's number. What was measured is already in the journal,
+//! synced group by group, so `versus report DIR` renders it later; a cell of
+//! a million runs is not analysed to the end first.
+//!
+//! Everything here is called from a signal handler, so it is atomics,
+//! kill(2), unlink(2), write(2) and _exit(2) only (async-signal-safe).
 
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::ffi::CString;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
 
 /// The signal that interrupted the run, 0 while none did.
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
@@ -13,6 +23,10 @@ static SIGNAL: AtomicI32 = AtomicI32::new(0);
 static RUNNING_GROUP: AtomicI32 = AtomicI32::new(0);
 /// The spawn helper's pid while one runs (0 otherwise).
 static HELPER: AtomicI32 = AtomicI32::new(0);
+/// Whether a signal now ends versus at once (true but while a session measures).
+static AT_ONCE: AtomicBool = AtomicBool::new(true);
+/// The line written when a signal ends versus at once (a leaked C string; null: none).
+static FAREWELL: AtomicPtr<libc::c_char> = AtomicPtr::new(std::ptr::null_mut());
 
 /// Marks the run interrupted by `signal` and kills the process group that is
 /// running now; a run the helper started is ended by the helper, which is
@@ -55,12 +69,49 @@ pub fn set_running_group(pgid: i32) {
     }
 }
 
+/// A session starts measuring: a signal from now on is a request (see the
+/// module header).
+pub fn measuring() {
+    AT_ONCE.store(false, Ordering::SeqCst);
+}
+
+/// Measuring is over: a signal from now on ends versus at once, after
+/// writing `farewell` (a line saying what is kept) to standard error.
+pub fn finishing(farewell: &str) {
+    let line = CString::new(format!("\nversus: {farewell}\n").replace('\0', " ")).unwrap_or_default();
+    // The line it replaces is left allocated: a handler on another thread
+    // may be writing it (a few bytes a session).
+    FAREWELL.store(line.into_raw(), Ordering::SeqCst);
+    AT_ONCE.store(true, Ordering::SeqCst);
+}
+
+/// Ends versus now: the file being written removed, the farewell written,
+/// status 128 + `signal`.
+fn end_now(signal: libc::c_int) -> ! {
+    crate::base::output::remove_pending();
+    let line = FAREWELL.load(Ordering::SeqCst);
+    if !line.is_null() {
+        // SAFETY: a NUL-terminated string from `CString::into_raw`; write(2)
+        // and strlen are async-signal-safe.
+        unsafe {
+            libc::write(libc::STDERR_FILENO, line.cast(), libc::strlen(line));
+        }
+    }
+    // SAFETY: _exit(2) ends the process without running anything else.
+    unsafe { libc::_exit(128 + signal) }
+}
+
 extern "C" fn on_signal(signal: libc::c_int) {
+    if AT_ONCE.load(Ordering::SeqCst) {
+        end_now(signal);
+    }
     request(signal);
 }
 
-/// Handles Ctrl-C (INT), TERM and HUP alike: the run under way is stopped,
-/// what finished is written, and versus exits with 128 + the signal's number.
+/// Handles Ctrl-C (INT), TERM and HUP alike: while a session measures, the
+/// run under way is stopped, what finished is written, and versus exits with
+/// 128 + the signal's number; at any other time versus ends at once with
+/// that status (see the module header). Installed first thing in `main`.
 /// Syscalls a signal lands in are restarted (`SA_RESTART`); waits that cannot
 /// be (poll) treat the interruption as a reason to look again.
 pub fn install() {

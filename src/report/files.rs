@@ -59,6 +59,8 @@ impl Outputs {
 /// Writes every wanted output; `notes` is the author's reading, added to
 /// Markdown and HTML reports.
 pub fn write(results: &Results, outputs: &Outputs, notes: Option<&str>) -> Result<()> {
+    // Each cell's comparison from a map, not a search of them all (`results::lookup`).
+    let _scope = results.scope();
     if outputs.json_to_stdout() {
         let mut out = std::io::stdout().lock();
         let written = results::layout::to_writer(&mut out, results)
@@ -154,5 +156,5 @@ fn make_parent(path: &Path) -> Result<PathBuf> {
 
 fn write_file(path: &Path, text: &str) -> Result<()> {
     make_parent(path)?;
-    fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+    crate::base::output::write(path, text.as_bytes())
 }

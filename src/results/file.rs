@@ -1,8 +1,7 @@
 //! Results documents on disk: written atomically in versus's layout, read
 //! back with their schema version and values checked.
 
-use std::fs::{self, File};
-use std::io::Write;
+use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -15,20 +14,12 @@ pub fn to_json_text<T: Serialize>(value: &T) -> Result<String> {
     Ok(layout::to_string(value)? + "\n")
 }
 
-/// Writes `value` as JSON (`layout`) to `path` atomically (temp file + rename), so a
+/// Writes `value` as JSON (`layout`) to `path` atomically (`base::output`), so a
 /// crash never leaves a half-written results file.
 pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    let tmp = path.with_extension("json.partial");
-    let write = || -> std::io::Result<()> {
-        let mut f = std::io::BufWriter::new(File::create(&tmp)?);
-        layout::to_writer(&mut f, value)?;
-        f.write_all(b"\n")?;
-        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        fs::rename(&tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        anyhow::anyhow!("cannot write {}: {e}", path.display())
+    crate::base::output::write_with(path, |w| {
+        layout::to_writer(&mut *w, value)?;
+        w.write_all(b"\n")
     })
 }
 

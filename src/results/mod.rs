@@ -3,7 +3,7 @@
 //! `SCHEMA_VERSION` on any change that would break a reader, and only ever
 //! add fields otherwise. Readers must ignore fields they do not know.
 
-use indexmap::IndexMap;
+use indexmap::{IndexMap, IndexSet};
 use serde::{Deserialize, Serialize};
 
 use crate::base::metric::Metric;
@@ -20,6 +20,7 @@ mod journal;
 mod judged;
 pub mod layout;
 pub mod lean;
+mod lookup;
 mod machine;
 pub mod metric;
 mod order;
@@ -252,14 +253,15 @@ impl Results {
     /// The implementations that ran, in report order (the environment's,
     /// then any other a cell names).
     pub fn implementations_that_ran(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.environment.implementations.keys().cloned().collect();
-        for c in &self.cells {
-            if !names.contains(&c.implementation) {
-                names.push(c.implementation.clone());
-            }
-        }
-        names.retain(|n| self.cells.iter().any(|c| &c.implementation == n));
-        names
+        let in_cells: IndexSet<&str> = self.cells.iter().map(|c| c.implementation.as_str()).collect();
+        let listed = self
+            .environment
+            .implementations
+            .keys()
+            .filter(|n| in_cells.contains(n.as_str()));
+        let mut names: IndexSet<&str> = listed.map(String::as_str).collect();
+        names.extend(in_cells);
+        names.into_iter().map(String::from).collect()
     }
 
     /// The order the run's groups took their runs in (`interleaved` for

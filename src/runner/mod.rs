@@ -69,6 +69,8 @@ pub trait Events {
     /// Runs beyond the plan (adaptive warm-up or sampling), for the progress total.
     fn runs_added(&mut self, _count: u64) {}
     fn note(&mut self, _text: &str) {}
+    /// Measuring is over and the analysis of `runs` runs in `cells` cells begins.
+    fn analysing(&mut self, _cells: usize, _runs: usize) {}
 }
 
 /// Events that go nowhere.

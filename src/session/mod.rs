@@ -53,6 +53,7 @@ impl Session<'_> {
     /// Runs the plan; returns the analysed results and how the run ended.
     pub fn run(mut self, exec: &mut dyn Executor, events: &mut dyn Events) -> Result<(Results, End)> {
         let suite = self.suite;
+        crate::exec::interrupt::measuring();
         let tmp = self.dir.join("tmp");
         let work = self.dir.join("work");
         let mechanism = if suite.implementations.iter().any(|i| i.memory_limit.is_some()) {
@@ -129,6 +130,8 @@ impl Session<'_> {
         // Scratch space (chain outputs, keys) is not a result: the journal is what resumes.
         let _ = fs::remove_dir_all(&work);
         let _ = fs::remove_dir_all(&tmp);
+        // From here a signal ends versus at once: what was measured is in the journal.
+        crate::exec::interrupt::finishing(&self.farewell());
         let end = end?;
         results.cells = document::into_plan_order(suite, self.plan, all);
         results.finished_at = Some(results::now_rfc3339());
@@ -136,8 +139,26 @@ impl Session<'_> {
             End::Interrupted => RunStatus::Interrupted,
             End::Complete => RunStatus::Complete,
         };
+        let runs = results.cells.iter().map(|c| c.samples.len()).sum();
+        events.analysing(results.cells.len(), runs);
         analysis::analyze(&mut results, &warnings);
         Ok((results, end))
+    }
+}
+
+impl Session<'_> {
+    /// What a signal after measuring leaves (`exec::interrupt::finishing`).
+    fn farewell(&self) -> String {
+        match &self.checkpoint {
+            Some(cp) => format!(
+                "interrupted while analysing and writing the results: every finished group is in {}; `versus report {}` renders them",
+                cp.journal.path.display(),
+                self.dir.display()
+            ),
+            None => {
+                "interrupted while analysing the results; versus exec keeps no journal, so nothing was written".into()
+            }
+        }
     }
 }
 

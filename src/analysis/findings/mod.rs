@@ -90,16 +90,25 @@ pub fn compute(results: &Results) -> (Vec<Finding>, Option<Warning>) {
     found.extend(failures::findings(results));
     // By operation, then by the other parameters' values (in the order the
     // series came), then by kind: a report lists each series' findings together.
-    let op_index = |op: &str| results.operations.iter().position(|o| o == op).unwrap_or(usize::MAX);
-    let mut labels: Vec<String> = Vec::new();
+    let operations: std::collections::HashMap<&str, usize> = results
+        .operations
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, o)| (o.as_str(), i))
+        .collect();
+    let mut labels: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut order = Vec::with_capacity(found.len());
     for f in &found {
-        let key = params_key(&f.params);
-        if !labels.contains(&key) {
-            labels.push(key);
-        }
+        let next = labels.len();
+        let label = *labels.entry(params_key(&f.params)).or_insert(next);
+        let op = operations.get(f.operation.as_str()).copied().unwrap_or(usize::MAX);
+        order.push((op, label, rank(f.kind)));
     }
-    let label_index = |f: &Finding| labels.iter().position(|l| *l == params_key(&f.params));
-    found.sort_by_key(|f| (op_index(&f.operation), label_index(f), rank(f.kind)));
+    // A stable sort by the keys made once, each finding with its own.
+    let mut keyed: Vec<_> = order.into_iter().zip(found).collect();
+    keyed.sort_by_key(|(k, _)| *k);
+    let found: Vec<Finding> = keyed.into_iter().map(|(_, f)| f).collect();
     (found, warning)
 }
 

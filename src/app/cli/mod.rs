@@ -219,7 +219,8 @@ pub struct RunArgs {
     /// Compute ratios against this implementation instead of the suite's `baseline`.
     #[arg(long, value_name = "NAME")]
     pub baseline: Option<String>,
-    /// Continue an earlier run in DIR: cells it finished are kept, not run again.
+    /// Continue an earlier run in DIR: cells it finished are kept, not run again (a run
+    /// stopped before it recorded any is run from the start).
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     pub resume: Option<PathBuf>,
     /// Run only piece K (0-based) of N of the suite, for a scheduler to run the pieces on

@@ -104,13 +104,7 @@ fn compared<'r>(results: &'r Results, subset: &Subset<'r>) -> Vec<(&'r Cell, &'r
     subset
         .cells
         .iter()
-        .filter_map(|c| {
-            results
-                .comparisons
-                .iter()
-                .find(|k| k.implementation == c.implementation && k.operation == c.operation && k.params == c.params)
-                .map(|k| (*c, k))
-        })
+        .filter_map(|c| results.comparison_of(c).map(|k| (*c, k)))
         .filter(|(_, k)| k.implementation != k.baseline)
         .collect()
 }

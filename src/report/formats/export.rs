@@ -48,10 +48,7 @@ pub fn csv(results: &Results) -> Result<String, csv::Error> {
     let num = |x: Option<f64>| x.map_or_else(String::new, |v| v.to_string());
     for c in &results.cells {
         let s = c.stats.as_ref();
-        let cmp = results
-            .comparisons
-            .iter()
-            .find(|k| k.implementation == c.implementation && k.operation == c.operation && k.params == c.params);
+        let cmp = results.comparison_of(c);
         let mut row: Vec<String> = [&c.id, &c.operation, &c.implementation].map(|s| csv_field(s)).to_vec();
         row.extend(
             params

@@ -218,6 +218,8 @@ fn sections(results: &Results, views: &[(crate::base::metric::Metric, Results)])
 
 /// The page; `notes` is the author's Markdown (`versus report --notes`).
 pub fn render(results: &Results, notes: Option<&str>) -> Result<String, minijinja::Error> {
+    // Each cell's comparison from a map, not a search of them all (`results::lookup`).
+    let _scope = results.scope();
     let views = crate::report::metric_views(results);
     let sections = sections(results, &views);
     let grid_view = |g: crate::report::sections::grid::SummaryGrid| GridView {

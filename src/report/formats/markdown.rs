@@ -124,6 +124,8 @@ pub fn render(results: &Results) -> String {
 /// The report, linking the given chart files (stem, SVG) from `html::chart_files`,
 /// which the caller writes beside it as `<stem>.svg`.
 pub fn render_with_charts(results: &Results, charts: &[(String, String)], notes: Option<&str>) -> String {
+    // Each cell's comparison from a map, not a search of them all (`results::lookup`).
+    let _scope = results.scope();
     // No control character from a name or message reaches the file.
     crate::base::sink::file_text(&compose(results, charts, notes)).into_owned()
 }

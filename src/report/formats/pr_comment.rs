@@ -19,6 +19,8 @@ pub const MARKER: &str = "<!-- versus:pr-comment -->";
 
 /// The comment for `results`; `report_url` is linked as the full report.
 pub fn render(results: &Results, report_url: Option<&str>) -> String {
+    // Each cell's comparison from a map, not a search of them all (`results::lookup`).
+    let _scope = results.scope();
     // No control character from a name, a commit subject or a message reaches the comment.
     crate::base::sink::file_text(&compose(results, report_url)).into_owned()
 }

@@ -119,6 +119,23 @@ impl Events for Progress {
     fn note(&mut self, text: &str) {
         self.bar.set_message(crate::base::sink::terminal(text).into_owned());
     }
+    /// Said only where the analysis takes a while (a second or so from a
+    /// hundred thousand runs or a thousand cells on), so a wait after the
+    /// last run is explained.
+    fn analysing(&mut self, cells: usize, runs: usize) {
+        self.group_done();
+        self.group.clear();
+        if runs < 100_000 && cells < 1_000 {
+            return;
+        }
+        let what = format!("analysing {runs} runs of {cells} cells");
+        if self.log {
+            let s = self.started.elapsed().as_secs();
+            eprintln!("versus [{:02}:{:02}:{:02}] {what}", s / 3600, s / 60 % 60, s % 60);
+        } else {
+            self.bar.set_message(what);
+        }
+    }
 }
 
 /// "versus [00:03:12] group 7 done: encrypt size=1MiB (60 runs)".

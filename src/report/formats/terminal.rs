@@ -205,6 +205,8 @@ fn window_columns(fd: libc::c_int) -> Option<usize> {
 /// full with the cells it names; otherwise a warning is one line of at most
 /// the width. Tables are fitted to the width.
 pub fn summary_with(results: &Results, verbose: bool, layout: Layout) -> String {
+    // Each cell's comparison from a map, not a search of them all (`results::lookup`).
+    let _scope = results.scope();
     let columns = layout.columns;
     let heading = console::Style::new().bold();
     let views = crate::report::metric_views(results);

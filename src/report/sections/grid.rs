@@ -4,7 +4,7 @@
 //! the comparisons `analysis` computed.
 
 use crate::base::outcome::Outcome;
-use crate::report::tables::{Table, TableKind, comparison_of, not_ok, row_param, subsets, verdict_parts};
+use crate::report::tables::{Rows, Table, TableKind, not_ok, row_param, subsets, verdict_parts};
 use crate::results::{Cell, Comparison, Results, Verdict};
 
 /// How a summary cell reads at a glance; the HTML report colours by it.
@@ -115,7 +115,7 @@ pub fn summary_grid(results: &Results) -> Option<SummaryGrid> {
         let Some(cell) = cell else {
             return GridCell::label("");
         };
-        let comparison = comparison_of(results, cell);
+        let comparison = results.comparison_of(cell);
         let (text, detail) = if cell.outcome != Outcome::Ok {
             (not_ok(cell), String::new())
         } else {
@@ -136,11 +136,11 @@ pub fn summary_grid(results: &Results) -> Option<SummaryGrid> {
             .iter()
             .map(|subset| {
                 let mut r = vec![GridCell::label(&subset.operation)];
-                r.extend(
-                    compared
-                        .iter()
-                        .map(|imp| grid_cell(subset.cells.iter().find(|c| &&c.implementation == imp))),
-                );
+                let mut first: std::collections::HashMap<&str, &&Cell> = std::collections::HashMap::new();
+                for c in &subset.cells {
+                    first.entry(c.implementation.as_str()).or_insert(c);
+                }
+                r.extend(compared.iter().map(|imp| grid_cell(first.get(imp.as_str()).copied())));
                 r
             })
             .collect();
@@ -152,12 +152,8 @@ pub fn summary_grid(results: &Results) -> Option<SummaryGrid> {
         });
     };
     let column_of = |c: &Cell| c.params.get(&row).map_or_else(String::new, |v| v.to_string());
-    let mut columns: Vec<String> = Vec::new();
-    for c in &results.cells {
-        if !columns.contains(&column_of(c)) {
-            columns.push(column_of(c));
-        }
-    }
+    let all: Vec<&Cell> = results.cells.iter().collect();
+    let columns = Rows::of(&all, &column_of).values;
     let mut rows = Vec::new();
     for subset in subsets(results) {
         let what = if subset.label.is_empty() {
@@ -165,22 +161,18 @@ pub fn summary_grid(results: &Results) -> Option<SummaryGrid> {
         } else {
             format!("{}, {}", subset.operation, subset.label)
         };
+        // The subset's cells by implementation, then by column.
+        let mut mine: std::collections::HashMap<&str, Vec<&Cell>> = std::collections::HashMap::new();
+        for c in &subset.cells {
+            mine.entry(c.implementation.as_str()).or_default().push(c);
+        }
         for imp in &compared {
-            let cells: Vec<&Cell> = subset
-                .cells
-                .iter()
-                .copied()
-                .filter(|c| &&c.implementation == imp)
-                .collect();
-            if cells.is_empty() {
+            let Some(cells) = mine.get(imp.as_str()) else {
                 continue;
-            }
+            };
+            let by_column = Rows::of(cells, &column_of);
             let mut r = vec![GridCell::label(&what), GridCell::label(imp)];
-            r.extend(
-                columns
-                    .iter()
-                    .map(|col| grid_cell(cells.iter().find(|c| &column_of(c) == col))),
-            );
+            r.extend(columns.iter().map(|col| grid_cell(by_column.cell(col, imp).as_ref())));
             rows.push(r);
         }
     }

@@ -44,6 +44,7 @@ pub fn environment_table(results: &Results) -> Table {
 /// SI units); the suite's others are named under it as not run.
 pub fn versions_table(results: &Results) -> Table {
     let ran = crate::report::sections::record::ran(results);
+    let ran: std::collections::HashSet<&String> = ran.iter().collect();
     let impls: indexmap::IndexMap<&String, &crate::results::ImplementationInfo> = results
         .environment
         .implementations

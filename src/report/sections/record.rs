@@ -17,6 +17,7 @@ pub fn ran(results: &Results) -> Vec<String> {
 /// from the suite's own list, or in older files the environment's.
 pub fn not_run(results: &Results) -> Vec<String> {
     let ran = ran(results);
+    let ran: std::collections::HashSet<&String> = ran.iter().collect();
     let listed: Vec<String> = if results.suite.implementations.is_empty() {
         results.environment.implementations.keys().cloned().collect()
     } else {

@@ -1,7 +1,6 @@
 //! A cell's figures as a table shows them: its time, range, CPU, memory,
 //! rate and runs, its ratio and verdict, or why it has none.
 
-use super::*;
 use crate::base::metric::Metric;
 use crate::base::outcome::Outcome;
 use crate::base::units::{format_bytes, format_nanos, format_rate};
@@ -63,7 +62,9 @@ pub fn ratio_text(results: &Results, cell: &Cell) -> String {
     if cell.outcome != Outcome::Ok {
         return not_ok(cell);
     }
-    comparison_of(results, cell).map_or_else(|| "—".to_string(), verdict_text)
+    results
+        .comparison_of(cell)
+        .map_or_else(|| "—".to_string(), verdict_text)
 }
 
 /// "1.27x slower [1.21, 1.33]", "1.25x faster [1.20, 1.31]", "≈ 1.00 [0.99, 1.01]",

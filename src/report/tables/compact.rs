@@ -5,7 +5,7 @@
 //! with a row per operation. Verdicts are marked, not spelled out: the
 //! intervals are in the appendix's grid.
 
-use super::{Subset, Table, TableKind, comparison_of, distinct, not_ok, row_param, subsets};
+use super::{Rows, Subset, Table, TableKind, not_ok, row_param, subsets};
 use crate::base::metric::Metric;
 use crate::results::{Cell, FindingKind, Results, Verdict};
 
@@ -42,7 +42,7 @@ pub fn tables(results: &Results) -> Vec<Table> {
         .iter()
         .map(|s: &Subset| {
             let row_of = |c: &Cell| c.params.get(&row).map_or(String::new(), |v| v.to_string());
-            let values = distinct(s.cells.iter().map(|c| row_of(c)));
+            let values = super::Rows::of(&s.cells, &row_of).values;
             let title = if s.label.is_empty() {
                 s.operation.clone()
             } else {
@@ -63,25 +63,21 @@ fn build(
     row_of: &dyn Fn(&Cell) -> String,
 ) -> Table {
     // An implementation that did not run in this table at all has no column here.
-    let impls: Vec<String> = impls
+    let ran: std::collections::HashSet<&str> = cells
         .iter()
-        .filter(|imp| {
-            cells
-                .iter()
-                .any(|c| &c.implementation == *imp && c.outcome != crate::base::outcome::Outcome::Skipped)
-        })
-        .cloned()
+        .filter(|c| c.outcome != crate::base::outcome::Outcome::Skipped)
+        .map(|c| c.implementation.as_str())
         .collect();
+    let impls: Vec<String> = impls.iter().filter(|imp| ran.contains(imp.as_str())).cloned().collect();
+    let by_row = Rows::of(cells, row_of);
     let rows = values
         .iter()
         .map(|v| {
-            let in_row: Vec<&Cell> = cells.iter().copied().filter(|c| row_of(c) == *v).collect();
-            let fastest = confirmed_fastest(results, &in_row);
+            let fastest = confirmed_fastest(results, by_row.cells(v));
             std::iter::once(v.clone())
                 .chain(impls.iter().map(|imp| {
-                    in_row
-                        .iter()
-                        .find(|c| &c.implementation == imp)
+                    by_row
+                        .cell(v, imp)
                         .map_or_else(String::new, |c| figure(results, c, fastest.as_deref()))
                 }))
                 .collect()
@@ -104,7 +100,7 @@ fn figure(results: &Results, cell: &Cell, fastest: Option<&str>) -> String {
         return not_ok(cell);
     };
     let mut out = Metric::Wall.format(s.median_ns);
-    if let Some(k) = comparison_of(results, cell).filter(|k| k.verdict != Verdict::Baseline) {
+    if let Some(k) = results.comparison_of(cell).filter(|k| k.verdict != Verdict::Baseline) {
         let mark = match k.verdict {
             Verdict::Same => "≈",
             Verdict::Unknown => "?",

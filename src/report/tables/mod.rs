@@ -17,7 +17,7 @@ use crate::base::outcome::Outcome;
 use crate::base::params::Params;
 use crate::base::params::params_key;
 use crate::base::units::{format_bytes, format_throughput};
-use crate::results::{Cell, Comparison, Results};
+use crate::results::{Cell, Results};
 
 /// What a table shows, so each reporter can pick the ones it has room for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,18 +76,26 @@ pub struct Subset<'r> {
 /// Every operation's cells split into subsets, in report order.
 pub fn subsets(results: &Results) -> Vec<Subset<'_>> {
     let row = row_param(results);
+    // One pass over the cells, then the operations in suite order.
+    let mut by_operation: std::collections::HashMap<&str, IndexMap<String, Vec<&Cell>>> =
+        std::collections::HashMap::new();
+    for c in &results.cells {
+        let rest: Params = c
+            .params
+            .iter()
+            .filter(|(k, _)| Some(*k) != row.as_ref())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        by_operation
+            .entry(c.operation.as_str())
+            .or_default()
+            .entry(params_key(&rest))
+            .or_default()
+            .push(c);
+    }
     let mut out = Vec::new();
     for op in &results.operations {
-        let mut by_rest: IndexMap<String, Vec<&Cell>> = IndexMap::new();
-        for c in results.cells.iter().filter(|c| &c.operation == op) {
-            let rest: Params = c
-                .params
-                .iter()
-                .filter(|(k, _)| Some(*k) != row.as_ref())
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            by_rest.entry(params_key(&rest)).or_default().push(c);
-        }
+        let by_rest = by_operation.remove(op.as_str()).unwrap_or_default();
         out.extend(by_rest.into_iter().map(|(rest, cells)| Subset {
             operation: op.clone(),
             label: rest.replace(',', ", "),
@@ -149,14 +157,9 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
         format!(" — {}", subset.label)
     };
     let row_of = |c: &Cell| c.params.get(&row).map_or(String::new(), |v| v.to_string());
-    let row_values = distinct(subset.cells.iter().map(|c| row_of(c)));
-    let find = |rv: &str, imp: &str| {
-        subset
-            .cells
-            .iter()
-            .copied()
-            .find(|c| c.implementation == imp && row_of(c) == rv)
-    };
+    let by_row = Rows::of(&subset.cells, &row_of);
+    let row_values = &by_row.values;
+    let find = |rv: &str, imp: &str| by_row.cell(rv, imp);
     let row_runs = |rv: &str| runs_text(impls.iter().filter_map(|imp| find(rv, imp)));
     let build = |kind: TableKind, title: String, f: &dyn Fn(&Cell) -> String| Table {
         notes: vec![],
@@ -197,13 +200,17 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
 /// The note under a ratio table when some ratio rests on fewer runs than
 /// the medians beside it (`paired`); `row` labels a cell's row.
 fn paired_note(results: &Results, cells: &[&Cell], row: &dyn Fn(&Cell) -> String) -> Option<String> {
+    let mut by_params: std::collections::HashMap<(&str, String), &Cell> = std::collections::HashMap::new();
+    for b in cells {
+        by_params
+            .entry((b.implementation.as_str(), params_key(&b.params)))
+            .or_insert(b);
+    }
     let rows: Vec<_> = cells
         .iter()
         .filter_map(|c| {
-            let k = comparison_of(results, c)?;
-            let base = cells
-                .iter()
-                .find(|b| b.implementation == k.baseline && b.params == c.params)?;
+            let k = results.comparison_of(c)?;
+            let base = *by_params.get(&(k.baseline.as_str(), params_key(&c.params)))?;
             let m = crate::report::tables::paired::paired_medians(c, base, k)?;
             Some((row(c), c.implementation.clone(), k.baseline.clone(), m))
         })
@@ -304,15 +311,46 @@ fn memory_title(subset: &Subset, suffix: &str) -> String {
     }
 }
 
-/// The values in first-seen order, each once.
-fn distinct(values: impl Iterator<Item = String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for v in values {
-        if !out.contains(&v) {
-            out.push(v);
+/// A table's cells by row: the row values in first-seen order, each row's
+/// cells in document order, and each row's first cell of every
+/// implementation. Made once per table, so a table of 10,000 rows does
+/// not look through its cells once per row and column.
+pub(crate) struct Rows<'c> {
+    pub values: Vec<String>,
+    rows: std::collections::HashMap<String, Row<'c>>,
+}
+
+#[derive(Default)]
+struct Row<'c> {
+    cells: Vec<&'c Cell>,
+    by_implementation: std::collections::HashMap<&'c str, &'c Cell>,
+}
+
+impl<'c> Rows<'c> {
+    pub fn of(cells: &[&'c Cell], row_of: &dyn Fn(&Cell) -> String) -> Rows<'c> {
+        let mut values = Vec::new();
+        let mut rows: std::collections::HashMap<String, Row<'c>> = std::collections::HashMap::new();
+        for c in cells {
+            let value = row_of(c);
+            let row = rows.entry(value.clone()).or_insert_with(|| {
+                values.push(value);
+                Row::default()
+            });
+            row.cells.push(c);
+            row.by_implementation.entry(c.implementation.as_str()).or_insert(c);
         }
+        Rows { values, rows }
     }
-    out
+
+    /// The row's cells, in document order.
+    pub fn cells(&self, value: &str) -> &[&'c Cell] {
+        self.rows.get(value).map_or(&[], |r| &r.cells)
+    }
+
+    /// The row's first cell of `implementation`.
+    pub fn cell(&self, value: &str, implementation: &str) -> Option<&'c Cell> {
+        self.rows.get(value)?.by_implementation.get(implementation).copied()
+    }
 }
 
 /// Without parameters there is one row per implementation, hyperfine-style.
@@ -390,13 +428,6 @@ fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
             .map(|c| columns.iter().map(|(_, f)| f(c)).collect())
             .collect(),
     }
-}
-
-pub(super) fn comparison_of<'r>(results: &'r Results, cell: &Cell) -> Option<&'r Comparison> {
-    results
-        .comparisons
-        .iter()
-        .find(|c| c.implementation == cell.implementation && c.operation == cell.operation && c.params == cell.params)
 }
 
 /// Cells that are not ok, with why.
