@@ -54,7 +54,12 @@ fn extreme_number() -> impl Strategy<Value = f64> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    // A fixed seed: the same cases every run, so the test cannot pass or fail by chance.
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x7e57_5eed),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn any_number_changed_in_a_results_file_is_an_error_or_a_report(pick in any::<prop::sample::Index>(), value in extreme_number()) {

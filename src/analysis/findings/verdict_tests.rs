@@ -264,7 +264,12 @@ fn drawn() -> impl Strategy<Value = Drawn> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    // A fixed seed: the same cases every run, so the test cannot pass or fail by chance.
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x7e57_5eed),
+        ..ProptestConfig::default()
+    })]
 
     /// Whatever the cells — near ties, tiny run counts, wide spreads, two
     /// modes — the findings versus writes hold against their verdicts.
