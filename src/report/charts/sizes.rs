@@ -66,16 +66,36 @@ fn is_binary(points: &[(f64, String)]) -> bool {
 /// The label of the tick at `bytes` among `ticks` (the value plotters hands
 /// back is the key point it was given).
 pub fn label_at(ticks: &[SizeTick], bytes: f64) -> String {
-    ticks
-        .iter()
-        .min_by(|a, b| (a.0 - bytes).abs().total_cmp(&(b.0 - bytes).abs()))
-        .map(|t| t.1.clone())
-        .unwrap_or_default()
+    // Ticks ascend and are distinct (`size_ticks`): the nearest is one of
+    // the two around `bytes`, the lower one on a tie.
+    let at = ticks.partition_point(|t| t.0 < bytes);
+    let near = [at.checked_sub(1), Some(at)]
+        .into_iter()
+        .flatten()
+        .filter_map(|i| ticks.get(i))
+        .min_by(|a, b| (a.0 - bytes).abs().total_cmp(&(b.0 - bytes).abs()));
+    near.map(|t| t.1.clone()).unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_label_is_the_nearest_ticks() {
+        let ticks: Vec<SizeTick> = [1.0, 10.0, 100.0].iter().map(|b| (*b, format!("{b}"))).collect();
+        let nearest = |b: f64| {
+            ticks
+                .iter()
+                .min_by(|x, y| (x.0 - b).abs().total_cmp(&(y.0 - b).abs()))
+                .map(|t| t.1.clone())
+                .unwrap()
+        };
+        for b in [0.0, 1.0, 5.5, 6.0, 10.0, 55.0, 99.0, 100.0, 1e9] {
+            assert_eq!(label_at(&ticks, b), nearest(b), "{b}");
+        }
+        assert_eq!(label_at(&[], 3.0), "");
+    }
 
     fn ticks(values: &[(&str, u64)]) -> Vec<String> {
         let points = values.iter().map(|(t, b)| (*b as f64, t.to_string())).collect();
