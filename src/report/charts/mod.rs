@@ -50,6 +50,15 @@ const MARGIN_PX: u32 = 10;
 const RUNS_PX: (u32, u32) = (360, 220);
 const RUNS_FONT_PX: u32 = 13;
 
+/// Each implementation's series number (its colour and marker), in report order.
+fn series_numbers(results: &crate::results::Results) -> std::collections::HashMap<String, usize> {
+    let mut numbers = std::collections::HashMap::new();
+    for (i, name) in results.implementations_that_ran().into_iter().enumerate() {
+        numbers.entry(name).or_insert(i);
+    }
+    numbers
+}
+
 fn bytes_of(cell: &Cell, row: &str) -> Option<f64> {
     cell.payload_bytes
         .or_else(|| {

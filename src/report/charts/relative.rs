@@ -142,11 +142,11 @@ fn draw_row_labels(
     labels: &[String],
     (lo, label_px): (f64, f64),
 ) -> Option<()> {
-    let impls = results.implementations_that_ran();
+    let series = super::series_numbers(results);
     let n = comps.len();
     for (j, label) in labels.iter().enumerate() {
         let (px, py) = chart.backend_coord(&(lo, (n - 1 - j) as f64 + 0.5));
-        let i = impls.iter().position(|x| *x == comps[j].1.implementation).unwrap_or(0);
+        let i = series.get(comps[j].1.implementation.as_str()).copied().unwrap_or(0);
         root.draw(&(EmptyElement::at((px - ROW_KEY_PX / 2 - 2, py)) + marker(i, (0, 0), colour(i).filled())))
             .ok()?;
         let style = font(FONT_PX).pos(Pos::new(HPos::Right, VPos::Center));
@@ -159,11 +159,11 @@ fn draw_row_labels(
 /// The bars of the relative chart (filled for a verdict, outlined for same or unknown),
 /// their whiskers, and the line at 1×.
 fn draw_bars(chart: &mut RatioChart, results: &Results, comps: &[(&Cell, &Comparison)]) -> Option<()> {
-    let impls = results.implementations_that_ran();
+    let series = super::series_numbers(results);
     let n = comps.len();
     for (j, (_, k)) in comps.iter().enumerate() {
         let y = (n - 1 - j) as f64;
-        let i = impls.iter().position(|x| *x == k.implementation).unwrap_or(0);
+        let i = series.get(k.implementation.as_str()).copied().unwrap_or(0);
         let c = colour(i);
         let style = if decided(k) {
             c.mix(0.75).filled()

@@ -150,12 +150,12 @@ where
 /// Not-ok cells: a cross near the top edge with the outcome's label; several
 /// at one size are stacked so their labels do not overlap.
 fn mark_not_ok(chart: &mut LogChart, results: &Results, sized: &[(&Cell, f64)], ymax: f64) -> Option<()> {
-    let impls = results.implementations_that_ran();
+    let series = super::series_numbers(results);
     let mut at_size: Vec<f64> = Vec::new();
     for (c, b) in not_ok(sized) {
         let k = at_size.iter().filter(|x| **x == *b).count() as i32;
         at_size.push(*b);
-        let i = impls.iter().position(|n| *n == c.implementation).unwrap_or(0);
+        let i = series.get(c.implementation.as_str()).copied().unwrap_or(0);
         let label = format!("{} {}", c.implementation, c.outcome.label());
         let dy = i32::try_from(FONT_PX).unwrap_or(15) + 4;
         // The label reads rightwards from the cross, or leftwards where it would leave the plot.
