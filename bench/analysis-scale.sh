@@ -9,6 +9,8 @@
 #
 #   bash bench/analysis-scale.sh                     # builds versus (release) first
 #   VERSUS=target/release/versus QUICK=1 bash bench/analysis-scale.sh   # the smaller sizes only
+#   VERSUS=OLD/versus LIMIT=120 REPORT=docs/results/analysis-scale-before.md bash bench/analysis-scale.sh
+#                                                     # an older build, for the curve before a change
 #
 # Each command has LIMIT seconds (600); one that takes longer is shown as
 # "> LIMIT" and the larger sizes of its kind are not tried.
@@ -46,6 +48,9 @@ row() {
     printf '| %s | %s | %s | %s | > %s | | | |\n' "$impls" "$groups" "$runs" $((impls * groups)) "$LIMIT"
     return 1
   fi
+  [[ -s "$WORK/commit" ]] || python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["environment"].get("versus_commit") or {}
+print(c.get("commit", "unknown")[:7] + ("+changes" if c.get("dirty") else ""))' "$WORK/$name/results.json" > "$WORK/commit"
   again=$(timed "$WORK/$name.again" "$VERSUS" report "$WORK/$name/results.json" --json "$WORK/$name.again.json")
   printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$impls" "$groups" "$runs" $((impls * groups)) \
     ${import% *} ${import#* } ${again% *} ${again#* }
@@ -65,18 +70,8 @@ else
   cells=("2 50 10" "2 500 10" "2 2500 10" "2 10000 10")
   impls=("100 1 10" "1000 1 10" "5000 1 10" "20000 1 10")
 fi
+start_load=$(cut -d' ' -f1 /proc/loadavg)
 {
-  echo '# Analysis time against runs per cell and cells per suite'
-  echo
-  echo "Made by \`bash bench/analysis-scale.sh\`${QUICK:+ (QUICK=1)} on $(date -u +%Y-%m-%d), versus $(cd "$ROOT" && git describe --always --dirty),"
-  echo "$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), load $(cut -d' ' -f1 /proc/loadavg) at the start."
-  echo
-  echo 'Each row imports a hyperfine file (`versus import FILE --no-history`: analysis, the terminal'
-  echo 'summary, results.json, report.md with its charts and report.html), then analyses the'
-  echo 'results.json it wrote once more (`versus report results.json --json OUT`: read, analyse,'
-  echo 'check, write, no report drawn). Seconds are wall time, peak MB the largest resident set (GNU'
-  echo "time), one try each; a command stopped at $LIMIT s shows \"> $LIMIT\" and ends its table."
-  echo
   echo '## Runs per cell (two cells)'
   echo
   table "${runs[@]}"
@@ -88,4 +83,19 @@ fi
   echo '## Implementations in one group (10 runs each)'
   echo
   table "${impls[@]}"
+} > "$WORK/tables.md"
+{
+  echo '# Analysis time against runs per cell and cells per suite'
+  echo
+  echo "Made by \`bash bench/analysis-scale.sh\`${QUICK:+ (QUICK=1)} on $(date -u +%Y-%m-%d), with the versus built from"
+  echo "commit $(cat "$WORK/commit" 2>/dev/null || echo unknown) (as its results.json records it), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')),"
+  echo "load $start_load at the start."
+  echo
+  echo 'Each row imports a hyperfine file (`versus import FILE --no-history`: analysis, the terminal'
+  echo 'summary, results.json, report.md with its charts and report.html), then analyses the'
+  echo 'results.json it wrote once more (`versus report results.json --json OUT`: read, analyse,'
+  echo 'check, write, no report drawn). Seconds are wall time, peak MB the largest resident set (GNU'
+  echo "time), one try each; a command stopped at $LIMIT s shows \"> $LIMIT\" and ends its table."
+  echo
+  cat "$WORK/tables.md"
 } | tee "$REPORT"
