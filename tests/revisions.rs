@@ -350,8 +350,11 @@ fn a_recorded_bisection_replays() {
 #[test]
 fn a_bisection_is_kept_in_the_store_and_listed_by_the_site() {
     let repo = Repo::new();
-    // A third commit that makes the tool 30 ms slower: the first bad one.
-    fs::write(repo.dir.join("tool.sh"), "#!/bin/sh\nsleep 0.03\nexit 0\n").unwrap();
+    // A third commit that makes the tool 100 ms slower: the first bad one.
+    // (30 ms was once too little: on a machine loaded by the rest of the
+    // test command two of ten `exit 0` runs took longer, and every attempt
+    // read `unknown`; a run of the old tool would now have to wait 100 ms.)
+    fs::write(repo.dir.join("tool.sh"), "#!/bin/sh\nsleep 0.1\nexit 0\n").unwrap();
     git(&repo.dir, &["commit", "-qam", "slower"]);
     let bad = git(&repo.dir, &["rev-parse", "HEAD"]);
     repo.versus()
