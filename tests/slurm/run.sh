@@ -21,6 +21,9 @@ fi
 export VERSUS
 work=$(mktemp -d /tmp/versus-slurm-test.XXXXXX)
 trap 'slurm_stop; rm -rf "$work"' EXIT
+# The jobs and the single run record into a store and cache of the test's
+# own (sbatch hands the environment on), not the checkout's .versus/.
+export VERSUS_STORE="$work/history.db" VERSUS_CACHE_DIR="$work/cache"
 slurm_start
 cd "$work"
 flags=(--runs 2 --warmup 0)
