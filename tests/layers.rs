@@ -71,7 +71,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["analysis", "base", "environment", "plan", "results", "suite"],
     ),
     ("merge", &["analysis", "base", "results"]),
-    ("revisions", &["base", "history", "judge", "plan", "results", "suite"]),
+    (
+        "revisions",
+        &["base", "environment", "history", "judge", "plan", "results", "suite"],
+    ),
     // Turning documents into text.
     (
         "report",

@@ -230,7 +230,7 @@ impl Real<'_> {
             compare_to: None,
             save_baseline: None,
         };
-        let hash = crate::history::context::hash(&fs::read(&self.suite_path).unwrap_or_default());
+        let hash = crate::base::digest::sha256_hex(&fs::read(&self.suite_path).unwrap_or_default());
         let recording = super::recording::start(
             &record,
             &suite.dir,

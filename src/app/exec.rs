@@ -56,7 +56,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
     let (mut results, end) = run_session(session, quiet)?;
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     // Ad-hoc runs share one title: their commands say which runs are the same.
-    let commands = crate::history::context::hash(args.commands.join("\0").as_bytes());
+    let commands = crate::base::digest::sha256_hex(args.commands.join("\0").as_bytes());
     results.suite.hash = Some(commands.clone());
     let recording = recording::start(
         &args.record,

@@ -13,7 +13,7 @@ use crate::app::cli::{HistoryAction, HistoryArgs};
 use crate::app::exit;
 use crate::base::units::format_bytes;
 use crate::history::space::Stats;
-use crate::history::{Document, Filter, Outside, RunMeta, Store, context};
+use crate::history::{Document, Filter, Outside, RunMeta, Store};
 use crate::report::formats::terminal;
 use crate::results;
 
@@ -158,7 +158,7 @@ fn import_meta(path: &Path, results: &results::Results, here: Option<&String>) -
         _ => crate::runner::End::Complete,
     };
     Ok(RunMeta {
-        suite_hash: context::hash(
+        suite_hash: crate::base::digest::sha256_hex(
             results
                 .suite
                 .file

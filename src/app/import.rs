@@ -39,7 +39,7 @@ pub fn import(args: ImportArgs) -> Result<ExitCode> {
     // Held to the end: no other versus writes into the folder meanwhile.
     let _claim = crate::session::folder::claim(&out_dir, "--out")?;
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
-    let hash = crate::history::context::hash(results.suite.name.as_bytes());
+    let hash = crate::base::digest::sha256_hex(results.suite.name.as_bytes());
     let recording = recording::start(
         &args.record,
         &cwd,

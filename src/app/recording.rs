@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 
 use crate::app::cli::{Record, StoreArg};
-use crate::history::store::machine_of;
+use crate::history::machine_of;
 use crate::history::{self, Document, Location, Outside, RunMeta, Store, context};
 use crate::judge::book::Book;
 use crate::judge::noise;

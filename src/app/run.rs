@@ -100,7 +100,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         .suite
         .hash
         .clone()
-        .unwrap_or_else(|| crate::history::context::hash(&fs::read(&args.suite).unwrap_or_default()));
+        .unwrap_or_else(|| crate::base::digest::sha256_hex(&fs::read(&args.suite).unwrap_or_default()));
     let recording = recording::start(
         &args.record,
         &suite.dir,

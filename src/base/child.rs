@@ -15,12 +15,25 @@ use std::process::Command;
 /// suites that benchmark PostgreSQL clients.
 pub const WITHHELD: &[&str] = &["VERSUS_STORE", "PGPASSWORD", "PGPASSFILE", "PGSERVICEFILE", "PGSSLKEY"];
 
+/// The environment variable that marks every process a run starts, so the
+/// orphan guard (`exec::guard`) can end them all however versus ends.
+pub const RUN_MARK: &str = "VERSUS_RUN";
+
 /// A command for `program` whose environment is versus's less `WITHHELD`.
 pub fn command(program: impl AsRef<OsStr>) -> Command {
     let mut cmd = Command::new(program);
     for name in WITHHELD {
         cmd.env_remove(name);
     }
+    cmd
+}
+
+/// `command`, unmarked: for a program versus asks something of for itself
+/// (git), which the orphan guard must leave alone — marked, it was killed at
+/// random as a session ended, losing the run's git state.
+pub fn unmarked(program: impl AsRef<OsStr>) -> Command {
+    let mut cmd = command(program);
+    cmd.env_remove(RUN_MARK);
     cmd
 }
 

@@ -9,6 +9,7 @@
 //! may use it without pulling another layer in.
 
 pub mod child;
+pub mod digest;
 pub mod folder;
 pub mod metric;
 pub mod order;

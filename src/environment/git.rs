@@ -3,6 +3,9 @@
 //! repository (asked of git in the suite's folder when the run starts),
 //! each with whether the working tree differed from it. A report whose
 //! code cannot be found again cannot be checked again.
+//!
+//! `run` is the one way versus asks git anything (here, for the history
+//! store's record of a run, and for the revisions a run builds).
 
 use std::path::Path;
 use std::process::Stdio;
@@ -32,24 +35,28 @@ pub fn from_answers(head: &str, status: &str) -> Option<GitState> {
     })
 }
 
-fn git(dir: &Path, args: &[&str]) -> Option<String> {
-    let out = child::command("git")
+/// Runs `git -C dir ARGS` (unmarked: the orphan guard leaves it alone) and
+/// returns its standard output trimmed; the error is the last line of git's
+/// standard error, or why git could not be started.
+pub fn run(dir: &Path, args: &[&str]) -> anyhow::Result<String> {
+    let out = child::unmarked("git")
         .arg("-C")
         .arg(dir)
         .args(args)
         .stdin(Stdio::null())
-        .stderr(Stdio::null())
         .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+        .map_err(|e| anyhow::anyhow!("cannot run git: is it installed and on PATH? ({e})"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        anyhow::bail!("{}", err.trim().lines().last().unwrap_or("git failed"));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 /// The state of the repository `dir` is in; `None` outside one, or without git.
 pub fn of_folder(dir: &Path) -> Option<GitState> {
-    let head = git(dir, &["rev-parse", "HEAD"])?;
-    let status = git(dir, &["status", "--porcelain", "--untracked-files=no"])?;
+    let head = run(dir, &["rev-parse", "HEAD"]).ok()?;
+    let status = run(dir, &["status", "--porcelain", "--untracked-files=no"]).ok()?;
     from_answers(&head, &status)
 }
 

@@ -18,7 +18,7 @@ use std::process::{Child, Stdio};
 use crate::base::child;
 
 /// The environment variable that marks versus's descendants.
-pub const MARK: &str = "VERSUS_RUN";
+pub const MARK: &str = crate::base::child::RUN_MARK;
 /// The hidden first argument that makes versus (or versus-spawn) the guard.
 pub const ARG: &str = "__guard";
 

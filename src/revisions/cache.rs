@@ -73,7 +73,7 @@ pub fn entry(
     for (k, v) in env {
         text.push_str(&format!("{k}={v}\0"));
     }
-    let hash = crate::history::context::hash(text.as_bytes());
+    let hash = crate::base::digest::sha256_hex(text.as_bytes());
     cache.join("revisions").join(&hash[..20])
 }
 

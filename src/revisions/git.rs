@@ -5,28 +5,10 @@
 //! is kept in every error, after what versus was trying to do.
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 
 use anyhow::{Context, Result, bail};
 
-use crate::base::child;
-
-/// Runs `git -C dir ARGS`, returning its standard output trimmed, or an
-/// error holding its standard error.
-fn git(dir: &Path, args: &[&str]) -> Result<String> {
-    let out = child::command("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .context("cannot run git: is it installed and on PATH?")?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        bail!("{}", err.trim().lines().last().unwrap_or("git failed"));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
+use crate::environment::git::run as git;
 
 /// The top folder of the work tree holding `dir`.
 pub fn toplevel(dir: &Path) -> Result<PathBuf> {
@@ -63,15 +45,8 @@ pub fn subject(repo: &Path, commit: &str) -> Option<String> {
 /// first parents only (a merged branch counts as its merge commit, as
 /// `git bisect --first-parent` does). `good` must be an ancestor of `bad`.
 pub fn first_parent_range(repo: &Path, good: &str, bad: &str) -> Result<Vec<String>> {
-    let is_ancestor = child::command("git")
-        .arg("-C")
-        .arg(repo)
-        .args(["merge-base", "--is-ancestor", good, bad])
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .context("cannot run git")?;
-    if !is_ancestor.success() {
+    // Its status is the answer (1: not an ancestor); git itself ran before this.
+    if git(repo, &["merge-base", "--is-ancestor", good, bad]).is_err() {
         bail!("--good {good} is not an ancestor of --bad {bad}: give an older good commit");
     }
     let list = git(

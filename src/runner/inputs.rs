@@ -161,7 +161,7 @@ impl Runner<'_> {
             let dir = self.cache.join("commands");
             let probe = scope.clone().with("out", "<out>").command(c)?;
             let stamp = self.command_stamp(&probe, key);
-            let path = dir.join(format!("{}.out", crate::history::context::hash(stamp.as_bytes())));
+            let path = dir.join(format!("{}.out", crate::base::digest::sha256_hex(stamp.as_bytes())));
             (dir, path)
         };
         fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;

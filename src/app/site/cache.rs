@@ -36,7 +36,7 @@ pub struct Raw {
 
 /// The cache file of a pair of a store; the address is only hashed, never written.
 pub fn path(store: &str, suite: &str, machine: &str) -> PathBuf {
-    let key = crate::history::context::hash(format!("{store}\0{suite}\0{machine}").as_bytes());
+    let key = crate::base::digest::sha256_hex(format!("{store}\0{suite}\0{machine}").as_bytes());
     crate::payload::cache_dir()
         .join("site")
         .join(format!("{}.points", &key[..24]))

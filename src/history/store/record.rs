@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 
 use super::backend::{Backend, Column, Dialect, Param, Value};
 use super::document::Document;
-use super::store::{RunMeta, Store, machine_of};
+use super::runs::{RunMeta, Store, machine_of};
 use crate::base::metric::Metric;
 use crate::results::{Environment, Results};
 

@@ -8,7 +8,7 @@
 use anyhow::Result;
 
 use super::backend::{Dialect, Param};
-use super::store::Store;
+use super::runs::Store;
 
 /// What `versus history stats` shows.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -89,7 +89,7 @@ fn records_and_reads_back(fresh: &Fresh) {
     assert_eq!(summaries[0].median_ns, first.stats.as_ref().map(|s| s.median_ns));
     assert_eq!(runs[0].cells, r.cells.len() as i64);
     assert_eq!(runs[0].git.branch.as_deref(), Some("main"));
-    let machine = store::machine_of(&r.environment);
+    let machine = runs::machine_of(&r.environment);
     assert_eq!(s.last_run(&r.suite.name, &machine, None).unwrap(), Some(b));
     assert_eq!(s.last_run(&r.suite.name, "elsewhere", None).unwrap(), None);
     // An interrupted run is kept but is not what "change since" compares with.
@@ -144,7 +144,7 @@ fn records_counts_by_metric(fresh: &Fresh) {
     let mut s = open(&loc).unwrap();
     let a = s.record(&r, &doc(&text), &meta()).unwrap();
     s.record(&r, &doc(&text), &meta()).unwrap();
-    let machine = store::machine_of(&r.environment);
+    let machine = runs::machine_of(&r.environment);
     let mut points = Vec::new();
     s.trend_points(&r.suite.name, &machine, 0, None, Metric::Instructions, &mut |p| {
         points.push(p)
@@ -180,7 +180,7 @@ fn records_counts_by_metric(fresh: &Fresh) {
 /// A run as versus wrote it under schema 2: samples in every cell row, the
 /// document as text, no series.
 fn record_v2(db: &mut dyn Backend, r: &Results, text: &str) -> i64 {
-    let machine = store::machine_of(&r.environment);
+    let machine = runs::machine_of(&r.environment);
     db.execute(
         "INSERT INTO machines (id, hostname, cpu_model, cores, memory_bytes, os, kernel, first_seen) \
          VALUES (?1, 'h', 'cpu', 1, 1, 'os', 'k', 'now') ON CONFLICT (id) DO NOTHING",
@@ -240,7 +240,7 @@ fn migrates_from_the_previous_schema(fresh: &Fresh) {
         runs.iter().all(|x| x.cells == r.cells.len() as i64),
         "cell counts carried over"
     );
-    let machine = store::machine_of(&r.environment);
+    let machine = runs::machine_of(&r.environment);
     assert_eq!(s.series(&r.suite.name, &machine).unwrap().len(), r.cells.len());
     let mut points = 0;
     s.trend_points(&r.suite.name, &machine, 0, None, Metric::Wall, &mut |_| points += 1)
@@ -296,7 +296,7 @@ fn prune_sweeps_series_left_without_cells(fresh: &Fresh) {
     let loc = fresh();
     let (r, text) = fixture();
     let (w, wide_text) = wide(5);
-    let machine = store::machine_of(&r.environment);
+    let machine = runs::machine_of(&r.environment);
     let mut s = open(&loc).unwrap();
     s.record(&r, &doc(&text), &meta()).unwrap();
     let b = s.record(&w, &doc(&wide_text), &meta()).unwrap();

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use anyhow::Result;
 
 use super::backend::Param;
-use super::store::Store;
+use super::runs::Store;
 use crate::base::metric::Metric;
 
 /// A run as a trend shows it.
