@@ -23,6 +23,8 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# A store of the script's own: these runs are not the checkout's history.
+export VERSUS_STORE="$work/history.db"
 LOG="$work/log"
 # `$tag TEXT` appends TEXT to $LOG; started without a shell by both tools.
 tag="$work/tag"

@@ -17,7 +17,7 @@ fi
 session="versus-terminal-$$"
 trap 'tmux kill-session -t "$session" 2>/dev/null || true' EXIT
 tmux new-session -d -s "$session" -x 80 -y 24 \
-  "$VERSUS exec -r 8 -w 1 -n a-rather-long-name-for-the-first-command -n b 'sleep 0.4' 'sleep 0.3'; sleep 30"
+  "$VERSUS exec --no-history -r 8 -w 1 -n a-rather-long-name-for-the-first-command -n b 'sleep 0.4' 'sleep 0.3'; sleep 30"
 screen=""
 for _ in $(seq 1 40); do
   sleep 0.25
