@@ -14,7 +14,10 @@ fn versus() -> Command {
     c.env("VERSUS_CACHE_DIR", std::env::temp_dir().join("versus-test-cache"));
     // Runs here record into a store of the tests' own, not the checkout's
     // .versus/ (the tests run in the crate's folder, a git work tree).
-    c.env("VERSUS_STORE", std::env::temp_dir().join("versus-test-store").join("history.db"));
+    c.env(
+        "VERSUS_STORE",
+        std::env::temp_dir().join("versus-test-store").join("history.db"),
+    );
     c
 }
 
