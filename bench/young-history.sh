@@ -17,7 +17,7 @@
 # 120 million rounds, and the same with implementation a alone (a suite of
 # one command: no group to be judged beside, only versus's speed
 # reference). Every verdict is tallied twice from the same results: as
-# reported (after the group and machine references of judge::shared) and
+# reported (after the group and machine references of history::judge::references) and
 # as the change alone judged it (the rule before them: a change withheld by
 # a reference counts as called). Writes docs/results/young-history.md.
 #
@@ -140,7 +140,7 @@ done
   echo
   echo "Each condition starts from an empty store REPEAT times and runs the suite 7 times each: runs 2–6 unchanged (every cell's change since the previous run is an A/A trial), run 7 with b doing 5% more work (a where the suite has no b; its 3 cells should read slower; the other cells are A/A trials too). From run 6 the store has 5 runs, the history \`judge::noise\` and \`judge::relative\` learn from. *steady*: a busy loop during every run; *alternate*: a busy loop during runs 2, 4 and 6; *alternate2*: one on every core during those runs. With CPUS set, versus, the loops it measures and the busy loop share those CPUs (taskset), so a busy loop takes about half of what the measured loops had."
   echo
-  echo "*As reported*: the verdicts of \`versus run\` (the change judged, then withheld where its group or versus's speed reference explains it, \`judge::shared\`). *Change alone*: the same changes before that (a withheld change counts as called): the rule of the versus before this bench. *The 5% by verdict*: what the slowed implementation's cells read at run 7. *Speed reference*: versus's speed reference, run N against run N−1 (now/before), its range and how often it moved beyond its interval and the 1% band."
+  echo "*As reported*: the verdicts of \`versus run\` (the change judged, then withheld where its group or versus's speed reference explains it, \`history::judge::references\`). *Change alone*: the same changes before that (a withheld change counts as called): the rule of the versus before this bench. *The 5% by verdict*: what the slowed implementation's cells read at run 7. *Speed reference*: versus's speed reference, run N against run N−1 (now/before), its range and how often it moved beyond its interval and the 1% band."
   echo
   echo "| implementations | condition | A/A called changed, as reported | A/A called changed, change alone | 5% found (slower), as reported | the 5% by verdict | A/A withheld | speed reference, run to run | load after the runs |"
   echo "|---|---|---:|---:|---:|---|---:|---|---|"

@@ -29,12 +29,11 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("exec", &["base", "results", "suite"]),
     ("worker", &["base", "exec", "payload"]),
     ("plan", &["base", "results", "suite"]),
-    ("history", &["base", "environment", "exec", "judge", "results", "stats"]),
     // Measuring and concluding.
     (
         "runner",
         &[
-            "base", "exec", "history", "judge", "payload", "plan", "results", "stats", "suite", "worker",
+            "base", "exec", "judge", "payload", "plan", "results", "stats", "suite", "worker",
         ],
     ),
     (
@@ -43,7 +42,6 @@ const LAYERS: &[(&str, &[&str])] = &[
             "base",
             "environment",
             "exec",
-            "history",
             "judge",
             "plan",
             "results",
@@ -73,7 +71,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("merge", &["analysis", "base", "results"]),
     (
         "revisions",
-        &["base", "environment", "history", "judge", "plan", "results", "suite"],
+        &["base", "environment", "judge", "plan", "results", "suite"],
     ),
     // Turning documents into text.
     (
@@ -91,14 +89,28 @@ const LAYERS: &[(&str, &[&str])] = &[
             "suite",
         ],
     ),
-    ("bisect", &["base", "report", "results"]),
+    // Across runs: the store, the run-to-run judge, diff, trend, the site,
+    // bisect. Nothing below it knows it exists.
+    (
+        "history",
+        &[
+            "analysis",
+            "base",
+            "environment",
+            "exec",
+            "judge",
+            "payload",
+            "report",
+            "results",
+            "stats",
+        ],
+    ),
     // Glue: flags to sessions, results to outputs.
     (
         "app",
         &[
             "analysis",
             "base",
-            "bisect",
             "environment",
             "exec",
             "history",
@@ -391,4 +403,55 @@ fn the_reader_finds_inline_paths_re_exports_and_climbs_to_the_root() {
         .map(|s| s.to_string())
         .collect();
     assert_eq!(found, want);
+}
+
+/// The folders the README's Layout table names in its module column
+/// (`history/`), and the rooms it names for `history/` (`store/`, …).
+fn readme_layout() -> (BTreeSet<String>, BTreeSet<String>) {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let table = readme.split("## Layout").nth(1).unwrap().split("\n## ").next().unwrap();
+    let (mut modules, mut rooms) = (BTreeSet::new(), BTreeSet::new());
+    for line in table
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| floor"))
+    {
+        let columns: Vec<&str> = line.split(" | ").collect();
+        let ticked = |text: &str| -> Vec<String> {
+            text.split('`')
+                .skip(1)
+                .step_by(2)
+                .filter(|t| t.ends_with('/'))
+                .map(|t| t.trim_end_matches('/').to_string())
+                .collect()
+        };
+        let named = ticked(columns[1]);
+        if named == ["history"] {
+            rooms.extend(ticked(columns[2]));
+        }
+        modules.extend(named);
+    }
+    (modules, rooms)
+}
+
+/// The folders directly under `dir`.
+fn folders(dir: &Path) -> BTreeSet<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
+        .collect()
+}
+
+#[test]
+fn the_readme_layout_names_every_module_and_every_room_of_history() {
+    let (modules, rooms) = readme_layout();
+    let mut want = folders(&src());
+    want.remove("bin");
+    assert_eq!(modules, want, "README.md's Layout table against the folders of src/");
+    assert_eq!(
+        rooms,
+        folders(&src().join("history")),
+        "README.md's history/ row against src/history/"
+    );
 }

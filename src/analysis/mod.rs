@@ -27,13 +27,10 @@ use crate::stats::{self, summarize};
 
 mod cell;
 pub mod contention;
-pub mod diff;
 pub mod findings;
 pub mod headline;
 pub mod overall;
 pub mod revisions;
-pub mod site;
-pub mod trend;
 pub use cell::{cell_stats, fill_stats, metric_cell_stats};
 
 /// Coefficient of variation above which a cell is flagged as noisy.

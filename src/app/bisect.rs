@@ -16,9 +16,9 @@ use super::{folder_name, run_session, say, selection};
 use crate::app::cli::{BisectArgs, Record};
 use crate::app::exit;
 use crate::base::params::params_key;
-use crate::bisect::record::{self, Recorded, Summary};
-use crate::bisect::search::{self, Ending, Measure, Measured, Probe, Settings};
-use crate::bisect::step::{Attempt, Evidence};
+use crate::history::bisect::record::{self, Recorded, Summary};
+use crate::history::bisect::search::{self, Ending, Measure, Measured, Probe, Settings};
+use crate::history::bisect::step::{Attempt, Evidence};
 use crate::plan::{self};
 use crate::report::files::{self, Outputs};
 use crate::results::Results;
@@ -216,6 +216,7 @@ impl Real<'_> {
             noise: self.args.common.noise,
             shard: None,
             revisions,
+            cache: crate::payload::cache_dir(),
         };
         let (mut results, end) = run_session(session, true)?;
         if end == crate::runner::End::Interrupted {

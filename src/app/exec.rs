@@ -52,6 +52,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
             .unwrap_or(args.common.noise),
         shard: None,
         revisions,
+        cache: crate::payload::cache_dir(),
     };
     let (mut results, end) = run_session(session, quiet)?;
     let cwd = std::env::current_dir().context("cannot read the current folder")?;

@@ -8,10 +8,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 
-use super::recording::{meta_path, open, this_machine};
+use super::recording::{meta_path, open};
 use crate::app::cli::{HistoryAction, HistoryArgs};
 use crate::app::exit;
 use crate::base::units::format_bytes;
+use crate::history::runs::since::this_machine;
 use crate::history::space::Stats;
 use crate::history::{Document, Filter, Outside, RunMeta, Store};
 use crate::report::formats::terminal;

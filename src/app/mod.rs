@@ -9,15 +9,6 @@ macro_rules! say {
     };
 }
 
-/// `eprintln!` through the terminal's sink (`base::sink::terminal`): a
-/// name or message from a suite, a results file or a program's output is
-/// shown, never obeyed, by the terminal.
-macro_rules! tell {
-    ($($arg:tt)*) => {
-        eprintln!("{}", $crate::base::sink::terminal(&format!($($arg)*)))
-    };
-}
-
 mod adhoc;
 pub mod bisect;
 pub mod cli;

@@ -12,13 +12,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 
 use crate::app::cli::{Record, StoreArg};
+use crate::history::judge::prior::Prior;
 use crate::history::machine_of;
+use crate::history::runs::since::{self, resolve};
 use crate::history::{self, Document, Location, Outside, RunMeta, Store, context};
-use crate::judge::book::Book;
-use crate::judge::noise;
 use crate::results::{self, Results};
 
 /// How long a run keeps trying a server that cannot take it, in seconds
@@ -36,11 +36,6 @@ pub struct Recording {
     unrecorded: PathBuf,
     /// Whether `VERSUS_STORE` named the store (not `--store`).
     from_env: bool,
-}
-
-/// This machine's identity, as runs record it.
-pub(super) fn this_machine() -> String {
-    machine_of(&crate::environment::collect(""))
 }
 
 /// The store `--store` names (or the default for `dir`). A default store
@@ -105,7 +100,7 @@ pub fn start(
     let location = Location::resolve(record.store.store.as_deref(), dir, outside);
     let mut store = open_at(&location, record.store.store.is_none(), outside);
     if let Ok(s) = &mut store {
-        match since(s, results, record.compare_to.as_deref()) {
+        match since::since(s, results, record.compare_to.as_deref()) {
             Ok(Some(since)) => results.since = Some(since),
             Ok(None) => {}
             Err(e) => store = Err(e),
@@ -121,130 +116,22 @@ pub fn start(
     })
 }
 
-/// The earlier run to compare with: --compare-to, else the last run of the suite here.
-fn since(store: &mut Store, results: &Results, compare_to: Option<&str>) -> Result<Option<results::Since>> {
-    let here = machine_of(&results.environment);
-    let (id, label) = match compare_to {
-        None => match store.last_run(&results.suite.name, &here, content_key(results))? {
-            Some(id) => (id, "the last run".to_string()),
-            None => return Ok(None),
-        },
-        Some(reference) => (
-            resolve(store, reference, Some(&results.suite.name))
-                .with_context(|| format!("--compare-to {reference}"))?,
-            match reference.parse::<i64>() {
-                Ok(id) => format!("run {id}"),
-                Err(_) => format!("baseline {reference}"),
-            },
-        ),
-    };
-    // The earlier run as it was recorded, statistics included: parsed as it
-    // is decompressed, not analysed again, its samples left out (the change
-    // since compares statistics only).
-    let old = store
-        .document(id)?
-        .results_without_runs()
-        .with_context(|| format!("history store {}: run {id}", store.location))?;
-    let warning = (machine_of(&old.environment) != here).then(|| {
-        format!(
-            "run {id} was measured on another machine ({}, {} cores, host {}); ratios across machines mislead",
-            old.environment.cpu_model,
-            old.environment.cores,
-            old.environment
-                .machine
-                .as_ref()
-                .map_or("unknown", |m| m.hostname.as_str())
-        )
-    });
-    if let Some(w) = &warning {
-        tell!("WARNING: {w}");
-    }
-    let noise = noise_book(store, results, &here);
-    // The last run is one sample of where a cell stands; a run the user named is the reference itself.
-    let from_levels = compare_to.is_none();
-    Ok(Some(crate::analysis::diff::since(
-        &old,
-        results,
-        &noise,
-        (id, &label),
-        from_levels,
-        warning,
-    )))
-}
-
-/// What narrows a suite's history to runs of the same content: nothing for
-/// a suite file (its title names it, edits and all), the commands' hash for
-/// `versus exec` (every ad-hoc run shares one title).
-fn content_key(results: &Results) -> Option<&str> {
-    results
-        .suite
-        .file
-        .is_none()
-        .then_some(results.suite.hash.as_deref())
-        .flatten()
-}
-
-/// The run-to-run noise of the cells of `results`' suite on `machine`, from
-/// the store's recent runs; empty (changes judged by their intervals alone)
-/// when the store cannot say.
-pub fn noise_book(store: &mut Store, results: &Results, machine: &str) -> Book {
-    match store.recent_medians(&results.suite.name, machine, content_key(results), noise::WINDOW) {
-        Ok(by_cell) => {
-            let groups = results
-                .cells
-                .iter()
-                .map(|c| (c.id.clone(), results::group_key(&c.operation, &c.params)))
-                .collect();
-            Book::from_history(by_cell, &groups)
-        }
-        Err(e) => {
-            tell!(
-                "note: the history store could not give run-to-run noise ({e:#}); changes are judged by their runs alone"
-            );
-            Book::default()
-        }
-    }
-}
-
-/// The noise book for `versus diff`: from the store `--store` names, or the
+/// The prior (`history::judge::prior`) for `versus diff`: from the store `--store` names, or the
 /// default one where it already exists (none is made for a diff).
-pub fn diff_noise(arg: &StoreArg, old: &Results, new: &Results) -> Book {
+pub fn diff_noise(arg: &StoreArg, old: &Results, new: &Results) -> Prior {
     let location = Location::resolve(arg.store.as_deref(), Path::new("."), &Outside::user_data());
     if matches!(&location, Location::Sqlite(p) if !p.is_file()) {
-        return Book::default();
+        return Prior::default();
     }
     let Ok(mut store) = history::open(&location) else {
-        return Book::default();
+        return Prior::default();
     };
     // Judged on the newer run's machine; a cross-machine diff has no shared noise.
     let machine = machine_of(&new.environment);
     if machine != machine_of(&old.environment) {
-        return Book::default();
+        return Prior::default();
     }
-    noise_book(&mut store, new, &machine)
-}
-
-/// A run id, or a baseline name (of `suite` when given; this machine's when several).
-pub(super) fn resolve(store: &mut Store, reference: &str, suite: Option<&str>) -> Result<i64> {
-    if let Ok(id) = reference.parse::<i64>() {
-        store.run(id)?;
-        return Ok(id);
-    }
-    let mut found = store.baselines(reference)?;
-    found.retain(|(s, _, _)| suite.is_none_or(|want| want == s));
-    if found.len() > 1 {
-        let here = this_machine();
-        found.retain(|(_, m, _)| *m == here);
-    }
-    match found.as_slice() {
-        [(_, _, id)] => Ok(*id),
-        [] => bail!(
-            "no run {reference} and no baseline named {reference}{} in the history store {}",
-            suite.map(|s| format!(" for suite '{s}'")).unwrap_or_default(),
-            store.location
-        ),
-        _ => bail!("baseline {reference} names runs of several suites; give a run id"),
-    }
+    since::prior(&mut store, new, &machine)
 }
 
 impl Recording {

@@ -94,6 +94,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
             .unwrap_or(args.common.noise),
         shard,
         revisions,
+        cache: crate::payload::cache_dir(),
     };
     let (mut results, end) = run_session(session, args.common.quiet)?;
     let suite_hash = results

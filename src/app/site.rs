@@ -5,9 +5,6 @@
 //! (as `versus trend` does) when some suite's newest run is slower than the
 //! run before in some cell. docs/site.md describes it.
 
-mod cache;
-mod read;
-
 use std::collections::HashSet;
 use std::path::Path;
 use std::process::ExitCode;
@@ -15,12 +12,13 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use super::recording::open;
-use crate::analysis::site::{ChangeEntry, SuiteHistory, has_newest_slowdown};
 use crate::app::cli::SiteArgs;
 use crate::app::exit;
+use crate::history::site::model::{ChangeEntry, SuiteHistory, has_newest_slowdown};
+use crate::history::site::publish::{self, Published};
+use crate::history::site::read;
+use crate::history::site::{self, Page, paths};
 use crate::history::{Outside, RunSummary, Store};
-use crate::report::site::publish::{self, Published};
-use crate::report::site::{self, Page, paths};
 use crate::results::Results;
 
 pub fn site(args: SiteArgs) -> Result<ExitCode> {

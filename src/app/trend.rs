@@ -10,13 +10,13 @@ use std::sync::Arc;
 
 use anyhow::{Result, bail};
 
-use super::recording::{open, this_machine};
-use crate::analysis::trend::{self, Medians, Point};
+use super::recording::open;
 use crate::app::cli::TrendArgs;
 use crate::app::exit;
 use crate::base::metric::Metric;
+use crate::history::runs::since::this_machine;
+use crate::history::runs::trend::{self, Medians, Point};
 use crate::history::{Filter, Outside, Series, Store, TrendRun, Window};
-use crate::report::files;
 use crate::stats::changepoint;
 
 /// `pattern` with `*` matching any text (also none), against the whole of `text`.
@@ -251,7 +251,7 @@ fn write(args: &TrendArgs, t: &trend::Trend) -> Result<ExitCode> {
         html = Some(dir.join("trend.html"));
         md = Some(dir.join("trend.md"));
     }
-    files::write_trend(t, html.as_deref(), md.as_deref())?;
+    crate::history::runs::trend_pages::write(t, html.as_deref(), md.as_deref())?;
     let small = t.cells.len() <= trend::DRAW_ALL_UP_TO;
     for c in t.cells.iter().filter(|c| small || !c.changes.is_empty()) {
         let changes: Vec<String> = c

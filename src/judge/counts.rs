@@ -13,10 +13,8 @@
 //! `compare::noise_band`), so a cell whose counts wobble (a collector
 //! running in some batches) needs a change beyond that wobble to be called one.
 
-use super::noise::Level;
-use super::{change, compare};
+use super::compare;
 use crate::base::metric::Metric;
-use crate::results::RunNoise;
 use crate::results::metric::view_cell;
 use crate::results::{AnalysisSettings, Cell, Comparison};
 
@@ -40,29 +38,6 @@ pub fn compare_in(
     } else {
         compare::compare(&a, &view_cell(base, metric)?, paired, &settings)?
     };
-    c.metric = metric;
-    Some(c)
-}
-
-/// `new` against `old` (the same cell in two runs, both analysed) in
-/// `metric`: wall time as `change::change` judges it, against the cell's
-/// run-to-run `noise` when known and from its `reference` level when
-/// given; another metric by the same rule on both
-/// cells' views, with that metric's band (counts move between runs no more
-/// than between the runs of one cell, which the band already holds).
-pub fn change_in(
-    metric: Metric,
-    new: &Cell,
-    old: &Cell,
-    noise: Option<&RunNoise>,
-    reference: Option<&Level>,
-    settings: &AnalysisSettings,
-) -> Option<Comparison> {
-    if metric == Metric::Wall {
-        return change::change(new, old, noise, reference, settings);
-    }
-    let (n, o) = (view_cell(new, metric)?, view_cell(old, metric)?);
-    let mut c = change::change(&n, &o, None, None, &settings.for_metric(metric))?;
     c.metric = metric;
     Some(c)
 }

@@ -1,7 +1,8 @@
 //! Judging samples: the one layer that decides what a difference means.
 //! Everything that prints a verdict — the comparisons of a run, its findings,
-//! `versus diff`, the change since the last run, `--fail-above` and `versus
-//! trend` — asks here, so one rule says "this is a change" everywhere.
+//! `--fail-above`, and across runs (`history::judge`: `versus diff`, the
+//! change since the last run, `versus trend`) — asks here, so one rule says
+//! "this is a change" everywhere.
 //!
 //! - `levels`: a median's interval over runs and the segments (passes,
 //!   forks) they were taken in, widened by the variation between segments.
@@ -15,14 +16,6 @@
 //!   another implementation slower than every run after itself.
 //! - `counts`: the same in a metric other than wall time (instructions),
 //!   with that metric's noise band.
-//! - `noise`: how much a cell moves between runs on one machine, learned
-//!   from its history.
-//! - `change`: a cell between two runs, judged against that noise.
-//! - `relative`: the same beside the other implementations of its group,
-//!   which shared the machine's moods with it, and the group's shift as a
-//!   whole.
-//! - `shared`: until that history exists, a change withheld when the
-//!   group or the machine's own speed (`exec::speed`) moved with it.
 //! - `contention`: a comparison of implementations that use different
 //!   numbers of cores, measured while other work took a share of the
 //!   machine, widened by what that work could have cost each.
@@ -31,19 +24,14 @@
 //! - `overall`: one implementation against the reference over a whole
 //!   suite: the geometric mean of its ratios, with an interval.
 
-pub mod book;
 pub mod carryover;
 pub mod carryover_screen;
-pub mod change;
 pub mod compare;
 pub mod contention;
 pub mod counts;
 pub mod levels;
-pub mod noise;
 pub mod overall;
 pub mod pair;
-pub mod relative;
-pub mod shared;
 pub mod stability;
 pub mod verdict;
 pub mod withhold;

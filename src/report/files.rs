@@ -111,21 +111,6 @@ pub fn write(results: &Results, outputs: &Outputs, notes: Option<&str>) -> Resul
     Ok(())
 }
 
-/// Writes a suite's trend (`versus trend`) as HTML and/or Markdown.
-pub fn write_trend(
-    trend: &crate::analysis::trend::Trend,
-    html_path: Option<&Path>,
-    markdown_path: Option<&Path>,
-) -> Result<()> {
-    if let Some(p) = html_path {
-        write_file(p, &crate::report::formats::trend::html_page(trend))?;
-    }
-    if let Some(p) = markdown_path {
-        write_file(p, &crate::report::formats::trend::markdown(trend))?;
-    }
-    Ok(())
-}
-
 /// Writes the Markdown report to `path` with its SVG charts beside it.
 fn write_markdown(results: &Results, path: &Path, notes: Option<&str>) -> Result<()> {
     let dir = make_parent(path)?;
@@ -154,7 +139,8 @@ fn make_parent(path: &Path) -> Result<PathBuf> {
     Ok(dir)
 }
 
-fn write_file(path: &Path, text: &str) -> Result<()> {
+/// Writes `text` whole to `path` (`base::output`), making its folder.
+pub fn write_file(path: &Path, text: &str) -> Result<()> {
     make_parent(path)?;
     crate::base::output::write(path, text.as_bytes())
 }

@@ -1,13 +1,13 @@
 //! Reports: turn a finished (or interrupted) `Results` document into text.
 //! Reporters only format; they never measure and never compute a statistic.
-//! `files` is the one place that writes reports to disk; `site` is the
-//! team's site of many reports, whose own `publish` writes its pages.
+//! `files` is the one place that writes reports to disk. What needs more
+//! than one run (the site, `versus trend`'s pages, `versus diff`'s table)
+//! is drawn in `history`, with these pieces.
 
 pub mod charts;
 pub mod files;
 pub mod formats;
 pub mod sections;
-pub mod site;
 pub mod tables;
 
 use crate::base::metric::Metric;

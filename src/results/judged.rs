@@ -1,6 +1,6 @@
 //! What the judge concludes about one cell that the document keeps: why its
 //! runs do not describe one level (`judge::stability`), and how far its
-//! median moves between runs (`judge::noise`). The rules live in `judge`;
+//! median moves between runs (`history::judge::noise`). The rules live in `judge`;
 //! the document only holds their answers.
 
 use serde::{Deserialize, Serialize};

@@ -51,7 +51,7 @@ pub use overall::{OperationMeans, Overall, OverallRow};
 pub use revisions::{BuildRecord, BuildStatus, RevisionColumn, RevisionInfo, Revisions};
 pub use samples::{Samples, per_call, per_call_batches};
 pub use segments::{Design, Levels, Segment, gather};
-pub use since::{Beside, Change, MachineShift, SharedBy, SharedShift, Shift, Since};
+pub use since::{Beside, Change, GROUP_MOVED, MACHINE_MOVED, MachineShift, SharedBy, SharedShift, Shift, Since};
 
 pub const SCHEMA_VERSION: u32 = 2;
 /// Older versions this versus still reads (their verdicts are computed again).

@@ -75,15 +75,20 @@ pub struct Change {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub noise: Option<crate::results::RunNoise>,
     /// The change beside the other implementations of its group, where
-    /// history has one (`judge::relative`); `verdict` is then its verdict.
+    /// history has one (`history::judge::relative`); `verdict` is then its verdict.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beside: Option<Beside>,
     /// Where no learned reference judged it (`beside`): the change beyond
     /// what its group and the machine did between the two runs
-    /// (`judge::shared`); `verdict` is `unknown` when one of them explains it.
+    /// (`history::judge::references`); `verdict` is `unknown` when one of them explains it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shared: Vec<SharedShift>,
 }
+
+/// How a change's `note` begins when a reference withheld it
+/// (`history::judge::references::explain`), for readers of the note.
+pub const MACHINE_MOVED: &str = "moved with the machine";
+pub const GROUP_MOVED: &str = "moved with the other implementations";
 
 /// What a change was held against: the group's or the machine's own change.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]

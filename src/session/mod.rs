@@ -13,7 +13,7 @@ pub mod rebuild;
 pub mod resume;
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use indexmap::IndexMap;
@@ -47,6 +47,9 @@ pub struct Session<'a> {
     pub shard: Option<ShardInfo>,
     /// The git revisions measured (`--rev`), recorded in the document.
     pub revisions: Option<Revisions>,
+    /// Where generated payloads are kept between runs (`payload::cache_dir`
+    /// for a user's run; a test's own folder in the tests).
+    pub cache: PathBuf,
 }
 
 impl Session<'_> {
@@ -71,7 +74,7 @@ impl Session<'_> {
 
         let _ = fs::remove_dir_all(&work);
         fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-        let mut runner = Runner::new(suite, self.plan, work.clone(), tmp.clone(), crate::payload::cache_dir());
+        let mut runner = Runner::new(suite, self.plan, work.clone(), tmp.clone(), self.cache.clone());
         runner.check_payloads()?;
         runner.done = self.resume.clone();
         runner.seed = order_seed();

@@ -47,6 +47,7 @@ fn session_run(dir: &Path, checkpoint: bool) -> (Results, End) {
         noise: 0.01,
         shard: None,
         revisions: None,
+        cache: dir.join("payload-cache"),
     };
     session.run(&mut Fake::new(), &mut NoEvents).unwrap()
 }

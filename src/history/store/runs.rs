@@ -274,7 +274,7 @@ impl Store {
         machine: &str,
         hash: Option<&str>,
         runs: usize,
-    ) -> Result<crate::judge::noise::Recorded> {
+    ) -> Result<crate::history::judge::noise::Recorded> {
         let mut params: Vec<Param> = vec![suite.into(), machine.into(), (runs as i64).into()];
         let narrow = hash_condition(hash, &mut params);
         let sql = format!(

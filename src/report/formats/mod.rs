@@ -15,4 +15,3 @@ pub mod pr_comment;
 pub mod progress;
 pub mod pyperf;
 pub mod terminal;
-pub mod trend;

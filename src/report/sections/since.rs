@@ -1,20 +1,21 @@
 //! Changes between two runs as tables: the "change since" table of a report
 //! (`Results::since`, each cell against the same cell of an earlier run from
-//! the history store) and `versus diff`'s table, in the same words. The
-//! verdicts are `judge::change`'s; this module only formats them. A view
+//! the history store), in the words `versus diff`'s table
+//! (`history::runs::diff_table`) shares. The verdicts are the run-to-run
+//! judge's (`history::judge`), recorded in the document; this module only
+//! formats them. A view
 //! in another metric (`results::metric::view`) or a diff in one formats its
 //! own figures and words ("more", "fewer" for instructions).
 
-use crate::analysis::diff::Diff;
 use crate::base::metric::Metric;
-use crate::judge::shared;
 use crate::report::tables::{Table, TableKind};
 use crate::results::{Change, MachineShift, Results, Since, Verdict};
+use crate::results::{GROUP_MOVED, MACHINE_MOVED};
 
 use crate::report::sections::revisions::{bound, pct};
 
 /// "+4.2% [-1.0%, +9.5%]", or "—" without a ratio.
-fn change_text(ratio: Option<f64>, low: Option<f64>, high: Option<f64>) -> String {
+pub(crate) fn change_text(ratio: Option<f64>, low: Option<f64>, high: Option<f64>) -> String {
     match (ratio, low, high) {
         (Some(r), Some(lo), Some(hi)) => format!("{} [{}, {}]", pct(r), bound(lo), bound(hi)),
         (Some(r), _, _) => pct(r),
@@ -35,8 +36,8 @@ pub fn verdict_word(verdict: Option<Verdict>, note: Option<&str>, noise_floor: f
         (Some(Verdict::Unknown), Some(w)) => format!("within noise {}", w.split(' ').next().unwrap_or(w)),
         (Some(_), _) => match note {
             Some(n) if n.starts_with("too few runs") => "unknown (too few runs)".into(),
-            Some(n) if n.starts_with(shared::MACHINE_MOVED) => "unknown (the machine moved)".into(),
-            Some(n) if n.starts_with(shared::GROUP_MOVED) => "unknown (its group moved)".into(),
+            Some(n) if n.starts_with(MACHINE_MOVED) => "unknown (the machine moved)".into(),
+            Some(n) if n.starts_with(GROUP_MOVED) => "unknown (its group moved)".into(),
             _ => "unknown".into(),
         },
         (None, _) => note.unwrap_or_default().to_string(),
@@ -65,7 +66,7 @@ fn row(c: &Change, noise_floor: f64, metric: Metric, with_beside: bool) -> Vec<S
 }
 
 /// What the "beside the others" column means.
-const BESIDE: &str = "Beside the others: the change of a cell's ratio to the other implementations of its group (the median of them, or each of two), which took turns with it and shared what the machine did; where a group has three or more implementations with history, the verdict is judged on it.";
+pub(crate) const BESIDE: &str = "Beside the others: the change of a cell's ratio to the other implementations of its group (the median of them, or each of two), which took turns with it and shared what the machine did; where a group has three or more implementations with history, the verdict is judged on it.";
 
 /// What the "beside the others" column means, and every group that moved as
 /// a whole beyond its noise.
@@ -101,11 +102,11 @@ pub fn shared_note(since: &Since) -> Option<String> {
 }
 
 /// `shared_note` from the notes of the changes a reference withheld.
-fn machine_note<'a>(held: impl Iterator<Item = &'a str>, machine: Option<&MachineShift>) -> Option<String> {
+pub(crate) fn machine_note<'a>(held: impl Iterator<Item = &'a str>, machine: Option<&MachineShift>) -> Option<String> {
     let (mut group, mut by_machine) = (0, 0);
     for note in held {
-        group += usize::from(note.starts_with(shared::GROUP_MOVED));
-        by_machine += usize::from(note.starts_with(shared::MACHINE_MOVED));
+        group += usize::from(note.starts_with(GROUP_MOVED));
+        by_machine += usize::from(note.starts_with(MACHINE_MOVED));
     }
     if group + by_machine == 0 && !machine.is_some_and(|m| m.verdict.is_change()) {
         return None;
@@ -141,7 +142,7 @@ fn machine_note<'a>(held: impl Iterator<Item = &'a str>, machine: Option<&Machin
 
 /// What the intervals cover, for a table title. Counts are judged against
 /// their own repeatability only: history's noise is learned from time.
-fn covered(noise: Option<&str>, metric: Metric) -> &'static str {
+pub(crate) fn covered(noise: Option<&str>, metric: Metric) -> &'static str {
     match (noise, metric) {
         (_, Metric::Instructions) => "change with its 95% interval (the two runs' own counts)",
         (Some(_), Metric::Wall) => "change with its 95% interval, widened to the cell's run-to-run noise",
@@ -150,7 +151,7 @@ fn covered(noise: Option<&str>, metric: Metric) -> &'static str {
 }
 
 /// The notes under a table: what the run-to-run noise rests on (time only).
-fn noise_notes(noise: Option<&String>, metric: Metric) -> Vec<String> {
+pub(crate) fn noise_notes(noise: Option<&String>, metric: Metric) -> Vec<String> {
     noise.filter(|_| metric == Metric::Wall).cloned().into_iter().collect()
 }
 
@@ -203,74 +204,6 @@ pub fn table(results: &Results) -> Option<Table> {
             .map(|c| row(c, floor, metric, with_beside))
             .collect(),
     })
-}
-
-/// `versus diff`'s table: every cell of both runs, then the geometric mean.
-/// `noise_floor` is the band of the diff's metric.
-pub fn diff_table(d: &Diff, noise_floor: f64) -> Table {
-    let fmt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |x| d.metric.format(x));
-    let with_beside = d.rows.iter().any(|r| r.beside.is_some());
-    let mut rows: Vec<Vec<String>> = d
-        .rows
-        .iter()
-        .map(|r| {
-            let c = r.change.as_ref();
-            let note = match &r.beside {
-                Some(b) => b.note.as_deref(),
-                None => c.and_then(|c| c.note.as_deref()).or(r.note.as_deref()),
-            };
-            let mut cells = vec![
-                r.id.clone(),
-                fmt(r.old),
-                fmt(r.new),
-                change_text(c.map(|c| c.ratio), c.and_then(|c| c.ci_low), c.and_then(|c| c.ci_high)),
-            ];
-            if with_beside {
-                cells.push(
-                    r.beside
-                        .as_ref()
-                        .map_or_else(|| "—".into(), |b| change_text(Some(b.ratio), b.ci_low, b.ci_high)),
-                );
-            }
-            cells.push(verdict_word(r.verdict(), note, noise_floor, d.metric));
-            cells
-        })
-        .collect();
-    if let Some(g) = d.geomean {
-        let mut last = vec!["geomean".into(), String::new(), String::new(), pct(g), String::new()];
-        if with_beside {
-            last.push(String::new());
-        }
-        rows.push(last);
-    }
-    let mut header = vec!["cell", "old", "new", "change"];
-    if with_beside {
-        header.push("beside the others");
-    }
-    header.push("verdict");
-    let mut notes = noise_notes(d.noise.as_ref(), d.metric);
-    let held = d
-        .rows
-        .iter()
-        .filter(|r| !r.shared.is_empty())
-        .filter_map(|r| r.change.as_ref()?.note.as_deref());
-    notes.extend(machine_note(held, d.machine.as_ref()));
-    if with_beside {
-        notes.push(BESIDE.to_string());
-    }
-    Table {
-        notes,
-        runs: vec![],
-        kind: TableKind::Summary,
-        title: format!(
-            "Median {} per cell, old → new: {}",
-            d.metric.noun(),
-            covered(d.noise.as_deref(), d.metric)
-        ),
-        labels: 1,
-        header: header.iter().map(|s| s.to_string()).collect(),
-        rows,
-    }
 }
 
 #[cfg(test)]

@@ -11,12 +11,12 @@ use anyhow::{Context, Result};
 
 use super::cache;
 
-use crate::analysis::site::{self as model, CellHistory, CellPoint, ChangeEntry, SuiteHistory};
-use crate::analysis::trend::{self, Medians};
-use crate::app::recording::noise_book;
 use crate::base::metric::Metric;
+use crate::history::judge::prior::Prior;
+use crate::history::runs::since::prior;
+use crate::history::runs::trend::{self, Medians};
+use crate::history::site::model::{self as model, CellHistory, CellPoint, ChangeEntry, SuiteHistory};
 use crate::history::{Filter, RunSummary, Store, TrendRun};
-use crate::judge::book::Book;
 use crate::results::{Results, Since};
 use crate::stats::changepoint;
 
@@ -126,7 +126,7 @@ fn detect(cells: &mut [CellHistory], runs: &[TrendRun]) {
 
 /// The newest run against the run before: as the newest run recorded it
 /// when it was compared with that very run, else judged now, the same way.
-fn since(store: &mut Store, newest: &Results, runs: &[TrendRun], noise: &Book) -> Result<Option<Since>> {
+fn since(store: &mut Store, newest: &Results, runs: &[TrendRun], noise: &Prior) -> Result<Option<Since>> {
     let Some(before) = runs.len().checked_sub(2).map(|i| runs[i].id) else {
         return Ok(None);
     };
@@ -138,7 +138,7 @@ fn since(store: &mut Store, newest: &Results, runs: &[TrendRun], noise: &Book) -
         .results_without_runs()
         .with_context(|| format!("history store {}: run {before}", store.location))?;
     let label = (before, "the run before");
-    Ok(Some(crate::analysis::diff::since(
+    Ok(Some(crate::history::runs::diff::since(
         &old, newest, noise, label, false, None,
     )))
 }
@@ -161,7 +161,7 @@ fn pair(store: &mut Store, summaries: &[RunSummary]) -> Result<(SuiteHistory, Ve
         .document(last.id)?
         .results_without_runs()
         .with_context(|| format!("history store {}: run {}", store.location, last.id))?;
-    let noise = noise_book(store, &newest, &machine);
+    let noise = prior(store, &newest, &machine);
     for c in &mut cells {
         c.noise = noise.for_cell(&c.id);
     }

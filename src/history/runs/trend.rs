@@ -103,7 +103,7 @@ impl Trend {
     }
 }
 
-/// The change points whose step the judge confirms (`judge::change::step`),
+/// The change points whose step the judge confirms (`history::judge::change::step`),
 /// with `metric`'s band: the segmentation says where a cell moved, the one
 /// rule of every verdict says whether that is a change.
 fn confirmed(medians: &[f64], changes: Vec<Change>, sigma: f64, metric: Metric) -> Vec<Change> {
@@ -117,7 +117,7 @@ fn confirmed(medians: &[f64], changes: Vec<Change>, sigma: f64, metric: Metric) 
         .filter(|(i, _)| {
             let (before, after) = (&logs[bounds[*i]..bounds[i + 1]], &logs[bounds[i + 1]..bounds[i + 2]]);
             matches!(
-                crate::judge::change::step(before, after, sigma, logs.len(), &settings),
+                crate::history::judge::change::step(before, after, sigma, logs.len(), &settings),
                 Verdict::Slower | Verdict::Faster
             )
         })

@@ -1,4 +1,4 @@
-//! The noise book: what a suite's history on one machine tells of each
+//! The prior: what a suite's history on one machine tells of each
 //! cell — its run-to-run noise (`noise`), its level over its last runs, and
 //! where it stood beside the other cells of its group (`relative`) — read
 //! once per run and asked by the change judge for every cell.
@@ -12,19 +12,19 @@ use crate::results::RunNoise;
 
 /// The noise of every cell of a suite on one machine, as far as its history tells.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Book {
+pub struct Prior {
     cells: HashMap<String, RunNoise>,
     machine: Option<RunNoise>,
     levels: HashMap<String, Level>,
     beside: GroupHistory,
 }
 
-impl Book {
+impl Prior {
     /// From each cell's recorded medians (oldest first), with each cell's
     /// group (`results::group_key`) in the run being judged: cells of one
     /// group were measured side by side and are also judged against each
-    /// other (`judge::relative`).
-    pub fn from_history(by_cell: Recorded, groups: &HashMap<String, String>) -> Book {
+    /// other (`history::judge::relative`).
+    pub fn from_history(by_cell: Recorded, groups: &HashMap<String, String>) -> Prior {
         let medians = |runs: &[(i64, f64)]| runs.iter().map(|(_, m)| *m).collect::<Vec<f64>>();
         let cells: HashMap<String, RunNoise> = by_cell
             .iter()
@@ -36,7 +36,7 @@ impl Book {
             .collect();
         let machine = of_machine(&cells.values().copied().collect::<Vec<_>>());
         let beside = GroupHistory::learn(&by_cell, groups);
-        Book {
+        Prior {
             cells,
             machine,
             levels,

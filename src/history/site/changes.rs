@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::analysis::site::{ChangeEntry, ChangeKind};
+use crate::history::site::model::{ChangeEntry, ChangeKind};
 
 /// The version of the JSON below; raised when a field changes meaning or goes.
 pub const JSON_VERSION: u32 = 1;

@@ -18,11 +18,13 @@
 //! moves to the level, and the noise term shrinks from √2·σ (two runs, each
 //! with its noise) to σ·√(1 + the level's share).
 
+use crate::base::metric::Metric;
+use crate::history::judge::noise::Level;
 use crate::judge::compare::{from_estimate, log_estimate, unpaired};
 use crate::judge::levels::{LogEstimate, t_quantile};
-use crate::judge::noise::Level;
 use crate::results::NoiseSource as Source;
 use crate::results::RunNoise;
+use crate::results::metric::view_cell;
 use crate::results::{AnalysisSettings, Cell, Comparison, Verdict};
 
 /// The half-width (log units) run-to-run noise alone gives a change at
@@ -79,7 +81,7 @@ pub fn change(
 /// interval the two runs' own intervals give, moved to `center`, widened to
 /// the run-to-run noise (with the reference's share of it) when known, and
 /// the verdict read off it. Also the judge of a ratio beside the others of a
-/// group (`judge::relative`), whose runs are the cell's own.
+/// group (`history::judge::relative`), whose runs are the cell's own.
 pub fn judged(
     new: &Cell,
     old: &Cell,
@@ -149,13 +151,37 @@ pub fn step(before: &[f64], after: &[f64], sigma: f64, runs: usize, settings: &A
     crate::judge::verdict::decide(&est, (1.0 + settings.noise).ln())
 }
 
+/// `new` against `old` (the same cell in two runs, both analysed) in
+/// `metric`: wall time as `change::change` judges it, against the cell's
+/// run-to-run `noise` when known and from its `reference` level when
+/// given; another metric by the same rule on both
+/// cells' views, with that metric's band (counts move between runs no more
+/// than between the runs of one cell, which the band already holds).
+pub fn change_in(
+    metric: Metric,
+    new: &Cell,
+    old: &Cell,
+    noise: Option<&RunNoise>,
+    reference: Option<&Level>,
+    settings: &AnalysisSettings,
+) -> Option<Comparison> {
+    if metric == Metric::Wall {
+        return change(new, old, noise, reference, settings);
+    }
+    let (n, o) = (view_cell(new, metric)?, view_cell(old, metric)?);
+    let mut c = change(&n, &o, None, None, &settings.for_metric(metric))?;
+    c.metric = metric;
+    Some(c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::results::{Results, Samples};
 
     fn cell(id: &str, wall: &[u64]) -> Cell {
-        let mut r: Results = serde_json::from_str(include_str!("../../tests/fixtures/hostile-results.json")).unwrap();
+        let mut r: Results =
+            serde_json::from_str(include_str!("../../../tests/fixtures/hostile-results.json")).unwrap();
         let mut c = r.cells.remove(0);
         c.id = id.into();
         c.samples = Samples {

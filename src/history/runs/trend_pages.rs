@@ -12,10 +12,23 @@
 //! segments and the runs around each change rather than run by run.
 
 use std::fmt::Write as _;
+use std::path::Path;
 
-use crate::analysis::trend::{CellTrend, Point, Trend};
 use crate::base::sink::html;
+use crate::history::runs::trend::{CellTrend, Point, Trend};
+use crate::report::files::write_file;
 use crate::report::formats::markdown::escape;
+
+/// Writes a suite's trend (`versus trend`) as HTML and/or Markdown.
+pub fn write(trend: &Trend, html_path: Option<&Path>, markdown_path: Option<&Path>) -> anyhow::Result<()> {
+    if let Some(p) = html_path {
+        write_file(p, &html_page(trend))?;
+    }
+    if let Some(p) = markdown_path {
+        write_file(p, &markdown(trend))?;
+    }
+    Ok(())
+}
 
 fn pct(ratio: f64) -> String {
     format!("{:+.1}%", (ratio - 1.0) * 100.0)

@@ -29,9 +29,9 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::change;
-use super::compare::{paired_log_ratios, unpaired};
-use super::levels::{self, LogEstimate};
 use super::noise::{Level, Recorded, level_of_logs, of_logs};
+use crate::judge::compare::{paired_log_ratios, unpaired};
+use crate::judge::levels::{self, LogEstimate};
 use crate::results::RunNoise;
 use crate::results::{AnalysisSettings, Cell, Comparison, Results, Verdict};
 
@@ -347,7 +347,9 @@ mod tests {
         assert_eq!(refs.len(), 1, "three others: one reference, their median");
         assert_eq!(refs[0].against, vec!["g/b", "g/c", "g/d"]);
         assert!(refs[0].noise.sigma < 0.005, "{:?}", refs[0].noise);
-        let own = crate::judge::noise::of_cell(&recorded(&common, wobble)[0].1.iter().map(|r| r.1).collect::<Vec<_>>());
+        let own = crate::history::judge::noise::of_cell(
+            &recorded(&common, wobble)[0].1.iter().map(|r| r.1).collect::<Vec<_>>(),
+        );
         assert!(own.unwrap().sigma > 0.015, "{own:?}");
         let (_, together) = beside.groups().next().unwrap();
         assert!(

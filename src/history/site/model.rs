@@ -2,14 +2,14 @@
 //! cell's history and changes, what the newest run changed since the run
 //! before, and the one list of changes the index and `versus site
 //! --regressions` both show. Built by `app::site` from the history store's
-//! per-cell summaries; `report::site` only formats it.
+//! per-cell summaries; `history::site` only formats it.
 //!
 //! A machine is never mixed with another: each (suite, machine) pair is its
 //! own history, as `versus trend` keeps it. Changes come from the same two
 //! places every other view asks: the judge's verdicts of the newest run
-//! against the one before (`analysis::diff::since`, as `versus run`
-//! records them), and each cell's change points (`analysis::trend`, each
-//! step confirmed by `judge::change`).
+//! against the one before (`history::runs::diff::since`, as `versus run`
+//! records them), and each cell's change points (`history::runs::trend`, each
+//! step confirmed by `history::judge::change`).
 
 use serde::Serialize;
 
@@ -131,7 +131,7 @@ pub struct ChangeEntry {
     pub conclusion: Option<String>,
 }
 
-/// Counts the verdicts of a "change since" (`analysis::diff::since`).
+/// Counts the verdicts of a "change since" (`history::runs::diff::since`).
 pub fn counts(since: &Since) -> SinceCounts {
     let mut c = SinceCounts {
         against_run: since.run_id,

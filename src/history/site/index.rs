@@ -4,8 +4,8 @@
 
 use super::layout::{a, change, commit, page, table};
 use super::paths;
-use crate::analysis::site::{ChangeEntry, ChangeKind, SuiteHistory};
 use crate::base::sink::html;
+use crate::history::site::model::{ChangeEntry, ChangeKind, SuiteHistory};
 
 /// At most this many changes are listed on the index (`versus site --regressions` gives them all).
 pub const CHANGES_LISTED: usize = 200;
@@ -125,7 +125,7 @@ A machine's runs are never mixed with another's. Bisect results are not recorded
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::site::SinceCounts;
+    use crate::history::site::model::SinceCounts;
 
     fn history(since: Option<SinceCounts>) -> SuiteHistory {
         SuiteHistory {

@@ -1,4 +1,6 @@
-//! The team's site: static pages from `analysis::site::Site`, each a
+//! The team's site: what a store's runs say over time (`model`, read from
+//! the store by `read`, with a cache of each run's cells in `cache`), drawn
+//! as static pages, each a
 //! self-contained HTML file (inline CSS, inline SVG, no script, nothing
 //! fetched), linked to one another by relative paths so that any static
 //! host serves the folder and a browser opens it from disk.
@@ -14,16 +16,19 @@
 //! `base::sink::html` on its way into a page; command lines were hidden of
 //! passwords (`base::redact`) when read.
 
+pub mod cache;
 pub mod cell;
 pub mod changes;
 pub mod chart;
 pub mod index;
 pub mod layout;
+pub mod model;
 pub mod paths;
 pub mod publish;
+pub mod read;
 pub mod suite;
 
-use crate::analysis::site::{ChangeEntry, SuiteHistory};
+use crate::history::site::model::{ChangeEntry, SuiteHistory};
 
 /// A page: its path under the site's folder (with `/`) and its bytes.
 #[derive(Debug, Clone, PartialEq)]

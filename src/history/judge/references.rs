@@ -6,7 +6,7 @@
 //! unchanged cells read "slower" then "faster", and a user's second run
 //! called 13 of 16 unchanged cells faster. Until a cell has history enough
 //! to learn its run-to-run noise and its ratio to its group
-//! (`judge::relative`, from `noise::MIN_RUNS` runs), two references say
+//! (`history::judge::relative`, from `noise::MIN_RUNS` runs), two references say
 //! what the machine did:
 //!
 //! - **the group**: the other implementations of the cell's group took
@@ -24,10 +24,10 @@
 
 use std::collections::HashMap;
 
-use super::compare::unpaired;
-use super::levels::{self, LogEstimate};
 use super::noise::Level;
 use super::relative::{self, Cells, From, Reference};
+use crate::judge::compare::unpaired;
+use crate::judge::levels::{self, LogEstimate};
 use crate::results::{AnalysisSettings, Cell, Comparison, RunNoise, SpeedReadings, Verdict};
 use crate::results::{NoiseSource, SharedBy, SharedShift};
 
@@ -90,7 +90,7 @@ pub fn beyond_machine(change: &Comparison, machine: &LogEstimate, band: f64) -> 
     let own = as_estimate(change);
     let beyond = unpaired(&own, machine);
     let mut s = shared(SharedBy::Machine, Vec::new(), machine.center, &beyond, band);
-    let moved = super::verdict::decide(machine, band).is_change();
+    let moved = crate::judge::verdict::decide(machine, band).is_change();
     if moved && own.center != 0.0 && machine.center / own.center >= MACHINE_SHARE {
         s.verdict = Verdict::Unknown;
     }
@@ -145,7 +145,7 @@ fn shared(by: SharedBy, with: Vec<String>, shift: f64, beyond: &LogEstimate, ban
         beyond: beyond.center.exp(),
         beyond_low: beyond.interval.map(|i| i.0.exp()),
         beyond_high: beyond.interval.map(|i| i.1.exp()),
-        verdict: super::verdict::decide(beyond, band),
+        verdict: crate::judge::verdict::decide(beyond, band),
     }
 }
 
@@ -164,9 +164,7 @@ pub fn withhold(change: &mut Comparison, shared: &[SharedShift]) -> bool {
     true
 }
 
-/// How `explain` begins for each reference, for readers of the note.
-pub const MACHINE_MOVED: &str = "moved with the machine";
-pub const GROUP_MOVED: &str = "moved with the other implementations";
+pub use crate::results::{GROUP_MOVED, MACHINE_MOVED};
 
 /// Why a change was withheld, for the reader.
 pub fn explain(s: &SharedShift) -> String {

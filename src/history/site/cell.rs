@@ -6,9 +6,9 @@
 use super::chart::{self, Chart, Series};
 use super::layout::{a, change, commit, page, table};
 use super::paths;
-use crate::analysis::site::{CellHistory, SuiteHistory};
 use crate::base::sink::html;
 use crate::base::text;
+use crate::history::site::model::{CellHistory, SuiteHistory};
 use crate::results::NoiseSource;
 
 /// Runs listed in the table, newest first.

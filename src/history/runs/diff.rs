@@ -4,7 +4,7 @@
 //!
 //! The two files come from different runs, so nothing is paired, and each
 //! change is judged against the cell's run-to-run noise where the history
-//! store knows it (`judge::change`).
+//! store knows it (`history::judge::change`).
 
 use std::collections::HashMap;
 
@@ -12,10 +12,10 @@ use indexmap::IndexMap;
 
 use crate::base::metric::Metric;
 use crate::base::outcome::Outcome;
-use crate::judge::book::Book;
-use crate::judge::noise::REFERENCE_RUNS;
-use crate::judge::relative;
-use crate::judge::shared;
+use crate::history::judge::noise::REFERENCE_RUNS;
+use crate::history::judge::prior::Prior;
+use crate::history::judge::references;
+use crate::history::judge::relative;
 use crate::results::RunNoise;
 use crate::results::{Beside, Cell, Change, Comparison, MachineShift, Results, SharedShift, Shift, Since, Verdict};
 
@@ -34,7 +34,7 @@ pub struct Row {
     /// history has one: the verdict that counts (`Row::verdict`).
     pub beside: Option<Beside>,
     /// Without `beside`: the change beyond its group's and the machine's
-    /// own change (`judge::shared`), which withheld `change`'s verdict
+    /// own change (`history::judge::references`), which withheld `change`'s verdict
     /// when one of them explains it.
     pub shared: Vec<SharedShift>,
 }
@@ -127,15 +127,15 @@ fn usable(c: &Cell, metric: Metric) -> Result<f64, String> {
 /// Compares every cell of `new` with the same cell of `old` in `metric`
 /// (wall time, or instructions per call). Both must be analysed. Wall time
 /// is judged against each cell's run-to-run noise from `noise` where known;
-/// counts against their own repeatability (`judge::counts::change_in`).
-pub fn diff(old: &Results, new: &Results, metric: Metric, noise: &Book) -> Diff {
+/// counts against their own repeatability (`history::judge::change::change_in`).
+pub fn diff(old: &Results, new: &Results, metric: Metric, noise: &Prior) -> Diff {
     diff_from(old, new, metric, noise, false)
 }
 
 /// `diff`, with wall time measured from each cell's level over its last
 /// runs (`noise`'s levels, `old` the newest of them) where `from_levels`
 /// asks for it and history has one: "then" is that level.
-fn diff_from(old: &Results, new: &Results, metric: Metric, noise: &Book, from_levels: bool) -> Diff {
+fn diff_from(old: &Results, new: &Results, metric: Metric, noise: &Prior, from_levels: bool) -> Diff {
     let settings = new.analysis.clone();
     let olds: IndexMap<&str, &Cell> = old.cells.iter().map(|c| (c.id.as_str(), c)).collect();
     let (new_logs, old_logs) = (relative::logs_of(new), relative::logs_of(old));
@@ -147,7 +147,7 @@ fn diff_from(old: &Results, new: &Results, metric: Metric, noise: &Book, from_le
     };
     let machine = (metric == Metric::Wall)
         .then(|| {
-            shared::machine_shift(
+            references::machine_shift(
                 old.environment.speed.as_ref(),
                 new.environment.speed.as_ref(),
                 settings.confidence,
@@ -168,7 +168,14 @@ fn diff_from(old: &Results, new: &Results, metric: Metric, noise: &Book, from_le
         let ov = ov.map(|v| level.map_or(v, |l| l.log_median.exp()));
         let (change, note) = match (&ov, &nv) {
             (Ok(_), Ok(_)) => {
-                match crate::judge::counts::change_in(metric, n, o, cell_noise.as_ref(), level.as_ref(), &settings) {
+                match crate::history::judge::change::change_in(
+                    metric,
+                    n,
+                    o,
+                    cell_noise.as_ref(),
+                    level.as_ref(),
+                    &settings,
+                ) {
                     Some(c) => (Some(c), None),
                     None => (None, Some("cannot compare".to_string())),
                 }
@@ -234,7 +241,7 @@ struct Runs<'a> {
 }
 
 /// Withholds each change no learned reference judged (`beside`) that its
-/// group or the machine explains (`judge::shared`). The group counts only
+/// group or the machine explains (`history::judge::references`). The group counts only
 /// where it moved too: the others of the cell's group called the same way
 /// on their own, most of them. It is asked only of a change from the last
 /// run itself: from a level, a change that stays would read as moving with
@@ -262,13 +269,20 @@ fn hold_shared(
         let others = others_in_both(groups, n, runs.now.0, runs.then.0);
         let moved = others.iter().filter(|o| own.get(*o) == Some(&c.verdict)).count();
         if !from_levels && !others.is_empty() && 2 * moved > others.len() {
-            r.shared
-                .extend(shared::beyond_group((n, o), &others, runs.now, runs.then, c, settings));
+            r.shared.extend(references::beyond_group(
+                (n, o),
+                &others,
+                runs.now,
+                runs.then,
+                c,
+                settings,
+            ));
         }
         if let Some(m) = machine {
-            r.shared.push(shared::beyond_machine(c, m, (1.0 + settings.noise).ln()));
+            r.shared
+                .push(references::beyond_machine(c, m, (1.0 + settings.noise).ln()));
         }
-        shared::withhold(c, &r.shared);
+        references::withhold(c, &r.shared);
     }
 }
 
@@ -304,7 +318,7 @@ fn others_in_both(
 fn beside(
     new: &Results,
     (n, o): (&Cell, &Cell),
-    noise: &Book,
+    noise: &Prior,
     run: (&HashMap<&str, f64>, &relative::Cells<'_>),
     from: relative::From<'_>,
     settings: &crate::results::AnalysisSettings,
@@ -332,7 +346,7 @@ fn beside(
 
 /// Each group's change as a whole since the earlier run: the median of its
 /// implementations against the level of that median (or its value in `old`).
-fn shifts(old: &Results, new: &Results, noise: &Book, from_levels: bool) -> Vec<Shift> {
+fn shifts(old: &Results, new: &Results, noise: &Prior, from_levels: bool) -> Vec<Shift> {
     let (new_logs, old_logs) = (relative::logs_of(new), relative::logs_of(old));
     let settings = &new.analysis;
     let band = (1.0 + settings.noise).ln();
@@ -375,7 +389,7 @@ fn shifts(old: &Results, new: &Results, noise: &Book, from_levels: bool) -> Vec<
 pub fn since(
     old: &Results,
     new: &Results,
-    noise: &Book,
+    noise: &Prior,
     (run_id, label): (i64, &str),
     from_levels: bool,
     warning: Option<String>,
@@ -429,7 +443,7 @@ pub fn since(
     }
 }
 
-/// The machine's own change (`shared::machine_shift`) as a results document records it.
+/// The machine's own change (`references::machine_shift`) as a results document records it.
 fn machine_change(
     est: &crate::judge::levels::LogEstimate,
     settings: &crate::results::AnalysisSettings,
@@ -503,7 +517,7 @@ mod tests {
             ("b", &slow, Outcome::Ok),
             ("c", &same, Outcome::Ok),
         ]);
-        let d = diff(&old, &new, Metric::Wall, &Book::default());
+        let d = diff(&old, &new, Metric::Wall, &Prior::default());
         assert_eq!(d.rows.len(), 2);
         // Unchanged, but ten runs at ±1% cannot place the change within ±1%.
         assert_eq!(d.rows[0].change.as_ref().unwrap().verdict, Verdict::Unknown);
@@ -541,20 +555,25 @@ mod tests {
         };
         let old = four([1000; 4]);
         // The machine slowed by 35% between the runs: every cell moved.
-        let d = diff(&old, &four([1350, 1352, 1349, 1351]), Metric::Wall, &Book::default());
+        let d = diff(&old, &four([1350, 1352, 1349, 1351]), Metric::Wall, &Prior::default());
         assert_eq!(verdicts(&d), vec![Verdict::Unknown; 4]);
         let c = d.rows[0].change.as_ref().unwrap();
-        assert!(c.note.as_deref().unwrap().starts_with(shared::GROUP_MOVED), "{c:?}");
+        assert!(c.note.as_deref().unwrap().starts_with(references::GROUP_MOVED), "{c:?}");
         assert_eq!(d.rows[0].shared[0].by, crate::results::SharedBy::Group);
         // The same from a run as the store gives it back: statistics, no runs.
         let mut stored = old.clone();
         for c in &mut stored.cells {
             c.samples = Default::default();
         }
-        let d = diff(&stored, &four([1350, 1352, 1349, 1351]), Metric::Wall, &Book::default());
+        let d = diff(
+            &stored,
+            &four([1350, 1352, 1349, 1351]),
+            Metric::Wall,
+            &Prior::default(),
+        );
         assert_eq!(verdicts(&d), vec![Verdict::Unknown; 4]);
         // One cell moved on its own: still called, and the others were not asked.
-        let d = diff(&old, &four([1000, 1350, 1000, 1000]), Metric::Wall, &Book::default());
+        let d = diff(&old, &four([1000, 1350, 1000, 1000]), Metric::Wall, &Prior::default());
         assert_eq!(verdicts(&d)[1], Verdict::Slower);
         assert!(d.rows[1].shared.is_empty());
     }
@@ -570,15 +589,15 @@ mod tests {
         let mut new = results(&[("a", &around(1350), Outcome::Ok)]);
         // Without readings the change alone is called.
         assert_eq!(
-            verdicts(&diff(&old, &new, Metric::Wall, &Book::default())),
+            verdicts(&diff(&old, &new, Metric::Wall, &Prior::default())),
             vec![Verdict::Slower]
         );
         new.environment.speed = Some(speed(1_350_000));
-        let d = diff(&old, &new, Metric::Wall, &Book::default());
+        let d = diff(&old, &new, Metric::Wall, &Prior::default());
         assert_eq!(verdicts(&d), vec![Verdict::Unknown]);
         let note = d.rows[0].change.as_ref().unwrap().note.clone().unwrap();
         assert!(
-            note.starts_with(shared::MACHINE_MOVED) && note.contains("35% slower"),
+            note.starts_with(references::MACHINE_MOVED) && note.contains("35% slower"),
             "{note}"
         );
         assert!(d.machine.as_ref().is_some_and(|m| m.verdict == Verdict::Slower));
@@ -586,7 +605,7 @@ mod tests {
         let mut worse = results(&[("a", &around(2000), Outcome::Ok)]);
         worse.environment.speed = Some(speed(1_350_000));
         assert_eq!(
-            verdicts(&diff(&old, &worse, Metric::Wall, &Book::default())),
+            verdicts(&diff(&old, &worse, Metric::Wall, &Prior::default())),
             vec![Verdict::Slower]
         );
     }
@@ -595,7 +614,7 @@ mod tests {
     fn cells_that_cannot_be_compared_say_why_and_never_give_nan() {
         let old = results(&[("a", &[100], Outcome::Ok), ("b", &[], Outcome::Timeout)]);
         let new = results(&[("a", &[100, 101], Outcome::Ok), ("b", &[100, 100], Outcome::Ok)]);
-        let d = diff(&old, &new, Metric::Wall, &Book::default());
+        let d = diff(&old, &new, Metric::Wall, &Prior::default());
         assert!(d.rows.iter().all(|r| r.change.is_none() && r.note.is_some()));
         assert_eq!(d.geomean, None);
     }
@@ -612,7 +631,7 @@ mod tests {
             "a".to_string(),
             medians.iter().enumerate().map(|(i, m)| (i as i64, *m)).collect(),
         )];
-        let book = Book::from_history(history, &Default::default());
+        let book = Prior::from_history(history, &Default::default());
         let s = since(&old, &new, &book, (9, "the last run"), true, None);
         let c = &s.changes[0];
         assert!((c.old_median_ns.unwrap() - 1000.0).abs() < 1e-6, "{c:?}");
@@ -641,7 +660,7 @@ mod tests {
                 s.median_ns *= 1.5;
             }
         }
-        let from = |old: &Results| since(old, &new, &Book::default(), (3, "run 3"), false, None);
+        let from = |old: &Results| since(old, &new, &Prior::default(), (3, "run 3"), false, None);
         let (a, b) = (from(&whole), from(&lean));
         assert!(
             a.changes
@@ -664,7 +683,7 @@ mod tests {
 
     /// Eight recorded runs of a, b, c, d (one group), each run moving all of
     /// them by up to ±2% together and each by ±0.2% of its own.
-    fn shared_history() -> (Book, f64) {
+    fn shared_history() -> (Prior, f64) {
         let common = [0.0, 0.02, -0.02, 0.01, -0.01, 0.02, 0.0, -0.02];
         let ids = ["a", "b", "c", "d"];
         let history = ids
@@ -680,7 +699,7 @@ mod tests {
             })
             .collect();
         let groups = ids.iter().map(|i| (i.to_string(), "op/".to_string())).collect();
-        (Book::from_history(history, &groups), 1000.0 * (-0.02f64).exp())
+        (Prior::from_history(history, &groups), 1000.0 * (-0.02f64).exp())
     }
 
     #[test]

@@ -6,9 +6,9 @@
 use super::chart::{self, Chart, Series};
 use super::layout::{a, commit, page, table};
 use super::paths;
-use crate::analysis::site::{self as model, CellHistory, SuiteHistory};
 use crate::base::sink::html;
 use crate::base::text;
+use crate::history::site::model::{self as model, CellHistory, SuiteHistory};
 
 /// An operation with at most this many cells also gets each cell's median over the runs drawn.
 const TIME_CHART_UP_TO: usize = 8;
