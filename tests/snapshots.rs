@@ -68,6 +68,7 @@ fn with_a_change_since(r: &mut results::Results) {
             verdict: Some(results::Verdict::Slower),
             minimum_detectable: Some(0.04),
             note: None,
+            reason: None,
             noise: None,
             beside: None,
             shared: vec![],

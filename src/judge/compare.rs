@@ -132,6 +132,7 @@ pub fn from_estimate(
         minimum_detectable: verdict::minimum_detectable(est, band, settings.confidence).map(|m| m.exp() - 1.0),
         settle_runs: verdict::runs_to_settle(est, band),
         note: est.interval.is_none().then(|| missing_interval_note(est.n)),
+        reason: est.interval.is_none().then_some(crate::results::Reason::TooFewRuns),
         metric: Metric::Wall,
         load_dependent: None,
     }

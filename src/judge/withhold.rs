@@ -166,12 +166,14 @@ pub fn apply(comparison: &mut Comparison, cell: &Cell, base: &Cell, band: f64, l
     };
     if holds {
         add_note(comparison, format!("a carry-over was found ({found}), {KEPT}"));
+        comparison.reason = Some(crate::results::Reason::CarryOverKept);
         return false;
     }
     comparison.verdict = Verdict::Unknown;
     // More runs in the same order would not settle it.
     comparison.settle_runs = None;
     add_note(comparison, why);
+    comparison.reason = Some(crate::results::Reason::CarryOver);
     true
 }
 

@@ -6,6 +6,28 @@ use crate::base::metric::Metric;
 use crate::base::params::Params;
 use serde::{Deserialize, Serialize};
 
+/// Why a verdict is `unknown` or withheld (or a ratio has no interval).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Reason {
+    /// Too few runs for an interval.
+    TooFewRuns,
+    /// Withheld: the run before changes the cell's time (`judge::withhold`).
+    CarryOver,
+    /// Between runs: the change lies within the cell's run-to-run noise,
+    /// `band` either side (relative: 0.031 is ±3.1%).
+    WithinNoise { band: f64 },
+    /// Between runs: versus's speed reference moved with it.
+    MachineMoved,
+    /// Between runs: the other implementations of its group moved with it.
+    GroupMoved,
+    /// Between runs: its ratios to the two others of its group disagree.
+    RatiosDisagree,
+    /// A carry-over was found and the verdict kept: the runs after each
+    /// predecessor give it on their own (`judge::withhold`).
+    CarryOverKept,
+}
+
 /// A cell compared with the baseline implementation at the same operation and parameters.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Comparison {
@@ -43,6 +65,10 @@ pub struct Comparison {
     /// Why there is no interval or verdict, when there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Why, as a type: what `note` says in words, for readers that decide
+    /// on it (the report's words, the findings), so none parses the note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Reason>,
     /// What was compared: wall time (absent), or "instructions" (the ratio
     /// is of instructions per call).
     #[serde(default, skip_serializing_if = "crate::base::metric::is_wall")]

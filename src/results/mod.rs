@@ -33,7 +33,7 @@ pub mod validate;
 pub use carry_over::{CarryOver, Effect, RunsAfter, Screen, ScreenMetric};
 pub use cell::{Cell, ServiceUsage, Stats, SteadyState, StopRule, WorkerInfo};
 pub use column::Column;
-pub use comparison::{AnalysisSettings, Comparison, Contention, INSTRUCTIONS_NOISE, LoadDependent, Verdict};
+pub use comparison::{AnalysisSettings, Comparison, Contention, INSTRUCTIONS_NOISE, LoadDependent, Reason, Verdict};
 pub use file::{from_text, read, to_json_text, write_json_atomic};
 pub use finding::{
     Cliff, CostFit, Crossover, Drift, Evidence, Finding, FindingKind, FirstRun, FitProblem, Growth, MemoryGrowth,

@@ -5,7 +5,7 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-use super::Verdict;
+use super::{Reason, Verdict};
 use crate::base::metric::Metric;
 
 /// The run a results document is compared with, and each cell's change since it.
@@ -25,10 +25,15 @@ pub struct Since {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub noise: Option<String>,
     /// One per cell present in both runs, in this run's cell order.
+    #[serde(deserialize_with = "changes_with_reasons")]
     pub changes: Vec<Change>,
     /// The same in each other metric both runs measured (`instructions`:
     /// medians are instructions per call).
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "IndexMap::is_empty",
+        deserialize_with = "metric_changes_with_reasons"
+    )]
     pub metrics: IndexMap<Metric, Vec<Change>>,
     /// Each group's change as a whole, where history has one (wall time).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -71,6 +76,9 @@ pub struct Change {
     /// Why there is no ratio, or why its verdict is unknown ("within run-to-run noise ±3.1% …").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Why its verdict is unknown, as a type (`note` says it in words).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Reason>,
     /// The cell's run-to-run noise the change was judged against, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub noise: Option<crate::results::RunNoise>,
@@ -83,6 +91,51 @@ pub struct Change {
     /// (`history::judge::references`); `verdict` is `unknown` when one of them explains it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shared: Vec<SharedShift>,
+}
+
+/// The changes as written, each given its `reason` where a document
+/// written before reasons were typed has only the note: the one place a
+/// note's words are read, for those documents alone.
+fn changes_with_reasons<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Change>, D::Error> {
+    let mut changes = Vec::<Change>::deserialize(d)?;
+    give_reasons(&mut changes);
+    Ok(changes)
+}
+
+/// `changes_with_reasons` for the changes in each other metric.
+fn metric_changes_with_reasons<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<IndexMap<Metric, Vec<Change>>, D::Error> {
+    let mut metrics = IndexMap::<Metric, Vec<Change>>::deserialize(d)?;
+    metrics.values_mut().for_each(|changes| give_reasons(changes));
+    Ok(metrics)
+}
+
+fn give_reasons(changes: &mut [Change]) {
+    for c in changes {
+        if c.reason.is_none() {
+            c.reason = c.note.as_deref().and_then(reason_of_note);
+        }
+        if let Some(b) = c.beside.as_mut().filter(|b| b.reason.is_none()) {
+            b.reason = b.note.as_deref().and_then(reason_of_note);
+        }
+    }
+}
+
+/// The reason an untyped note gives, by the words the judge wrote it in.
+fn reason_of_note(note: &str) -> Option<Reason> {
+    if let Some(rest) = note.strip_prefix("within run-to-run noise ±") {
+        let pct: f64 = rest.split('%').next()?.parse().ok()?;
+        return Some(Reason::WithinNoise { band: pct / 100.0 });
+    }
+    [
+        ("too few runs", Reason::TooFewRuns),
+        (MACHINE_MOVED, Reason::MachineMoved),
+        (GROUP_MOVED, Reason::GroupMoved),
+        ("the ratios to the two others do not agree", Reason::RatiosDisagree),
+    ]
+    .into_iter()
+    .find_map(|(words, reason)| note.starts_with(words).then_some(reason))
 }
 
 /// How a change's `note` begins when a reference withheld it
@@ -144,6 +197,9 @@ pub struct Beside {
     pub minimum_detectable: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Why its verdict is unknown, as a type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Reason>,
     /// The run-to-run noise of the ratio it was judged against.
     pub noise: crate::results::RunNoise,
 }
@@ -161,4 +217,62 @@ pub struct Shift {
     pub ci_high: f64,
     pub verdict: Verdict,
     pub noise: crate::results::RunNoise,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `since` as a document written before reasons were typed holds it:
+    /// notes only.
+    fn written_with_notes(notes: &[&str]) -> String {
+        let changes: Vec<String> = notes
+            .iter()
+            .map(|n| {
+                format!(
+                    r#"{{"id": "op/a", "old_median_ns": 1.0, "new_median_ns": 1.0, "ratio": 1.0, "ci_low": 0.9, "ci_high": 1.1, "verdict": "unknown", "note": "{n}"}}"#
+                )
+            })
+            .collect();
+        format!(
+            r#"{{"run_id": 1, "label": "the last run", "started_at": "t", "changes": [{}], "metrics": {{"instructions": [{}]}}}}"#,
+            changes.join(","),
+            changes.join(",")
+        )
+    }
+
+    #[test]
+    fn an_older_document_gets_each_reason_its_note_gives_and_a_typed_one_keeps_its_own() {
+        let notes = [
+            "within run-to-run noise ±3.1% (8 runs of this cell)",
+            "too few runs (n=3) for an interval: at least 6 are needed",
+            "moved with the machine: versus's speed reference ran 35% slower than at that run",
+            "moved with the other implementations of its group (b, c: 9% slower)",
+            "the ratios to the two others do not agree",
+            "old: skipped",
+        ];
+        let since: Since = serde_json::from_str(&written_with_notes(&notes)).unwrap();
+        let want = [
+            Some(Reason::WithinNoise { band: 0.031 }),
+            Some(Reason::TooFewRuns),
+            Some(Reason::MachineMoved),
+            Some(Reason::GroupMoved),
+            Some(Reason::RatiosDisagree),
+            None,
+        ];
+        let got: Vec<Option<Reason>> = since.changes.iter().map(|c| c.reason).collect();
+        assert_eq!(got, want);
+        let in_counts: Vec<Option<Reason>> = since.metrics[&Metric::Instructions].iter().map(|c| c.reason).collect();
+        assert_eq!(in_counts, want);
+        // Written again, the reason is a field of its own, and read back as it is.
+        let mut typed = since.changes[1].clone();
+        typed.reason = Some(Reason::GroupMoved);
+        let text = serde_json::to_string(&typed).unwrap();
+        assert!(text.contains(r#""reason":{"kind":"group_moved"}"#), "{text}");
+        let back: Since = serde_json::from_str(&format!(
+            r#"{{"run_id": 1, "label": "l", "started_at": "t", "changes": [{text}]}}"#
+        ))
+        .unwrap();
+        assert_eq!(back.changes[0].reason, Some(Reason::GroupMoved));
+    }
 }

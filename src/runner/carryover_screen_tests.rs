@@ -80,6 +80,7 @@ fn a_program_slower_after_any_other_is_screened_at_ten_runs_and_not_ranked() {
         assert_eq!(c.verdict, Verdict::Unknown, "{c:?}");
         let note = c.note.as_deref().unwrap();
         assert!(note.starts_with(WITHHELD) && note.contains("after itself"), "{note}");
+        assert_eq!(c.reason, Some(crate::results::Reason::CarryOver));
     }
     // …nor in the headline, nor in the overall mean.
     for h in &r.headline {

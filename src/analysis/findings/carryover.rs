@@ -6,7 +6,7 @@
 //! each comparison of such a cell is the judge's (`judge::withhold`).
 
 use crate::base::text;
-use crate::judge::withhold::{KEPT, WITHHELD, detected, screened, sentence, who};
+use crate::judge::withhold::{detected, screened, sentence, who};
 use crate::results::{CarryOver, Cell, Finding, FindingKind, Results, Warning};
 
 /// The warning's kind in `results.warnings`.
@@ -51,9 +51,9 @@ pub fn findings(results: &Results) -> Vec<Finding> {
         .collect()
 }
 
-/// How many of the run's comparisons (in time) of one of `cells` carry
-/// this note.
-fn count(results: &Results, cells: &[&Cell], marker: &str) -> usize {
+/// How many of the run's comparisons (in time) of one of `cells` the judge
+/// gave `reason`.
+fn count(results: &Results, cells: &[&Cell], reason: crate::results::Reason) -> usize {
     let involves = |c: &crate::results::Comparison, cell: &Cell| {
         c.operation == cell.operation
             && c.params == cell.params
@@ -63,7 +63,7 @@ fn count(results: &Results, cells: &[&Cell], marker: &str) -> usize {
         .comparisons
         .iter()
         .filter(|c| cells.iter().any(|cell| involves(c, cell)))
-        .filter(|c| c.note.as_deref().is_some_and(|n| n.contains(marker)))
+        .filter(|c| c.reason == Some(reason))
         .count()
 }
 
@@ -91,8 +91,8 @@ pub fn warning(results: &Results) -> Option<Warning> {
         message: format!(
             "{} cell(s) ran at a different speed depending on which implementation ran just before them: what one run leaves behind (memory to reclaim or caches evicted, for example: the run does not measure which) was charged to the next. Taking turns cannot cancel that, so a comparison with one of them keeps its verdict only where the runs after each predecessor give it on their own: {} kept, {} unknown because of it. The findings give each one's time run alone and in turns. Compare them with --order blocked (each implementation's runs in one block, as hyperfine does), or find what the run before leaves behind. Cells: {}.",
             named.len(),
-            count(results, &cells, KEPT),
-            count(results, &cells, WITHHELD),
+            count(results, &cells, crate::results::Reason::CarryOverKept),
+            count(results, &cells, crate::results::Reason::CarryOver),
             named.join(", ")
         ),
     })

@@ -121,6 +121,9 @@ pub fn judged_within(
         };
         if crate::judge::verdict::decide(&without, (1.0 + settings.noise).ln()) != Verdict::Unknown {
             c.note = Some(format!("within run-to-run noise {}", describe(n, settings.confidence)));
+            c.reason = Some(crate::results::Reason::WithinNoise {
+                band: noise_half_width(n, settings.confidence).exp() - 1.0,
+            });
         }
     }
     c
@@ -212,7 +215,15 @@ mod tests {
         };
         let c = change(&new, &old, Some(&noise), None, &s).unwrap();
         assert_eq!(c.verdict, Verdict::Unknown);
-        assert!(c.note.unwrap().starts_with("within run-to-run noise ±"));
+        // The reason as a type carries the band the note gives in words.
+        let Some(crate::results::Reason::WithinNoise { band }) = c.reason else {
+            panic!("{c:?}")
+        };
+        let note = c.note.unwrap();
+        assert!(
+            note.starts_with(&format!("within run-to-run noise ±{:.1}% (", band * 100.0)),
+            "{note}"
+        );
         // A +30% change clears it.
         let big = cell("a", &around(1300, 20));
         assert_eq!(

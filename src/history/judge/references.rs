@@ -160,6 +160,10 @@ pub fn withhold(change: &mut Comparison, shared: &[SharedShift]) -> bool {
         return false;
     };
     change.note = Some(explain(s));
+    change.reason = Some(match s.by {
+        SharedBy::Machine => crate::results::Reason::MachineMoved,
+        SharedBy::Group => crate::results::Reason::GroupMoved,
+    });
     change.verdict = Verdict::Unknown;
     true
 }

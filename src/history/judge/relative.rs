@@ -308,6 +308,7 @@ pub fn change_beside(
     if !agree {
         c.verdict = Verdict::Unknown;
         c.note = Some("the ratios to the two others do not agree".into());
+        c.reason = Some(crate::results::Reason::RatiosDisagree);
     }
     Some((c, against))
 }

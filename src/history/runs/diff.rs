@@ -340,6 +340,7 @@ fn beside(
         verdict: c.verdict,
         minimum_detectable: c.minimum_detectable,
         note: c.note,
+        reason: c.reason,
         noise: r.noise,
     })
 }
@@ -411,6 +412,10 @@ pub fn since(
                     .as_ref()
                     .map(|b| b.minimum_detectable)
                     .unwrap_or_else(|| r.change.as_ref().and_then(|c| c.minimum_detectable)),
+                reason: match &r.note {
+                    Some(_) => None,
+                    None => r.change.as_ref().and_then(|c| c.reason),
+                },
                 note: r.note.or_else(|| r.change.as_ref().and_then(|c| c.note.clone())),
                 noise: r.noise,
                 beside: r.beside,
@@ -559,6 +564,7 @@ mod tests {
         assert_eq!(verdicts(&d), vec![Verdict::Unknown; 4]);
         let c = d.rows[0].change.as_ref().unwrap();
         assert!(c.note.as_deref().unwrap().starts_with(references::GROUP_MOVED), "{c:?}");
+        assert_eq!(c.reason, Some(crate::results::Reason::GroupMoved));
         assert_eq!(d.rows[0].shared[0].by, crate::results::SharedBy::Group);
         // The same from a run as the store gives it back: statistics, no runs.
         let mut stored = old.clone();
@@ -599,6 +605,10 @@ mod tests {
         assert!(
             note.starts_with(references::MACHINE_MOVED) && note.contains("35% slower"),
             "{note}"
+        );
+        assert_eq!(
+            d.rows[0].change.as_ref().unwrap().reason,
+            Some(crate::results::Reason::MachineMoved)
         );
         assert!(d.machine.as_ref().is_some_and(|m| m.verdict == Verdict::Slower));
         // Twice as slow on a machine 35% slower: the cell changed too.

@@ -15,9 +15,12 @@ pub fn table(d: &Diff, noise_floor: f64) -> Table {
         .iter()
         .map(|r| {
             let c = r.change.as_ref();
-            let note = match &r.beside {
-                Some(b) => b.note.as_deref(),
-                None => c.and_then(|c| c.note.as_deref()).or(r.note.as_deref()),
+            let (note, reason) = match &r.beside {
+                Some(b) => (b.note.as_deref(), b.reason),
+                None => (
+                    c.and_then(|c| c.note.as_deref()).or(r.note.as_deref()),
+                    c.and_then(|c| c.reason),
+                ),
             };
             let mut cells = vec![
                 r.id.clone(),
@@ -32,7 +35,7 @@ pub fn table(d: &Diff, noise_floor: f64) -> Table {
                         .map_or_else(|| "—".into(), |b| change_text(Some(b.ratio), b.ci_low, b.ci_high)),
                 );
             }
-            cells.push(verdict_word(r.verdict(), note, noise_floor, d.metric));
+            cells.push(verdict_word(r.verdict(), reason, note, noise_floor, d.metric));
             cells
         })
         .collect();
@@ -53,7 +56,7 @@ pub fn table(d: &Diff, noise_floor: f64) -> Table {
         .rows
         .iter()
         .filter(|r| !r.shared.is_empty())
-        .filter_map(|r| r.change.as_ref()?.note.as_deref());
+        .filter_map(|r| r.change.as_ref()?.reason);
     notes.extend(machine_note(held, d.machine.as_ref()));
     if with_beside {
         notes.push(BESIDE.to_string());

@@ -71,9 +71,7 @@ fn withheld_any(results: &Results, f: &Finding) -> bool {
             c.operation == cell.operation
                 && c.params == cell.params
                 && (c.implementation == cell.implementation || c.baseline == cell.implementation)
-                && c.note
-                    .as_deref()
-                    .is_some_and(|n| n.starts_with(crate::judge::withhold::WITHHELD))
+                && c.reason == Some(crate::results::Reason::CarryOver)
         })
     })
 }

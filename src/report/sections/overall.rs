@@ -29,6 +29,7 @@ fn mean_text(r: &OverallRow, reference: &str) -> String {
         minimum_detectable: None,
         settle_runs: None,
         note: None,
+        reason: None,
         metric: Default::default(),
         load_dependent: None,
     })

@@ -9,8 +9,7 @@
 
 use crate::base::metric::Metric;
 use crate::report::tables::{Table, TableKind};
-use crate::results::{Change, MachineShift, Results, Since, Verdict};
-use crate::results::{GROUP_MOVED, MACHINE_MOVED};
+use crate::results::{Change, MachineShift, Reason, Results, Since, Verdict};
 
 use crate::report::sections::revisions::{bound, pct};
 
@@ -24,29 +23,39 @@ pub(crate) fn change_text(ratio: Option<f64>, low: Option<f64>, high: Option<f64
 }
 
 /// The verdict of a change in words: "slower", "faster", "same", "within
-/// noise ±3.1%", "unknown (n=3)", or why there is none; in instructions
-/// "more" and "fewer".
-pub fn verdict_word(verdict: Option<Verdict>, note: Option<&str>, noise_floor: f64, metric: Metric) -> String {
-    let within = note.and_then(|n| n.strip_prefix("within run-to-run noise "));
+/// noise ±3.1%", "unknown (too few runs)", or why there is none (its
+/// `note`); in instructions "more" and "fewer".
+pub fn verdict_word(
+    verdict: Option<Verdict>,
+    reason: Option<Reason>,
+    note: Option<&str>,
+    noise_floor: f64,
+    metric: Metric,
+) -> String {
     let (slower, faster) = metric.verdict_words();
-    match (verdict, within) {
-        (Some(Verdict::Slower), _) => slower.into(),
-        (Some(Verdict::Faster), _) => faster.into(),
-        (Some(Verdict::Same), _) => format!("same (±{}%)", noise_floor * 100.0),
-        (Some(Verdict::Unknown), Some(w)) => format!("within noise {}", w.split(' ').next().unwrap_or(w)),
-        (Some(_), _) => match note {
-            Some(n) if n.starts_with("too few runs") => "unknown (too few runs)".into(),
-            Some(n) if n.starts_with(MACHINE_MOVED) => "unknown (the machine moved)".into(),
-            Some(n) if n.starts_with(GROUP_MOVED) => "unknown (its group moved)".into(),
+    match verdict {
+        Some(Verdict::Slower) => slower.into(),
+        Some(Verdict::Faster) => faster.into(),
+        Some(Verdict::Same) => format!("same (±{}%)", noise_floor * 100.0),
+        Some(_) => match reason {
+            Some(Reason::WithinNoise { band }) if verdict == Some(Verdict::Unknown) => {
+                format!("within noise ±{:.1}%", band * 100.0)
+            }
+            Some(Reason::TooFewRuns) => "unknown (too few runs)".into(),
+            Some(Reason::MachineMoved) => "unknown (the machine moved)".into(),
+            Some(Reason::GroupMoved) => "unknown (its group moved)".into(),
             _ => "unknown".into(),
         },
-        (None, _) => note.unwrap_or_default().to_string(),
+        None => note.unwrap_or_default().to_string(),
     }
 }
 
 fn row(c: &Change, noise_floor: f64, metric: Metric, with_beside: bool) -> Vec<String> {
     let fmt = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |x| metric.format(x));
-    let note = c.beside.as_ref().map_or(c.note.as_deref(), |b| b.note.as_deref());
+    let (note, reason) = c
+        .beside
+        .as_ref()
+        .map_or((c.note.as_deref(), c.reason), |b| (b.note.as_deref(), b.reason));
     let mut cells = vec![
         // A cell without parameters has an id ending in "/": shown without it.
         c.id.trim_end_matches('/').to_string(),
@@ -61,7 +70,7 @@ fn row(c: &Change, noise_floor: f64, metric: Metric, with_beside: bool) -> Vec<S
                 .map_or_else(|| "—".into(), |b| change_text(Some(b.ratio), b.ci_low, b.ci_high)),
         );
     }
-    cells.push(verdict_word(c.verdict, note, noise_floor, metric));
+    cells.push(verdict_word(c.verdict, reason, note, noise_floor, metric));
     cells
 }
 
@@ -97,16 +106,16 @@ pub fn shared_note(since: &Since) -> Option<String> {
         .changes
         .iter()
         .filter(|c| c.verdict == Some(Verdict::Unknown) && !c.shared.is_empty())
-        .filter_map(|c| c.note.as_deref());
+        .filter_map(|c| c.reason);
     machine_note(held, since.machine.as_ref())
 }
 
-/// `shared_note` from the notes of the changes a reference withheld.
-pub(crate) fn machine_note<'a>(held: impl Iterator<Item = &'a str>, machine: Option<&MachineShift>) -> Option<String> {
+/// `shared_note` from the reasons of the changes a reference withheld.
+pub(crate) fn machine_note(held: impl Iterator<Item = Reason>, machine: Option<&MachineShift>) -> Option<String> {
     let (mut group, mut by_machine) = (0, 0);
-    for note in held {
-        group += usize::from(note.starts_with(GROUP_MOVED));
-        by_machine += usize::from(note.starts_with(MACHINE_MOVED));
+    for reason in held {
+        group += usize::from(reason == Reason::GroupMoved);
+        by_machine += usize::from(reason == Reason::MachineMoved);
     }
     if group + by_machine == 0 && !machine.is_some_and(|m| m.verdict.is_change()) {
         return None;
@@ -244,6 +253,7 @@ mod tests {
             verdict: Some(beside.as_ref().map_or(Verdict::Slower, |b| b.verdict)),
             minimum_detectable: Some(0.03),
             note: None,
+            reason: None,
             noise: Some(noise()),
             beside,
             shared: vec![],
@@ -262,6 +272,7 @@ mod tests {
             verdict: Verdict::Unknown,
             minimum_detectable: Some(0.02),
             note: None,
+            reason: None,
             noise: noise(),
         };
         r.since = Some(Since {

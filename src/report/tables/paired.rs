@@ -108,6 +108,7 @@ mod tests {
             minimum_detectable: None,
             settle_runs: None,
             note: None,
+            reason: None,
             metric: Default::default(),
             load_dependent: None,
             // Any verdict: the medians do not depend on it.
