@@ -73,21 +73,12 @@ const LAYERS: &[(&str, &[&str])] = &[
         "revisions",
         &["base", "environment", "judge", "plan", "results", "suite"],
     ),
-    // Turning documents into text.
+    // Turning documents into text: what a report shows is in the document
+    // it is handed, so it asks neither the judge, the analysis nor the
+    // statistics.
     (
         "report",
-        &[
-            "analysis",
-            "base",
-            "environment",
-            "exec",
-            "judge",
-            "plan",
-            "results",
-            "runner",
-            "stats",
-            "suite",
-        ],
+        &["base", "environment", "exec", "plan", "results", "runner", "suite"],
     ),
     // Across runs: the store, the run-to-run judge, diff, trend, the site,
     // bisect. Nothing below it knows it exists.

@@ -127,7 +127,14 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
         max_rss_at_most: peak.1,
         ci_low_ns: median_ci.map(|i| i.0),
         ci_high_ns: median_ci.map(|i| i.1),
-        levels: median_est.filter(|e| e.segments > 1).map(|e| Levels::of(&e)),
+        levels: median_est.filter(|e| e.segments > 1).map(|e| Levels {
+            modes: super::segment_modes(cell).map(|m| crate::results::SegmentModes {
+                slow: m.slow.len(),
+                of: m.of,
+                ratio: m.ratio,
+            }),
+            ..Levels::of(&e)
+        }),
         mean_ci_low_ns: mean_ci.map(|i| i.low),
         mean_ci_high_ns: mean_ci.map(|i| i.high),
         outliers,

@@ -14,10 +14,11 @@
 use crate::analysis::baseline_of;
 use crate::analysis::findings::series;
 use crate::base::metric::Metric;
-use crate::base::params::Params;
 use crate::base::text;
 use crate::judge::pair::judge_pair;
-use crate::results::{AnalysisSettings, Cell, FindingKind, Headline, HeadlineAsk, HeadlineRow, Results, Verdict};
+use crate::results::{
+    AnalysisSettings, Cell, FindingKind, Headline, HeadlineAsk, HeadlineRow, Results, Verdict, place,
+};
 
 /// The most lines versus picks for a suite that states none.
 pub const DERIVED: usize = 8;
@@ -253,15 +254,6 @@ fn sentence(h: &Headline, reference: &Cell) -> String {
         ));
     }
     out
-}
-
-/// "encrypt at size=100MiB, armor=false", or the operation alone.
-pub fn place(operation: &str, params: &Params) -> String {
-    if params.is_empty() {
-        return operation.to_string();
-    }
-    let values: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    format!("{operation} at {}", values.join(", "))
 }
 
 /// One implementation against the reference, in words and figures.

@@ -124,6 +124,7 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
     crate::analysis::overall::refresh(results);
     crate::analysis::findings::refresh(results);
     crate::analysis::headline::refresh(results);
+    results.carry_over_coverage = carryover::coverage(results);
 }
 
 /// The cells of each group (one operation at one parameter set), in document order.
@@ -180,9 +181,17 @@ fn compare_groups(results: &Results, metric: Metric) -> (Vec<Comparison>, Vec<St
             }
             // Cells of one group were interleaved, segment by segment, unless
             // one came from an earlier run (--resume): `compare` pairs what it can.
-            let Some(Judged { comparison, .. }) = judge_pair(metric, c, base, settings) else {
+            let Some(Judged { mut comparison, .. }) = judge_pair(metric, c, base, settings) else {
                 continue;
             };
+            // The medians over the runs a paired ratio used, of the cells as
+            // the metric's view shows them.
+            let pair = match metric {
+                Metric::Wall => Some((c, base)),
+                _ => views.iter().find(|v| v.id == c.id).map(|v| (v, base_view)),
+            };
+            comparison.paired_medians =
+                pair.and_then(|(a, b)| crate::judge::compare::paired_medians(a, b, &comparison));
             if comparison.verdict != Verdict::Baseline && comparison.ci_low.is_none() {
                 untestable.push(format!("{} ({} runs)", c.label(), comparison.n));
             }

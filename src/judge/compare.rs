@@ -133,6 +133,7 @@ pub fn from_estimate(
         settle_runs: verdict::runs_to_settle(est, band),
         note: est.interval.is_none().then(|| missing_interval_note(est.n)),
         reason: est.interval.is_none().then_some(crate::results::Reason::TooFewRuns),
+        paired_medians: None,
         metric: Metric::Wall,
         load_dependent: None,
     }
@@ -165,4 +166,89 @@ pub fn compare(cell: &Cell, base: &Cell, paired: bool, settings: &AnalysisSettin
         unpaired(&log_estimate(sa)?, &log_estimate(sb)?)
     };
     Some(from_estimate(cell, base, &est, paired, settings))
+}
+
+/// The medians over the paired runs, when the ratio used fewer runs than one
+/// of the two cells has; `None` when it used them all (or is not paired).
+pub fn paired_medians(cell: &Cell, base: &Cell, comparison: &Comparison) -> Option<crate::results::PairedMedians> {
+    if !comparison.paired || std::ptr::eq(cell, base) {
+        return None;
+    }
+    let (a, b, _) = paired_runs(cell, base);
+    let rounds = a.len();
+    if rounds == 0 || (cell.samples.len() == rounds && base.samples.len() == rounds) {
+        return None;
+    }
+    let median = |mut s: Vec<f64>| {
+        s.sort_unstable_by(f64::total_cmp);
+        crate::stats::median_of_sorted(&s)
+    };
+    Some(crate::results::PairedMedians {
+        rounds,
+        median_ns: median(a),
+        baseline_median_ns: median(b),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::{PairedMedians, Samples};
+
+    fn cell(name: &str, wall: &[u64]) -> Cell {
+        let mut c: Cell = serde_json::from_value(serde_json::json!({
+            "id": name, "implementation": name, "operation": "op", "params": {},
+            "outcome": "ok", "warmup_runs": 0, "runs_requested": wall.len(), "warmup_wall_ns": [],
+            "samples": {"wall_ns": [], "user_ns": [], "sys_ns": [], "max_rss_bytes": []}
+        }))
+        .unwrap();
+        c.samples = Samples {
+            wall_ns: wall.to_vec().into(),
+            ..Default::default()
+        };
+        c
+    }
+
+    fn comparison(paired: bool) -> Comparison {
+        Comparison {
+            implementation: "a".into(),
+            baseline: "b".into(),
+            operation: "op".into(),
+            params: Default::default(),
+            ratio: 1.0,
+            ci_low: None,
+            ci_high: None,
+            n: 0,
+            levels: Default::default(),
+            minimum_detectable: None,
+            settle_runs: None,
+            note: None,
+            reason: None,
+            paired_medians: None,
+            metric: Default::default(),
+            load_dependent: None,
+            // Any verdict: the medians do not depend on it.
+            verdict: Verdict::Baseline,
+            paired,
+        }
+    }
+
+    #[test]
+    fn medians_over_the_runs_both_cells_have() {
+        // a stopped after 3 runs; b went on and got slower.
+        let a = cell("a", &[10, 11, 12]);
+        let b = cell("b", &[9, 10, 11, 30, 31, 32, 33]);
+        let m = paired_medians(&a, &b, &comparison(true)).unwrap();
+        assert_eq!(
+            m,
+            PairedMedians {
+                rounds: 3,
+                median_ns: 11.0,
+                baseline_median_ns: 10.0
+            }
+        );
+        // Equal counts, or an unpaired comparison: nothing to explain.
+        assert!(paired_medians(&a, &cell("c", &[1, 2, 3]), &comparison(true)).is_none());
+        assert!(paired_medians(&a, &b, &comparison(false)).is_none());
+    }
 }

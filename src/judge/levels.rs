@@ -49,6 +49,7 @@ impl Levels {
             segments: est.segments,
             between_share: est.between_share,
             widened: est.widened,
+            modes: None,
         }
     }
 }

@@ -23,12 +23,12 @@ pub const KEPT: &str = "but the runs after each predecessor give this verdict on
 
 /// The cell's carry-over when one was detected.
 pub fn detected(cell: &Cell) -> Option<&CarryOver> {
-    cell.stats.as_ref()?.carry_over.as_ref().filter(|c| c.detected)
+    cell.carry_over_found()
 }
 
 /// The screen of a carry-over the screen found, not the test.
 pub fn screened(co: &CarryOver) -> Option<&Screen> {
-    co.screen.as_ref().filter(|s| s.fired && co.detected)
+    co.screened()
 }
 
 /// "every one of the 7 runs after others slower than all 3 after itself,

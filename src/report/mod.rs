@@ -1,5 +1,7 @@
 //! Reports: turn a finished (or interrupted) `Results` document into text.
-//! Reporters only format; they never measure and never compute a statistic.
+//! Reporters only format; they never measure and never compute a statistic:
+//! `tests/layers.rs` refuses any path from here into `judge`, `analysis`
+//! or `stats`, so every figure shown is one the document holds.
 //! `files` is the one place that writes reports to disk. What needs more
 //! than one run (the site, `versus trend`'s pages, `versus diff`'s table)
 //! is drawn in `history`, with these pieces.

@@ -92,3 +92,10 @@ pub struct Screen {
     /// most 1 − confidence.
     pub fired: bool,
 }
+
+impl CarryOver {
+    /// The screen's finding, where the screen (not the test) found it.
+    pub fn screened(&self) -> Option<&Screen> {
+        self.screen.as_ref().filter(|s| s.fired && self.detected)
+    }
+}

@@ -162,6 +162,21 @@ impl ServiceUsage {
 }
 
 impl Cell {
+    /// The carry-over found in this cell (by the test or the screen), if any.
+    pub fn carry_over_found(&self) -> Option<&CarryOver> {
+        self.stats.as_ref()?.carry_over.as_ref().filter(|c| c.detected)
+    }
+
+    /// The mean user and system CPU time of its runs, in seconds (the
+    /// figures hyperfine's JSON gives); `None` where a column is empty.
+    pub fn mean_cpu_seconds(&self) -> (Option<f64>, Option<f64>) {
+        let mean_of = |column: &crate::results::Column<1000>| {
+            let xs: Vec<f64> = column.iter().map(|ns| ns as f64 / 1e9).collect();
+            crate::stats::summarize(&xs).map(|m| m.mean)
+        };
+        (mean_of(&self.samples.user_ns), mean_of(&self.samples.sys_ns))
+    }
+
     /// A finished, ok cell of operation "op" named `name` (id and
     /// implementation) with `samples`, every other field empty: what
     /// tests build on, changing what they need with `..`.

@@ -28,6 +28,15 @@ pub enum Reason {
     CarryOverKept,
 }
 
+/// The medians of a paired comparison over the runs it used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairedMedians {
+    /// Pairs the ratio used (`judge::compare::paired_runs`).
+    pub rounds: usize,
+    pub median_ns: f64,
+    pub baseline_median_ns: f64,
+}
+
 /// A cell compared with the baseline implementation at the same operation and parameters.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Comparison {
@@ -69,6 +78,11 @@ pub struct Comparison {
     /// on it (the report's words, the findings), so none parses the note.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<Reason>,
+    /// For a paired ratio over fewer runs than one of its cells has (their
+    /// counts differ, `--precision`): both medians over the runs it used,
+    /// so that the figures beside the ratio can agree with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paired_medians: Option<PairedMedians>,
     /// What was compared: wall time (absent), or "instructions" (the ratio
     /// is of instructions per call).
     #[serde(default, skip_serializing_if = "crate::base::metric::is_wall")]
@@ -184,4 +198,22 @@ impl AnalysisSettings {
             },
         }
     }
+}
+
+/// The smallest changes a set of comparisons could find
+/// (`minimum_detectable` of each): (the median one, the largest), or `None`
+/// when none could say.
+pub fn detectable(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    let mut mdes: Vec<f64> = values.collect();
+    mdes.sort_unstable_by(f64::total_cmp);
+    let worst = *mdes.last()?;
+    Some((crate::stats::median_of_sorted(&mdes), worst))
+}
+
+/// About how many runs would settle half of a run's unknowns: the middle
+/// (upper median) of their `settle_runs`.
+pub fn settling_half(values: impl Iterator<Item = u64>) -> Option<u64> {
+    let mut settle: Vec<u64> = values.collect();
+    settle.sort_unstable();
+    settle.get(settle.len() / 2).copied()
 }

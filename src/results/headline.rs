@@ -111,3 +111,12 @@ pub struct HeadlineRow {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
+
+/// "encrypt at size=100MiB, armor=false", or the operation alone.
+pub fn place(operation: &str, params: &Params) -> String {
+    if params.is_empty() {
+        return operation.to_string();
+    }
+    let values: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!("{operation} at {}", values.join(", "))
+}

@@ -230,6 +230,7 @@ pub fn view(results: &Results, metric: Metric) -> Results {
         // The suite-wide mean and the revision columns are judged in time.
         overall: None,
         revisions: None,
+        carry_over_coverage: None,
     }
 }
 

@@ -33,13 +33,16 @@ pub mod validate;
 pub use carry_over::{CarryOver, Effect, RunsAfter, Screen, ScreenMetric};
 pub use cell::{Cell, ServiceUsage, Stats, SteadyState, StopRule, WorkerInfo};
 pub use column::Column;
-pub use comparison::{AnalysisSettings, Comparison, Contention, INSTRUCTIONS_NOISE, LoadDependent, Reason, Verdict};
+pub use comparison::{
+    AnalysisSettings, Comparison, Contention, INSTRUCTIONS_NOISE, LoadDependent, PairedMedians, Reason, Verdict,
+    detectable, settling_half,
+};
 pub use file::{from_text, read, to_json_text, write_json_atomic};
 pub use finding::{
     Cliff, CostFit, Crossover, Drift, Evidence, Finding, FindingKind, FirstRun, FitProblem, Growth, MemoryGrowth,
     OutcomeCount, Ratio, SizeAnswer, SizeSegment, SizeWinner, UnstableCell,
 };
-pub use headline::{Headline, HeadlineAsk, HeadlineRow, NotesAt, ReportInfo};
+pub use headline::{Headline, HeadlineAsk, HeadlineRow, NotesAt, ReportInfo, place};
 pub use journal::{Journal, Recovered};
 pub use judged::{Instability, InstabilityKind, NoiseSource, RunNoise};
 pub use machine::{
@@ -50,7 +53,7 @@ pub use order::RunOrder;
 pub use overall::{OperationMeans, Overall, OverallRow};
 pub use revisions::{BuildRecord, BuildStatus, RevisionColumn, RevisionInfo, Revisions};
 pub use samples::{Samples, per_call, per_call_batches};
-pub use segments::{Design, Levels, Segment, gather};
+pub use segments::{Design, Levels, Segment, SegmentModes, gather};
 pub use since::{Beside, Change, GROUP_MOVED, MACHINE_MOVED, MachineShift, SharedBy, SharedShift, Shift, Since};
 
 pub const SCHEMA_VERSION: u32 = 2;
@@ -215,6 +218,11 @@ pub struct Results {
     /// Set when implementations were measured at several git revisions (`--rev`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revisions: Option<Revisions>,
+    /// Where the carry-over test could not cover every cell with an order:
+    /// how many it tested and what it takes (`analysis::findings::carryover`),
+    /// in the method section's words; absent when it covered them all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carry_over_coverage: Option<String>,
 }
 
 /// A document with nothing measured or concluded yet, at this versus's
@@ -245,6 +253,7 @@ impl Default for Results {
             metrics: IndexMap::new(),
             view: Default::default(),
             revisions: None,
+            carry_over_coverage: None,
         }
     }
 }

@@ -24,6 +24,20 @@ pub struct Levels {
     /// Whether the variation between segments widened the interval.
     #[serde(default)]
     pub widened: bool,
+    /// Where the segments settled at two levels (`judge::levels::modes`,
+    /// the `segment_modes` warning's rule): how many of them at the slower.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modes: Option<SegmentModes>,
+}
+
+/// Segments that settled at two levels.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SegmentModes {
+    /// Segments at the slower level, of `of` in all.
+    pub slow: usize,
+    pub of: usize,
+    /// Median of the slow segments' medians over that of the fast ones.
+    pub ratio: f64,
 }
 
 /// How the run visited its groups (`plan::schedule`).

@@ -19,14 +19,13 @@
 //! command's exact peak where versus measured one (see `memory`). Cells
 //! that did not end ok are left out: hyperfine stops at a
 //! failing command instead. `user` and `system` are means, as hyperfine's;
-//! they are computed by the statistics layer (`stats::summarize`), not here.
+//! the document's (`Cell::mean_cpu_seconds`), not computed here.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use crate::results::{Cell, Results};
-use crate::stats;
 
 /// Seconds, as hyperfine writes every time.
 type Second = f64;
@@ -82,17 +81,14 @@ fn entry(cell: &Cell) -> Option<Entry> {
     let secs = |ns: f64| ns / 1e9;
     let samples = &cell.samples;
     let process = samples.iterations.is_empty() && !samples.user_ns.is_empty();
-    let mean_of = |column: &crate::results::Column<1000>| {
-        let xs: Vec<f64> = column.iter().map(|ns| secs(ns as f64)).collect();
-        stats::summarize(&xs).map(|m| m.mean)
-    };
+    let (user, system) = cell.mean_cpu_seconds();
     Some(Entry {
         command: command(cell),
         mean: secs(s.mean_ns),
         stddev: s.stddev_ns.map(secs),
         median: secs(s.median_ns),
-        user: mean_of(&samples.user_ns),
-        system: mean_of(&samples.sys_ns),
+        user,
+        system,
         min: secs(s.min_ns),
         max: secs(s.max_ns),
         times: samples.per_call_ns().into_iter().map(secs).collect(),

@@ -60,8 +60,7 @@ fn cells_of<'a>(results: &'a Results, f: &'a Finding) -> impl Iterator<Item = &'
 
 /// Whether every carry-over of `f`'s cells was found by the screen alone.
 fn screened_only(results: &Results, f: &Finding) -> bool {
-    cells_of(results, f)
-        .all(|c| crate::judge::withhold::detected(c).is_none_or(|co| crate::judge::withhold::screened(co).is_some()))
+    cells_of(results, f).all(|c| c.carry_over_found().is_none_or(|co| co.screened().is_some()))
 }
 
 /// Whether a comparison of one of `f`'s cells was withheld for a carry-over.

@@ -96,7 +96,7 @@ pub fn headline_lines(results: &Results) -> Vec<HeadlineLine> {
         .headline
         .iter()
         .map(|h| {
-            let place = crate::analysis::headline::place(&h.operation, &h.params);
+            let place = crate::results::place(&h.operation, &h.params);
             let figures = h
                 .text
                 .strip_prefix(&format!("{place}: "))

@@ -11,23 +11,16 @@ use crate::results::{Results, Verdict};
 pub fn verdict_note(results: &Results) -> String {
     let count = |v: Verdict| results.comparisons.iter().filter(|c| c.verdict == v).count();
     let noise = results.analysis.noise * 100.0;
-    let mut mdes: Vec<f64> = results
-        .comparisons
-        .iter()
-        .filter_map(|c| c.minimum_detectable)
-        .collect();
-    mdes.sort_unstable_by(f64::total_cmp);
-    let could_see = match (mdes.first(), mdes.last()) {
-        (Some(_), Some(worst)) => format!(
+    let could_see = match crate::results::detectable(results.comparisons.iter().filter_map(|c| c.minimum_detectable)) {
+        Some((median, worst)) => format!(
             " This run could see changes of {:.1}% or more in its median comparison and {:.1}% in its least precise one (four times in five).",
-            crate::stats::median_of_sorted(&mdes) * 100.0,
+            median * 100.0,
             worst * 100.0
         ),
-        _ => String::new(),
+        None => String::new(),
     };
-    let mut settle: Vec<u64> = results.comparisons.iter().filter_map(|c| c.settle_runs).collect();
-    settle.sort_unstable();
-    let settle = settle.get(settle.len() / 2).map_or_else(String::new, |n| {
+    let settle = crate::results::settling_half(results.comparisons.iter().filter_map(|c| c.settle_runs));
+    let settle = settle.map_or_else(String::new, |n| {
         format!(" At the spread seen, about {n} runs would settle half the unknowns (`--runs`, or `--precision`).")
     });
     if results.view == Metric::Instructions {
@@ -126,8 +119,10 @@ pub fn method_sentence(results: &Results) -> Option<String> {
         }
         _ => "",
     };
-    let carry_over =
-        crate::analysis::findings::carryover::coverage(results).map_or_else(String::new, |c| format!(" {c}"));
+    let carry_over = results
+        .carry_over_coverage
+        .as_ref()
+        .map_or_else(String::new, |c| format!(" {c}"));
     Some(format!(
         "Each cell: {span} measured runs after up to {warm} warm-up run(s), {order}; every run's exit status and output checks verified. {kind}{lead_in}{carry_over}"
     ))

@@ -30,6 +30,7 @@ fn mean_text(r: &OverallRow, reference: &str) -> String {
         settle_runs: None,
         note: None,
         reason: None,
+        paired_medians: None,
         metric: Default::default(),
         load_dependent: None,
     })

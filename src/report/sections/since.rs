@@ -167,12 +167,10 @@ pub(crate) fn noise_notes(noise: Option<&String>, metric: Metric) -> Vec<String>
 /// The smallest change these comparisons could have found: "could find
 /// changes of 4.2% or more in its median cell, 9.8% in its least precise".
 fn could_find(changes: &[Change]) -> Option<String> {
-    let mut mdes: Vec<f64> = changes.iter().filter_map(|c| c.minimum_detectable).collect();
-    mdes.sort_unstable_by(f64::total_cmp);
-    let worst = *mdes.last()?;
+    let (median, worst) = crate::results::detectable(changes.iter().filter_map(|c| c.minimum_detectable))?;
     Some(format!(
         "Against this reference, a change of {:.1}% or more would be found in the median cell, {:.1}% in the least precise one (four times in five).",
-        crate::stats::median_of_sorted(&mdes) * 100.0,
+        median * 100.0,
         worst * 100.0
     ))
 }

@@ -200,18 +200,11 @@ pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
 /// The note under a ratio table when some ratio rests on fewer runs than
 /// the medians beside it (`paired`); `row` labels a cell's row.
 fn paired_note(results: &Results, cells: &[&Cell], row: &dyn Fn(&Cell) -> String) -> Option<String> {
-    let mut by_params: std::collections::HashMap<(&str, String), &Cell> = std::collections::HashMap::new();
-    for b in cells {
-        by_params
-            .entry((b.implementation.as_str(), params_key(&b.params)))
-            .or_insert(b);
-    }
     let rows: Vec<_> = cells
         .iter()
         .filter_map(|c| {
             let k = results.comparison_of(c)?;
-            let base = *by_params.get(&(k.baseline.as_str(), params_key(&c.params)))?;
-            let m = crate::report::tables::paired::paired_medians(c, base, k)?;
+            let m = k.paired_medians.clone()?;
             Some((row(c), c.implementation.clone(), k.baseline.clone(), m))
         })
         .collect();
