@@ -12,9 +12,10 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 
-use super::{folder_name, run_session, say, selection};
+use super::{run_session, say, selection};
 use crate::app::cli::{BisectArgs, Record};
 use crate::app::exit;
+use crate::base::folder;
 use crate::base::params::params_key;
 use crate::history::bisect::record::{self, Recorded, Summary};
 use crate::history::bisect::search::{self, Ending, Measure, Measured, Probe, Settings};
@@ -289,7 +290,7 @@ pub fn bisect(args: BisectArgs) -> Result<ExitCode> {
     let commits: Vec<String> = std::iter::once(good_commit).chain(range).collect();
     let out = args.out.clone().unwrap_or_else(|| {
         PathBuf::from("versus-results")
-            .join(folder_name(&suite.name))
+            .join(folder::for_title(&suite.name))
             .join("bisect")
     });
     // Held to the end: no other versus writes into the folder meanwhile.

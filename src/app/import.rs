@@ -5,9 +5,10 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use super::{folder_name, recording, say, summary};
+use super::{recording, say, summary};
 use crate::app::cli::ImportArgs;
 use crate::app::exit;
+use crate::base::folder;
 use crate::history::Document;
 use crate::import::{self, Options};
 use crate::report::files::{self, Outputs};
@@ -35,7 +36,7 @@ pub fn import(args: ImportArgs) -> Result<ExitCode> {
     let out_dir = args
         .out
         .clone()
-        .unwrap_or_else(|| std::path::PathBuf::from("versus-results").join(folder_name(&results.suite.name)));
+        .unwrap_or_else(|| std::path::PathBuf::from("versus-results").join(folder::for_title(&results.suite.name)));
     // Held to the end: no other versus writes into the folder meanwhile.
     let _claim = crate::session::folder::claim(&out_dir, "--out")?;
     let cwd = std::env::current_dir().context("cannot read the current folder")?;

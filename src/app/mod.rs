@@ -105,26 +105,6 @@ fn selection(common: &Common, only: Vec<String>) -> Result<Selection> {
     })
 }
 
-/// A folder name from a suite's title: letters, digits, '.', '_' and '-'
-/// kept, every other run of characters one '-' ("Quickstart: gzip vs xz" →
-/// "Quickstart-gzip-vs-xz").
-pub(crate) fn folder_name(title: &str) -> String {
-    let mut out = String::new();
-    for c in title.chars() {
-        if c.is_alphanumeric() || matches!(c, '.' | '_' | '-') {
-            out.push(c);
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    let trimmed = out.trim_matches(['-', '.']);
-    if trimmed.is_empty() {
-        "suite".into()
-    } else {
-        trimmed.to_string()
-    }
-}
-
 /// The end-of-run summary at the terminal's width (stdout's, else 100
 /// columns), coloured as `colour` says.
 fn summary(results: &Results, verbose: bool, colour: bool) -> String {
@@ -160,17 +140,4 @@ pub(crate) fn exports(e: &crate::app::cli::Exports) -> Outputs {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::folder_name;
-
-    #[test]
-    fn folder_names_are_safe_and_readable() {
-        assert_eq!(
-            folder_name("Quickstart: gzip vs bzip2 vs xz"),
-            "Quickstart-gzip-vs-bzip2-vs-xz"
-        );
-        assert_eq!(folder_name("../../etc"), "etc");
-        assert_eq!(folder_name("a/b c"), "a-b-c");
-        assert_eq!(folder_name("???"), "suite");
-    }
-}
+mod tests {}

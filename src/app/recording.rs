@@ -265,7 +265,7 @@ fn leave_unrecorded(rec: &Recording, results: &Results, document: &Document) -> 
         .collect();
     let name = format!(
         "{}-{stamp}-{}",
-        super::folder_name(&results.suite.name),
+        crate::base::folder::for_title(&results.suite.name),
         std::process::id()
     );
     let path = rec.unrecorded.join(format!("{name}.json"));

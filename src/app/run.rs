@@ -219,7 +219,7 @@ fn output_folder(args: &RunArgs, suite_name: &str, shard: Option<&results::Shard
         }
         return Ok((claim, recovered));
     }
-    let mut default = PathBuf::from("versus-results").join(folder_name(suite_name));
+    let mut default = PathBuf::from("versus-results").join(crate::base::folder::for_title(suite_name));
     if let Some(info) = shard {
         default = shards::default_folder(default, info);
     }

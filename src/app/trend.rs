@@ -247,7 +247,7 @@ pub fn trend(args: TrendArgs) -> Result<ExitCode> {
 fn write(args: &TrendArgs, t: &trend::Trend) -> Result<ExitCode> {
     let (mut html, mut md) = (args.html.clone(), args.markdown.clone());
     if html.is_none() && md.is_none() {
-        let dir = Path::new("versus-results").join(super::folder_name(&t.suite));
+        let dir = Path::new("versus-results").join(crate::base::folder::for_title(&t.suite));
         html = Some(dir.join("trend.html"));
         md = Some(dir.join("trend.md"));
     }

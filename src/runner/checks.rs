@@ -11,7 +11,7 @@ use super::inprocess;
 use super::inputs::PayloadFile;
 use super::scope::params_scope;
 use super::state::{CellState, Mode};
-use crate::base::folder::folder_name;
+use crate::base::folder;
 use crate::base::outcome::Outcome;
 use crate::payload::{self, Digest};
 use crate::plan::Group;
@@ -180,9 +180,9 @@ This output against {}'s{how}{kept}",
     /// before failing cells removes theirs; the folder, when there is one.
     fn keep_outputs(&self, states: &[CellState], ok: &[usize], group: &Group) -> Option<std::path::PathBuf> {
         let root = self.kept.as_ref()?;
-        let mut dir = root.join(folder_name(&self.suite.operations[group.operation].name));
+        let mut dir = root.join(folder::for_name(&self.suite.operations[group.operation].name));
         if !group.params.is_empty() {
-            dir.push(folder_name(&crate::base::params::params_key(&group.params)));
+            dir.push(folder::for_name(&crate::base::params::params_key(&group.params)));
         }
         std::fs::create_dir_all(&dir).ok()?;
         let mut any = false;
@@ -191,7 +191,7 @@ This output against {}'s{how}{kept}",
                 continue;
             };
             let name = &self.suite.implementations[states[i].imp].name;
-            any |= std::fs::copy(out, dir.join(format!("{}.out", folder_name(name)))).is_ok();
+            any |= std::fs::copy(out, dir.join(format!("{}.out", folder::for_name(name)))).is_ok();
         }
         any.then_some(dir)
     }

@@ -10,7 +10,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use super::failure::Failure;
 use super::scope::params_scope;
 use super::{Events, NoEvents, Runner};
-use crate::base::folder::folder_name;
+use crate::base::folder;
 use crate::base::outcome::Outcome;
 use crate::base::params::Params;
 use crate::base::params::params_key;
@@ -155,7 +155,7 @@ impl Runner<'_> {
         let per_run = c.names().contains(&"tmp");
         let (dir, path) = if per_run {
             let dir = self.work.join("payloads");
-            let path = dir.join(folder_name(&params_key(params)));
+            let path = dir.join(folder::for_name(&params_key(params)));
             (dir, path)
         } else {
             let dir = self.cache.join("commands");
@@ -233,9 +233,9 @@ impl Runner<'_> {
 
     pub(super) fn cell_dir(&self, op: usize, imp: usize, params: &Params) -> PathBuf {
         self.work
-            .join(folder_name(&self.suite.operations[op].name))
-            .join(folder_name(&self.suite.implementations[imp].name))
-            .join(folder_name(&params_key(params)))
+            .join(folder::for_name(&self.suite.operations[op].name))
+            .join(folder::for_name(&self.suite.implementations[imp].name))
+            .join(folder::for_name(&params_key(params)))
     }
 
     /// The output of operation `op` by implementation `imp` at these
