@@ -93,7 +93,7 @@ pub fn start(
     let meta = RunMeta {
         suite_hash,
         exit_status: None,
-        git: context::git_state(dir),
+        git: context::git_state(dir, results.suite.git.as_ref()),
         source: source.to_string(),
         machine_id: None,
     };

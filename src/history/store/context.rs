@@ -7,19 +7,30 @@
 use std::path::Path;
 
 use super::Git;
+use crate::results::GitState;
 
 fn git(dir: &Path, args: &[&str]) -> Option<String> {
     crate::environment::git::run(dir, args).ok()
 }
 
 /// The git state of the repository holding `dir`; all `None` outside one.
-pub fn git_state(dir: &Path) -> Git {
-    let Some(commit) = git(dir, &["rev-parse", "HEAD"]) else {
-        return Git::default();
+/// `known` is the state the run's document already read when it started
+/// (`results.suite.git`, `environment::git::of_folder`): its commit and
+/// changes are taken as they are, and git is asked only for the branch.
+pub fn git_state(dir: &Path, known: Option<&GitState>) -> Git {
+    let (commit, dirty) = match known {
+        Some(k) => (k.commit.clone(), Some(k.dirty)),
+        None => {
+            let Some(commit) = git(dir, &["rev-parse", "HEAD"]) else {
+                return Git::default();
+            };
+            let dirty = git(dir, &["status", "--porcelain", "--untracked-files=no"]).map(|s| !s.is_empty());
+            (commit, dirty)
+        }
     };
     Git {
         commit: Some(commit),
         branch: git(dir, &["rev-parse", "--abbrev-ref", "HEAD"]).filter(|b| b != "HEAD"),
-        dirty: git(dir, &["status", "--porcelain", "--untracked-files=no"]).map(|s| !s.is_empty()),
+        dirty,
     }
 }
