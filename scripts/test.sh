@@ -9,6 +9,12 @@ root=$PWD
 
 step() { printf '\n== %s ==\n' "$*"; }
 
+# Tests never write into the user's store or cache: every file versus would
+# keep there by default that is newer than this mark fails the command at
+# its end (the checkout's .versus/ too).
+mark=$(mktemp)
+user_dirs=("${XDG_CACHE_HOME:-$HOME/.cache}/versus" "${XDG_DATA_HOME:-$HOME/.local/share}/versus" .versus)
+
 step "toolchain components"
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
@@ -74,3 +80,13 @@ if [[ "${VERSUS_CI_EXAMPLES:-}" == 1 ]]; then
   bash examples/opentdf/install.sh
   bash examples/opentdf/smoke.sh
 fi
+
+step "nothing written into the user's store or cache"
+written=$(find "${user_dirs[@]}" -type f -newer "$mark" 2>/dev/null || true)
+rm -f "$mark"
+if [[ -n "$written" ]]; then
+  echo "FAIL: the tests wrote into the user's store or cache:" >&2
+  echo "$written" >&2
+  exit 1
+fi
+echo "none of ${user_dirs[*]} holds a file the tests wrote"

@@ -38,7 +38,7 @@ echo "recipes: the workflow and the manifest match their schemas"
 versus=${VERSUS:-$root/target/debug/versus}
 store="$tmp/store.db"
 for i in 1 2; do
-  VERSUS_STORE=$store "$versus" run "$root/examples/quickstart.toml" -q --runs 6 --out "$tmp/run-$i" >/dev/null
+  VERSUS_STORE=$store VERSUS_CACHE_DIR="$tmp/cache" "$versus" run "$root/examples/quickstart.toml" -q --runs 6 --out "$tmp/run-$i" >/dev/null
 done
 if ! (cd "$tmp" && env -u GITHUB_EVENT_PATH VERSUS="$versus" VERSUS_STORE="$store" VERSUS_PR_SITE=site VERSUS_CACHE_DIR="$tmp/cache" \
   GITHUB_WORKSPACE="$tmp" GITHUB_OUTPUT="$tmp/outputs" GITHUB_STEP_SUMMARY="$tmp/summary.md" \
