@@ -8,7 +8,7 @@
 use super::STEADY_TOLERANCE;
 use crate::base::metric::Metric;
 use crate::base::outcome::Outcome;
-use crate::judge::levels;
+use crate::judge;
 use crate::results::metric::{metric_stats, view_cell};
 use crate::results::{AnalysisSettings, Cell, Levels, MetricStats, Stats, SteadyState};
 use crate::stats::bootstrap::{self, seed_for};
@@ -69,12 +69,12 @@ fn peak_memory(samples: &crate::results::Samples) -> (Option<u64>, bool) {
 /// The interval is of the log median, so it turns into one of the median by
 /// `exp` (medians commute with monotone maps); the center is recomputed in
 /// nanoseconds by the caller, which keeps an even count's midpoint exact.
-fn median_estimate(cell: &Cell, per_call: &[f64], level: f64) -> Option<levels::LogEstimate> {
+fn median_estimate(cell: &Cell, per_call: &[f64], level: f64) -> Option<judge::LogEstimate> {
     if per_call.iter().any(|x| *x <= 0.0) {
         return None;
     }
     let logs: Vec<f64> = per_call.iter().map(|x| x.ln()).collect();
-    levels::estimate_owned(logs, &cell.segment_lengths(), level)
+    judge::estimate_owned(logs, &cell.segment_lengths(), level)
 }
 
 /// Statistics of an ok cell with at least one sample.
@@ -90,7 +90,7 @@ pub fn cell_stats(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
     let per_call = &series[first..];
     let wall = summarize(per_call)?;
     let outliers = robust::outliers(per_call);
-    let unstable = crate::judge::stability::assess(per_call, &cell.segment_lengths());
+    let unstable = crate::judge::assess(per_call, &cell.segment_lengths());
     let calls: u64 = cell.samples.iterations.iter().sum();
     let per_call_of = |xs: &[u64]| {
         (calls > 0 && xs.len() == cell.samples.iterations.len()).then(|| xs.iter().sum::<u64>() as f64 / calls as f64)

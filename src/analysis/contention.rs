@@ -55,7 +55,7 @@ pub fn warning(results: &Results) -> Option<Warning> {
 mod tests {
     use super::*;
     use crate::base::metric::Metric;
-    use crate::judge::pair::judge_pair;
+    use crate::judge::judge_pair;
     use crate::results::{AnalysisSettings, Cell, Contention, RunLoad, Samples, Verdict};
 
     /// A process cell of 12 runs near `wall` ns that used `cpus` CPUs.

@@ -15,7 +15,7 @@ use crate::analysis::baseline_of;
 use crate::analysis::findings::series;
 use crate::base::metric::Metric;
 use crate::base::text;
-use crate::judge::pair::judge_pair;
+use crate::judge::judge_pair;
 use crate::results::{
     AnalysisSettings, Cell, FindingKind, Headline, HeadlineAsk, HeadlineRow, Results, Verdict, place,
 };

@@ -16,8 +16,8 @@ use crate::analysis::findings::carryover;
 use crate::base::metric::Metric;
 use crate::base::order::Order;
 use crate::base::outcome::Outcome;
-use crate::judge::levels;
-use crate::judge::pair::{Judged, judge_pair};
+use crate::judge;
+use crate::judge::{Judged, judge_pair};
 use crate::results::group_key;
 use crate::results::metric::view_cell;
 use crate::results::{
@@ -190,8 +190,7 @@ fn compare_groups(results: &Results, metric: Metric) -> (Vec<Comparison>, Vec<St
                 Metric::Wall => Some((c, base)),
                 _ => views.iter().find(|v| v.id == c.id).map(|v| (v, base_view)),
             };
-            comparison.paired_medians =
-                pair.and_then(|(a, b)| crate::judge::compare::paired_medians(a, b, &comparison));
+            comparison.paired_medians = pair.and_then(|(a, b)| crate::judge::paired_medians(a, b, &comparison));
             if comparison.verdict != Verdict::Baseline && comparison.ci_low.is_none() {
                 untestable.push(format!("{} ({} runs)", c.label(), comparison.n));
             }
@@ -250,7 +249,7 @@ fn judge_carry_over(results: &mut Results, settings: &AnalysisSettings) {
     for group in group_of {
         let found = {
             let cells: Vec<&Cell> = group.iter().map(|i| &results.cells[*i]).collect();
-            crate::judge::carryover::judge_group(&cells, settings)
+            crate::judge::judge_group(&cells, settings)
         };
         for (i, co) in group.iter().zip(found) {
             if let Some(stats) = results.cells[*i].stats.as_mut() {
@@ -273,14 +272,14 @@ pub fn reanalyze(results: &mut Results) {
     analyze(results, &recorded);
 }
 
-/// The cell's segments at two levels (`judge::levels::modes`), if they are.
-pub fn segment_modes(cell: &Cell) -> Option<levels::Modes> {
+/// The cell's segments at two levels (`judge::judge::modes`), if they are.
+pub fn segment_modes(cell: &Cell) -> Option<judge::Modes> {
     let per_call = cell.samples.per_call_ns();
     if per_call.iter().any(|x| *x <= 0.0) {
         return None;
     }
     let logs: Vec<f64> = per_call.iter().map(|x| x.ln()).collect();
-    levels::modes(&logs, &cell.segment_lengths())
+    judge::modes(&logs, &cell.segment_lengths())
 }
 
 /// A measurement problem found in one cell: (warning kind, what was seen).
@@ -474,8 +473,8 @@ fn busy_during_run(load: &crate::results::RunLoad) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::compare::compare;
-    use crate::judge::counts::compare_in;
+    use crate::judge::compare;
+    use crate::judge::compare_in;
     use crate::results::Samples;
 
     fn cell(name: &str, wall: &[u64], outcome: Outcome) -> Cell {

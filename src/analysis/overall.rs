@@ -15,9 +15,9 @@
 use indexmap::IndexMap;
 
 use crate::base::metric::Metric;
-use crate::judge::levels::LogEstimate;
-use crate::judge::pair::{Judged, judge_pair};
-use crate::judge::{overall, verdict};
+use crate::judge;
+use crate::judge::LogEstimate;
+use crate::judge::{Judged, judge_pair};
 use crate::results::{Cell, Comparison, OperationMeans, Overall, OverallRow, Results, Verdict, group_key};
 
 /// The reference and whether the suite names it.
@@ -125,12 +125,12 @@ fn row(results: &Results, groups: &[&Group<'_>], name: &str, reference: &str) ->
     let ratios = used.iter().map(|e| e.center.exp());
     r.ratio_min = ratios.clone().reduce(f64::min);
     r.ratio_max = ratios.reduce(f64::max);
-    if let Some(mean) = overall::geometric_mean(&used) {
+    if let Some(mean) = judge::geometric_mean(&used) {
         r.ratio = Some(mean.center.exp());
         (r.ci_low, r.ci_high) = mean
             .interval
             .map_or((None, None), |(l, h)| (Some(l.exp()), Some(h.exp())));
-        r.verdict = verdict::decide(&mean, (1.0 + results.analysis.noise).ln());
+        r.verdict = judge::decide(&mean, (1.0 + results.analysis.noise).ln());
     }
     r
 }

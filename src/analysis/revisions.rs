@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use crate::base::metric::Metric;
-use crate::judge::pair::judge_pair;
+use crate::judge::judge_pair;
 use crate::results::{Cell, Comparison, Results, Verdict, group_key};
 
 /// Fills `results.revisions.comparisons`; nothing without revisions.

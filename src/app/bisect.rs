@@ -181,7 +181,7 @@ impl Measure for Real<'_> {
         }
         let compare = |a: &str, b: &str| -> Result<Evidence> {
             let (a, b) = (cell(a).context("no cell")?, cell(b).context("no cell")?);
-            crate::judge::pair::judge_pair(crate::base::metric::Metric::Wall, a, b, &results.analysis)
+            crate::judge::judge_pair(crate::base::metric::Metric::Wall, a, b, &results.analysis)
                 .map(|j| Evidence::from(&j.comparison))
                 .context("the step's cells could not be compared")
         };

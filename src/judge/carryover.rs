@@ -42,7 +42,7 @@ use crate::results::{AnalysisSettings, CarryOver, Cell, Effect, RunsAfter, Verdi
 use crate::stats::summary::median_of_sorted;
 
 /// Fewest runs on each side of a test.
-pub const MIN_RUNS: usize = 6;
+pub(super) const MIN_RUNS: usize = 6;
 
 /// A planned test: runs after `after` against runs after `against`
 /// (indices into the order's implementations).
@@ -264,7 +264,7 @@ impl<'c> Split<'c> {
 /// What the run before did to each of a group's cells (in the order given;
 /// `None` for a cell without a recorded order or not ok). The group's tests
 /// share the analysis's confidence, and so do its screens' looks.
-pub fn judge_group(cells: &[&Cell], settings: &AnalysisSettings) -> Vec<Option<CarryOver>> {
+pub(crate) fn judge_group(cells: &[&Cell], settings: &AnalysisSettings) -> Vec<Option<CarryOver>> {
     // A cell whose runs only ever followed its own has nothing to compare
     // (`versus exec` of one command): no split, whose lists would cost tens
     // of bytes a run at 100,000 runs to say so.
@@ -306,7 +306,7 @@ fn others_ran(cell: &Cell) -> bool {
 /// predecessors that change its time and the runs after the others, when a
 /// carry-over was detected; all its runs otherwise. `None` without a
 /// recorded order (or too few runs for an estimate).
-pub fn regimes(cell: &Cell, level: f64) -> Option<Vec<LogEstimate>> {
+pub(super) fn regimes(cell: &Cell, level: f64) -> Option<Vec<LogEstimate>> {
     let split = Split::of(cell)?;
     let co = cell
         .stats
@@ -330,7 +330,7 @@ pub fn regimes(cell: &Cell, level: f64) -> Option<Vec<LogEstimate>> {
 }
 
 /// The runs (time per call) behind each of `regimes`, in the same order.
-pub fn regime_runs(cell: &Cell) -> Option<Vec<Vec<f64>>> {
+pub(super) fn regime_runs(cell: &Cell) -> Option<Vec<Vec<f64>>> {
     let split = Split::of(cell)?;
     let values = |preds: &[usize]| -> Vec<f64> { split.indices(preds).iter().map(|i| split.per_call[*i]).collect() };
     let co = cell
@@ -355,7 +355,7 @@ pub fn regime_runs(cell: &Cell) -> Option<Vec<Vec<f64>>> {
 /// group where each of `implementations` runs after each (the balanced
 /// order): every cell tests each other predecessor against itself, and the
 /// group's tests share the confidence.
-pub fn runs_needed(implementations: usize, confidence: f64) -> usize {
+pub(crate) fn runs_needed(implementations: usize, confidence: f64) -> usize {
     let tests = (implementations * implementations.saturating_sub(1)).max(1);
     let level = 1.0 - (1.0 - confidence) / tests as f64;
     crate::stats::order::min_samples(level).max(MIN_RUNS)
@@ -365,7 +365,7 @@ pub fn runs_needed(implementations: usize, confidence: f64) -> usize {
 /// paired: not when both recorded an order in which every run had a round
 /// of its own (`blocked`, hyperfine's order). Cells without a recorded
 /// order were interleaved.
-pub fn taken_in_turns(a: &Cell, b: &Cell) -> bool {
+pub(super) fn taken_in_turns(a: &Cell, b: &Cell) -> bool {
     let blocked = |c: &Cell| {
         c.samples
             .order

@@ -59,7 +59,7 @@ fn sides(cell: &Cell) -> Option<Sides> {
 
 /// The metrics the cell can be screened in, from its counts alone: time
 /// per call, and system time when every run recorded one (process cells).
-pub fn metrics(cell: &Cell) -> Vec<ScreenMetric> {
+pub(super) fn metrics(cell: &Cell) -> Vec<ScreenMetric> {
     if sides(cell).is_none() {
         return Vec::new();
     }
@@ -71,13 +71,13 @@ pub fn metrics(cell: &Cell) -> Vec<ScreenMetric> {
 }
 
 /// C(n, k), in floating point (exact far past any run count).
-pub fn choose(n: usize, k: usize) -> f64 {
+pub(super) fn choose(n: usize, k: usize) -> f64 {
     let k = k.min(n.saturating_sub(k));
     (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
 }
 
 /// Whether every value of `slow` lies strictly above every value of `fast`.
-pub fn apart(fast: &[f64], slow: &[f64]) -> bool {
+pub(super) fn apart(fast: &[f64], slow: &[f64]) -> bool {
     let top = fast.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let bottom = slow.iter().copied().fold(f64::INFINITY, f64::min);
     !fast.is_empty() && !slow.is_empty() && top < bottom
@@ -85,7 +85,7 @@ pub fn apart(fast: &[f64], slow: &[f64]) -> bool {
 
 /// Whether `chance` shared over `looks` stays within `alpha` (a hair of
 /// slack, so that 6 × 1/120 counts as the 0.05 it is).
-pub fn fires(chance: f64, looks: usize, alpha: f64) -> bool {
+pub(crate) fn fires(chance: f64, looks: usize, alpha: f64) -> bool {
     chance * looks as f64 <= alpha * (1.0 + 1e-9)
 }
 
@@ -107,7 +107,7 @@ fn values(cell: &Cell, metric: ScreenMetric, at: &[usize]) -> Vec<f64> {
 /// The screen of `cell`, its chance shared over the group's `looks` at
 /// `alpha` (1 − confidence); `None` for a cell without runs both after
 /// itself and after others.
-pub fn screen(cell: &Cell, looks: usize, alpha: f64) -> Option<Screen> {
+pub(super) fn screen(cell: &Cell, looks: usize, alpha: f64) -> Option<Screen> {
     let sides = sides(cell)?;
     let apart_in: Vec<ScreenMetric> = metrics(cell)
         .into_iter()

@@ -19,7 +19,7 @@ use crate::results::{AnalysisSettings, Cell, Comparison, Levels, Stats, Verdict}
 /// matched by their pass, fork and start time (a group resumed in another run
 /// is not side by side); within one, run i of each cell forms pair i. Empty
 /// when no segment of the two was measured together.
-pub fn paired_runs(cell: &Cell, base: &Cell) -> (Vec<f64>, Vec<f64>, Vec<usize>) {
+pub(super) fn paired_runs(cell: &Cell, base: &Cell) -> (Vec<f64>, Vec<f64>, Vec<usize>) {
     let (a, b) = (cell.samples.per_call_ns(), base.samples.per_call_ns());
     let theirs = base.segment_spans();
     let (mut xs, mut ys, mut lengths) = (Vec::new(), Vec::new(), Vec::new());
@@ -48,13 +48,13 @@ pub fn paired_runs(cell: &Cell, base: &Cell) -> (Vec<f64>, Vec<f64>, Vec<usize>)
 }
 
 /// The pairs of `paired_runs` as log ratios, with their segments' lengths.
-pub fn paired_log_ratios(cell: &Cell, base: &Cell) -> (Vec<f64>, Vec<usize>) {
+pub(crate) fn paired_log_ratios(cell: &Cell, base: &Cell) -> (Vec<f64>, Vec<usize>) {
     let (xs, ys, lengths) = paired_runs(cell, base);
     (xs.iter().zip(&ys).map(|(x, y)| x.ln() - y.ln()).collect(), lengths)
 }
 
 /// A cell's median on the log scale with its interval, from its statistics.
-pub fn log_estimate(stats: &Stats) -> Option<LogEstimate> {
+pub(crate) fn log_estimate(stats: &Stats) -> Option<LogEstimate> {
     if stats.median_ns <= 0.0 {
         return None;
     }
@@ -76,7 +76,7 @@ pub fn log_estimate(stats: &Stats) -> Option<LogEstimate> {
 
 /// The log ratio `a / b` of two independent estimates: each side of the
 /// interval combines the matching half-widths of both (in quadrature).
-pub fn unpaired(a: &LogEstimate, b: &LogEstimate) -> LogEstimate {
+pub(crate) fn unpaired(a: &LogEstimate, b: &LogEstimate) -> LogEstimate {
     let interval = match (a.half_widths(), b.half_widths()) {
         (Some((a_lo, a_hi)), Some((b_lo, b_hi))) => {
             let c = a.center - b.center;
@@ -95,20 +95,20 @@ pub fn unpaired(a: &LogEstimate, b: &LogEstimate) -> LogEstimate {
 }
 
 /// Why an estimate has no interval, for the reader.
-pub fn missing_interval_note(n: usize) -> String {
+pub(super) fn missing_interval_note(n: usize) -> String {
     format!("too few runs (n={n}) for an interval: at least 6 are needed")
 }
 
 /// The noise band of comparing `cell` with `base` (relative): the
 /// settings' noise, widened to either figure's own repeatability where it
 /// has one (counts in a metric view: `judge::counts`).
-pub fn noise_band(cell: &Cell, base: &Cell, settings: &AnalysisSettings) -> f64 {
+pub(super) fn noise_band(cell: &Cell, base: &Cell, settings: &AnalysisSettings) -> f64 {
     let rep = |c: &Cell| c.stats.as_ref().and_then(|s| s.repeatability).unwrap_or(0.0);
     settings.noise.max(rep(cell)).max(rep(base))
 }
 
 /// A comparison made from a log-ratio estimate.
-pub fn from_estimate(
+pub(crate) fn from_estimate(
     cell: &Cell,
     base: &Cell,
     est: &LogEstimate,
@@ -142,7 +142,7 @@ pub fn from_estimate(
 /// Compares `cell` with `base`: pair by pair where their runs were taken
 /// side by side (`paired` asks for it; segments measured together decide
 /// it), else as two independent medians.
-pub fn compare(cell: &Cell, base: &Cell, paired: bool, settings: &AnalysisSettings) -> Option<Comparison> {
+pub(crate) fn compare(cell: &Cell, base: &Cell, paired: bool, settings: &AnalysisSettings) -> Option<Comparison> {
     let (sa, sb) = (cell.stats.as_ref()?, base.stats.as_ref()?);
     if sb.median_ns <= 0.0 || sa.median_ns <= 0.0 {
         return None;
@@ -170,7 +170,11 @@ pub fn compare(cell: &Cell, base: &Cell, paired: bool, settings: &AnalysisSettin
 
 /// The medians over the paired runs, when the ratio used fewer runs than one
 /// of the two cells has; `None` when it used them all (or is not paired).
-pub fn paired_medians(cell: &Cell, base: &Cell, comparison: &Comparison) -> Option<crate::results::PairedMedians> {
+pub(crate) fn paired_medians(
+    cell: &Cell,
+    base: &Cell,
+    comparison: &Comparison,
+) -> Option<crate::results::PairedMedians> {
     if !comparison.paired || std::ptr::eq(cell, base) {
         return None;
     }

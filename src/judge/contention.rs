@@ -35,11 +35,11 @@ use crate::stats::summary::median;
 /// How far apart two cells' parallelism must be (as a ratio) for other
 /// work to move their comparison: under load a single thread and two
 /// threads squeezed onto fewer CPUs both read below 1 and still differ.
-pub const PARALLELISM_APART: f64 = 1.15;
+pub(super) const PARALLELISM_APART: f64 = 1.15;
 
 /// CPU time over wall time: the median over the cell's runs; `None`
 /// without CPU time per run (in-process cells).
-pub fn parallelism(cell: &Cell) -> Option<f64> {
+pub(super) fn parallelism(cell: &Cell) -> Option<f64> {
     let s = &cell.samples;
     if s.user_ns.len() != s.wall_ns.len() || s.sys_ns.len() != s.wall_ns.len() || s.wall_ns.is_empty() {
         return None;
@@ -53,7 +53,7 @@ pub fn parallelism(cell: &Cell) -> Option<f64> {
 
 /// How many times as fast a program seen at parallelism `p` beside
 /// `load` could run on a quiet machine, at most (see the module header).
-pub fn quiet_speedup(p: f64, load: &Contention) -> f64 {
+pub(super) fn quiet_speedup(p: f64, load: &Contention) -> f64 {
     let (n, d) = (load.cpus, load.others_cpus);
     let all_cpus = if p > 0.0 { n / p } else { f64::INFINITY };
     let all_taken = if d < n { n / (n - d) } else { f64::INFINITY };
@@ -62,7 +62,7 @@ pub fn quiet_speedup(p: f64, load: &Contention) -> f64 {
 
 /// Whether two parallelisms are far enough apart for other work to move
 /// the comparison of their cells.
-pub fn apart(p: f64, q: f64) -> bool {
+pub(super) fn apart(p: f64, q: f64) -> bool {
     p > 0.0 && q > 0.0 && p.max(q) / p.min(q) >= PARALLELISM_APART
 }
 
@@ -70,7 +70,13 @@ pub fn apart(p: f64, q: f64) -> bool {
 /// could have moved it, and decides its verdict again from the widened
 /// interval (`band`: the comparison's noise band, log scale). Returns
 /// whether it did.
-pub fn apply(comparison: &mut Comparison, cell: &Cell, base: &Cell, band: f64, settings: &AnalysisSettings) -> bool {
+pub(super) fn apply(
+    comparison: &mut Comparison,
+    cell: &Cell,
+    base: &Cell,
+    band: f64,
+    settings: &AnalysisSettings,
+) -> bool {
     let Some(load) = settings.contention else {
         return false;
     };

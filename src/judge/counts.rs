@@ -21,7 +21,7 @@ use crate::results::{AnalysisSettings, Cell, Comparison};
 /// `cell` against `base` in `metric`: wall time as `compare::compare`
 /// does it; another metric on both cells' views in it, with that metric's
 /// band. `None` when either cell has no figure of the metric.
-pub fn compare_in(
+pub(crate) fn compare_in(
     metric: Metric,
     cell: &Cell,
     base: &Cell,

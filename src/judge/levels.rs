@@ -62,14 +62,14 @@ impl LogEstimate {
 }
 
 /// The two-sided quantile of the standard normal distribution at `level`.
-pub fn z_quantile(level: f64) -> f64 {
+pub(super) fn z_quantile(level: f64) -> f64 {
     Normal::new(0.0, 1.0)
         .expect("standard normal")
         .inverse_cdf(0.5 + level / 2.0)
 }
 
 /// The two-sided quantile of Student's t with `df` degrees of freedom.
-pub fn t_quantile(level: f64, df: f64) -> f64 {
+pub(crate) fn t_quantile(level: f64, df: f64) -> f64 {
     if !df.is_finite() || df > 1e6 {
         return z_quantile(level);
     }
@@ -132,7 +132,7 @@ fn pooled(pooled: &[f64], level: f64) -> LogEstimate {
 
 /// `estimate`, taking the values: with one segment they are sorted in
 /// place rather than copied (a cell may hold 100,000 runs).
-pub fn estimate_owned(mut values: Vec<f64>, lengths: &[usize], level: f64) -> Option<LogEstimate> {
+pub(crate) fn estimate_owned(mut values: Vec<f64>, lengths: &[usize], level: f64) -> Option<LogEstimate> {
     if split(&values, lengths).len() > 1 {
         return estimate(&values, lengths, level);
     }
@@ -153,7 +153,7 @@ pub fn estimate_owned(mut values: Vec<f64>, lengths: &[usize], level: f64) -> Op
 /// segment medians and the interval Student's t over them, with the
 /// within-segment part taken from the runs' deviations from their own
 /// segment's median (Welch–Satterthwaite degrees of freedom).
-pub fn estimate(values: &[f64], lengths: &[usize], level: f64) -> Option<LogEstimate> {
+pub(crate) fn estimate(values: &[f64], lengths: &[usize], level: f64) -> Option<LogEstimate> {
     if values.is_empty() || values.iter().any(|v| !v.is_finite()) {
         return None;
     }
@@ -227,7 +227,7 @@ const MODE_GAP: f64 = 0.223;
 /// widest gap between neighbouring medians is at least 25% and six times a
 /// segment median's own error, with every segment on one side or the other.
 /// Needs three segments of at least three runs.
-pub fn modes(values: &[f64], lengths: &[usize]) -> Option<Modes> {
+pub(crate) fn modes(values: &[f64], lengths: &[usize]) -> Option<Modes> {
     let parts = split(values, lengths);
     if parts.len() < 3 || parts.iter().any(|p| p.len() < 3) {
         return None;

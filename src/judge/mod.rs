@@ -24,17 +24,34 @@
 //! - `overall`: one implementation against the reference over a whole
 //!   suite: the geometric mean of its ratios, with an interval.
 
-pub mod carryover;
-pub mod carryover_screen;
-pub mod compare;
-pub mod contention;
-pub mod counts;
-pub mod levels;
-pub mod overall;
-pub mod pair;
-pub mod stability;
-pub mod verdict;
-pub mod withhold;
+#![warn(unreachable_pub)]
+
+mod carryover;
+mod carryover_screen;
+mod compare;
+mod contention;
+mod counts;
+mod levels;
+mod overall;
+mod pair;
+mod stability;
+mod verdict;
+mod withhold;
+
+// The face: the pairing entry and the verdict types first, then the pieces
+// the across-runs judge and the findings build on. Nothing else leaves.
+pub(crate) use pair::{Judged, judge_pair};
+pub(crate) use verdict::decide;
+
+pub(crate) use carryover::{judge_group, runs_needed};
+pub(crate) use carryover_screen::fires;
+pub(crate) use compare::{compare, from_estimate, log_estimate, paired_log_ratios, paired_medians, unpaired};
+pub(crate) use levels::{LogEstimate, Modes, estimate, estimate_owned, modes, t_quantile};
+pub(crate) use overall::geometric_mean;
+pub(crate) use stability::assess;
+pub(crate) use withhold::{detected, screen_clause, screened, sentence, who};
+#[cfg(test)]
+pub(crate) use {counts::compare_in, withhold::WITHHELD};
 
 #[cfg(test)]
 mod carryover_screen_tests;

@@ -22,7 +22,7 @@ use crate::judge::levels::LogEstimate;
 
 /// The mean of the log ratios `estimates` (each with an interval), with
 /// the interval that combines theirs; `None` for none.
-pub fn geometric_mean(estimates: &[LogEstimate]) -> Option<LogEstimate> {
+pub(crate) fn geometric_mean(estimates: &[LogEstimate]) -> Option<LogEstimate> {
     let halves: Vec<(f64, f64)> = estimates.iter().map(|e| e.half_widths()).collect::<Option<_>>()?;
     if estimates.is_empty() {
         return None;

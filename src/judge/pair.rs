@@ -14,7 +14,7 @@ use crate::base::metric::Metric;
 use crate::results::{AnalysisSettings, Cell, Comparison};
 
 /// A comparison and whether a carry-over withheld its verdict.
-pub struct Judged {
+pub(crate) struct Judged {
     pub comparison: Comparison,
     pub withheld: bool,
 }
@@ -22,13 +22,13 @@ pub struct Judged {
 /// Whether run i of `a` and run i of `b` were taken side by side: one
 /// machine measured both, and their runs took turns (not each cell's runs
 /// in a block of its own, hyperfine's order, where pairs share no moment).
-pub fn pairable(a: &Cell, b: &Cell) -> bool {
+pub(super) fn pairable(a: &Cell, b: &Cell) -> bool {
     a.machine == b.machine && taken_in_turns(a, b)
 }
 
 /// `cell` against `base` in `metric`, paired where `pairable`; `None` when
 /// either has no figure of the metric.
-pub fn judge_pair(metric: Metric, cell: &Cell, base: &Cell, settings: &AnalysisSettings) -> Option<Judged> {
+pub(crate) fn judge_pair(metric: Metric, cell: &Cell, base: &Cell, settings: &AnalysisSettings) -> Option<Judged> {
     let mut comparison = compare_in(metric, cell, base, pairable(cell, base), settings)?;
     // A carry-over is found in time: its comparisons in time are called
     // only where all of it could not change the verdict.

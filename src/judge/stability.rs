@@ -38,16 +38,16 @@ use crate::stats::robust::median_and_mad_of_sorted;
 use crate::stats::summary::median_of_sorted;
 
 /// Two groups of runs whose medians are at least this far apart are two modes.
-pub const MODE_RATIO: f64 = 1.5;
+pub(super) const MODE_RATIO: f64 = 1.5;
 /// The empty band between two modes: the high group's fastest run over the
 /// low group's slowest.
-pub const GAP: f64 = 1.25;
+pub(super) const GAP: f64 = 1.25;
 /// Each mode holds at least this share of the runs.
-pub const MINOR_SHARE: f64 = 0.25;
+pub(super) const MINOR_SHARE: f64 = 0.25;
 /// Robust coefficient of variation above which the runs spread too widely.
-pub const SPREAD: f64 = 0.5;
+pub(super) const SPREAD: f64 = 0.5;
 /// Fewest runs the tests look at.
-pub const MIN_RUNS: usize = 4;
+pub(super) const MIN_RUNS: usize = 4;
 
 fn sorted(xs: &[f64]) -> Vec<f64> {
     let mut s = xs.to_vec();
@@ -136,7 +136,7 @@ fn segment_modes(per_call: &[f64], lengths: &[usize]) -> Option<(f64, f64)> {
 /// Whether the runs `per_call` (ns per call, in sample order, taken in
 /// segments of `lengths`; one segment when they do not add up) are
 /// unstable, and why. `None` for stable runs, and below `MIN_RUNS`.
-pub fn assess(per_call: &[f64], lengths: &[usize]) -> Option<Instability> {
+pub(crate) fn assess(per_call: &[f64], lengths: &[usize]) -> Option<Instability> {
     if per_call.len() < MIN_RUNS || per_call.iter().any(|x| !x.is_finite() || *x <= 0.0) {
         return None;
     }

@@ -22,12 +22,12 @@ use crate::judge::levels::{LogEstimate, z_quantile};
 use crate::results::Verdict;
 
 /// The power `minimum_detectable` is computed for.
-pub const POWER: f64 = 0.8;
+pub(super) const POWER: f64 = 0.8;
 /// Runs beyond which "more runs would settle it" is not offered.
-pub const SETTLE_CAP: u64 = 100_000;
+pub(super) const SETTLE_CAP: u64 = 100_000;
 
 /// The verdict of `est` against an equivalence band of ±`band` (log scale).
-pub fn decide(est: &LogEstimate, band: f64) -> Verdict {
+pub(crate) fn decide(est: &LogEstimate, band: f64) -> Verdict {
     let Some((lo, hi)) = est.interval else {
         return Verdict::Unknown;
     };
@@ -53,7 +53,7 @@ fn standard_error(est: &LogEstimate, level: f64) -> Option<f64> {
 /// slower with probability `POWER`, at its sample size and spread: the
 /// change must clear both the interval (z·SE) and the band, plus the power
 /// margin. `None` without an interval.
-pub fn minimum_detectable(est: &LogEstimate, band: f64, level: f64) -> Option<f64> {
+pub(super) fn minimum_detectable(est: &LogEstimate, band: f64, level: f64) -> Option<f64> {
     let se = standard_error(est, level)?;
     let power = z_quantile(2.0 * POWER - 1.0);
     Some((z_quantile(level) * se).max(band) + power * se)
@@ -63,7 +63,7 @@ pub fn minimum_detectable(est: &LogEstimate, band: f64, level: f64) -> Option<f6
 /// at the spread seen: enough to shrink the interval inside the band, or
 /// clear of zero when the estimate lies outside it. `None` when already
 /// settled, without an interval, or past `SETTLE_CAP`.
-pub fn runs_to_settle(est: &LogEstimate, band: f64) -> Option<u64> {
+pub(super) fn runs_to_settle(est: &LogEstimate, band: f64) -> Option<u64> {
     if decide(est, band) != Verdict::Unknown {
         return None;
     }

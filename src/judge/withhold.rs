@@ -16,24 +16,24 @@ use crate::base::text;
 use crate::results::{AnalysisSettings, CarryOver, Cell, Comparison, Screen, ScreenMetric, Verdict};
 
 /// The start of the note of a comparison a carry-over leaves unknown.
-pub const WITHHELD: &str = "not called: carry-over";
+pub(crate) const WITHHELD: &str = "not called: carry-over";
 
 /// The end of the note of a comparison that keeps its verdict beside one.
-pub const KEPT: &str = "but the runs after each predecessor give this verdict on their own";
+pub(super) const KEPT: &str = "but the runs after each predecessor give this verdict on their own";
 
 /// The cell's carry-over when one was detected.
-pub fn detected(cell: &Cell) -> Option<&CarryOver> {
+pub(crate) fn detected(cell: &Cell) -> Option<&CarryOver> {
     cell.carry_over_found()
 }
 
 /// The screen of a carry-over the screen found, not the test.
-pub fn screened(co: &CarryOver) -> Option<&Screen> {
+pub(crate) fn screened(co: &CarryOver) -> Option<&Screen> {
     co.screened()
 }
 
 /// "every one of the 7 runs after others slower than all 3 after itself,
 /// in system time (1 chance in 120)".
-pub fn screen_clause(co: &CarryOver, screen: &Screen) -> String {
+pub(crate) fn screen_clause(co: &CarryOver, screen: &Screen) -> String {
     let runs = |r: &Option<crate::results::RunsAfter>| r.as_ref().map_or(0, |r| r.runs);
     let metrics: Vec<&str> = screen
         .apart_in
@@ -53,7 +53,7 @@ pub fn screen_clause(co: &CarryOver, screen: &Screen) -> String {
 }
 
 /// "a or b", naming the cell's own implementation "itself".
-pub fn who(cell: &Cell, names: &[String]) -> String {
+pub(crate) fn who(cell: &Cell, names: &[String]) -> String {
     let names: Vec<String> = names
         .iter()
         .map(|n| {
@@ -72,7 +72,7 @@ pub fn who(cell: &Cell, names: &[String]) -> String {
 
 /// One sentence: "c after a or b: 1.94x [1.71, 2.20] its time after itself,
 /// +1.20 s system time (run alone 1.38 s, in turns 2.67 s; 10 and 20 runs)".
-pub fn sentence(cell: &Cell, co: &CarryOver) -> Option<String> {
+pub(crate) fn sentence(cell: &Cell, co: &CarryOver) -> Option<String> {
     let e = co.effect.as_ref()?;
     let ratio = match (e.ci_low, e.ci_high) {
         (Some(lo), Some(hi)) => {
@@ -109,7 +109,7 @@ pub fn sentence(cell: &Cell, co: &CarryOver) -> Option<String> {
 }
 
 /// Why a comparison that involves `cell` is not called.
-pub fn note(cell: &Cell) -> Option<String> {
+pub(super) fn note(cell: &Cell) -> Option<String> {
     let co = detected(cell)?;
     Some(format!(
         "{WITHHELD}, the run before changes {}'s time ({}); its median mixes runs after different implementations, so the ratio depends on the order",
@@ -128,7 +128,7 @@ pub fn note(cell: &Cell) -> Option<String> {
 /// the other `slower`, and the comparison is `unknown`. Either way the
 /// note says so. `band` is the comparison's noise band (log scale), `level`
 /// its confidence. Returns whether the verdict was withheld for it.
-pub fn apply(comparison: &mut Comparison, cell: &Cell, base: &Cell, band: f64, level: f64) -> bool {
+pub(super) fn apply(comparison: &mut Comparison, cell: &Cell, base: &Cell, band: f64, level: f64) -> bool {
     if comparison.verdict == Verdict::Baseline || (detected(cell).is_none() && detected(base).is_none()) {
         return false;
     }
@@ -203,7 +203,7 @@ fn add_note(comparison: &mut Comparison, text: String) {
 
 /// `apply` with the comparison's own noise band (`judge::compare::noise_band`):
 /// the one rule of the tables, the overall table and the findings.
-pub fn judge(comparison: &mut Comparison, cell: &Cell, base: &Cell, settings: &AnalysisSettings) -> bool {
+pub(super) fn judge(comparison: &mut Comparison, cell: &Cell, base: &Cell, settings: &AnalysisSettings) -> bool {
     let band = (1.0 + super::compare::noise_band(cell, base, settings)).ln();
     apply(comparison, cell, base, band, settings.confidence)
 }

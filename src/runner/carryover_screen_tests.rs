@@ -9,8 +9,8 @@
 use super::tests::{analysed, run_on};
 use crate::base::metric::Metric;
 use crate::base::order::Order;
-use crate::judge::pair::judge_pair;
-use crate::judge::withhold::WITHHELD;
+use crate::judge::WITHHELD;
+use crate::judge::judge_pair;
 use crate::plan::Selection;
 use crate::results::{Results, Verdict};
 use crate::runner::fake::Fake;
@@ -54,7 +54,7 @@ fn detected_by_trial(r: &Results, trials: usize) -> Vec<Vec<String>> {
             r.cells
                 .iter()
                 .filter(|c| c.params.get("trial").is_some_and(|v| v.to_string() == t.to_string()))
-                .filter(|c| crate::judge::withhold::detected(c).is_some())
+                .filter(|c| crate::judge::detected(c).is_some())
                 .map(|c| c.implementation.clone())
                 .collect()
         })

@@ -143,7 +143,7 @@ fn trial(impls: [&str; 3], order: Order, runs: u32, seed: u64, noise: f64) -> Re
 fn detected(r: &Results) -> Vec<&str> {
     r.cells
         .iter()
-        .filter(|c| crate::judge::withhold::detected(c).is_some())
+        .filter(|c| crate::judge::detected(c).is_some())
         .map(|c| c.implementation.as_str())
         .collect()
 }
@@ -282,7 +282,7 @@ fn trials(impls: [&str; 3], order: Order, runs: u32, trials: usize, seed: u64) -
             r.cells
                 .iter()
                 .filter(|c| c.params.get("trial").is_some_and(|v| v.to_string() == t.to_string()))
-                .filter(|c| crate::judge::withhold::detected(c).is_some())
+                .filter(|c| crate::judge::detected(c).is_some())
                 .map(|c| c.implementation.clone())
                 .collect()
         })
@@ -316,7 +316,7 @@ fn identical_implementations_are_not_flagged_in_95_percent_of_trials() {
 
 #[test]
 fn the_runs_a_test_needs_grow_with_the_implementations_sharing_the_confidence() {
-    use crate::judge::carryover::runs_needed;
+    use crate::judge::runs_needed;
     // Two take turns: 2 tests at 97.5% each, 7 runs (6 give 96.9%).
     assert_eq!(runs_needed(2, 0.95), 7);
     // Three: 6 tests at 99.17% each, 8 runs.

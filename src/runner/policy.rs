@@ -59,8 +59,8 @@ pub fn settled(cells: &[Vec<f64>], baseline: usize, band: f64) -> bool {
             return true;
         }
         let logs: Vec<f64> = c[..n].iter().zip(&base[..n]).map(|(a, b)| a.ln() - b.ln()).collect();
-        crate::judge::levels::estimate(&logs, &[n], 0.95)
-            .is_some_and(|e| crate::judge::verdict::decide(&e, (1.0 + band).ln()) != crate::results::Verdict::Unknown)
+        crate::judge::estimate(&logs, &[n], 0.95)
+            .is_some_and(|e| crate::judge::decide(&e, (1.0 + band).ln()) != crate::results::Verdict::Unknown)
     })
 }
 

@@ -469,7 +469,7 @@ fn passes_take_each_cells_runs_in_segments_side_by_side() {
         assert_eq!(passes, [(0, 2), (1, 2), (2, 2)]);
     }
     // The two cells' segments were measured together: paired segment by segment.
-    let (logs, lengths) = crate::judge::compare::paired_log_ratios(&cells[0], &cells[1]);
+    let (logs, lengths) = crate::judge::paired_log_ratios(&cells[0], &cells[1]);
     assert_eq!((logs.len(), lengths), (6, vec![2, 2, 2]));
 }
 

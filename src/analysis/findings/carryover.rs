@@ -6,7 +6,7 @@
 //! each comparison of such a cell is the judge's (`judge::withhold`).
 
 use crate::base::text;
-use crate::judge::withhold::{detected, screened, sentence, who};
+use crate::judge::{detected, screened, sentence, who};
 use crate::results::{CarryOver, Cell, Finding, FindingKind, Results, Warning};
 
 /// The warning's kind in `results.warnings`.
@@ -125,7 +125,7 @@ pub fn coverage(results: &Results) -> Option<String> {
     let most = most_taking_turns(results);
     // The group's tests share the confidence, so more implementations need
     // more runs after each for any test to have an interval.
-    let min = crate::judge::carryover::runs_needed(most, results.analysis.confidence);
+    let min = crate::judge::runs_needed(most, results.analysis.confidence);
     let hint = match results.order() {
         crate::base::order::Order::Balanced => format!(" (--runs {} here)", min * most),
         _ => String::new(),
@@ -161,7 +161,7 @@ fn screen_coverage(ordered: &[&CarryOver], confidence: f64) -> String {
     let fired = screens.iter().filter(|s| s.fired).count();
     let able = screens
         .iter()
-        .filter(|s| crate::judge::carryover_screen::fires(s.chance, s.looks, 1.0 - confidence))
+        .filter(|s| crate::judge::fires(s.chance, s.looks, 1.0 - confidence))
         .count();
     let outcome = if able == 0 {
         "here it could not fire: too few runs after each implementation itself to rule out chance".to_string()

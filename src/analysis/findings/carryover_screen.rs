@@ -13,8 +13,8 @@
 //! use; but it cancels no drift and sees no carry-over, so it comes second.
 
 use crate::base::text;
-use crate::judge::carryover::runs_needed;
-use crate::judge::withhold::{detected, screen_clause, screened};
+use crate::judge::runs_needed;
+use crate::judge::{detected, screen_clause, screened};
 use crate::results::{Cell, Results, RunsAfter, Verdict, Warning};
 
 /// The warning's kind in `results.warnings`.

@@ -19,7 +19,7 @@
 
 use crate::base::metric::Metric;
 use crate::base::text;
-use crate::judge::pair::judge_pair;
+use crate::judge::judge_pair;
 use crate::results::{AnalysisSettings, Cell, Ratio, SizeAnswer, SizeWinner, Verdict};
 
 /// One group decided: the answer and the cells it looked at.

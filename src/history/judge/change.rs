@@ -20,8 +20,8 @@
 
 use crate::base::metric::Metric;
 use crate::history::judge::noise::Level;
-use crate::judge::compare::{from_estimate, log_estimate, unpaired};
-use crate::judge::levels::{LogEstimate, t_quantile};
+use crate::judge::{LogEstimate, t_quantile};
+use crate::judge::{from_estimate, log_estimate, unpaired};
 use crate::results::NoiseSource as Source;
 use crate::results::RunNoise;
 use crate::results::metric::view_cell;
@@ -119,7 +119,7 @@ pub fn judged_within(
             interval: Some((lo, hi)),
             ..est.clone()
         };
-        if crate::judge::verdict::decide(&without, (1.0 + settings.noise).ln()) != Verdict::Unknown {
+        if crate::judge::decide(&without, (1.0 + settings.noise).ln()) != Verdict::Unknown {
             c.note = Some(format!("within run-to-run noise {}", describe(n, settings.confidence)));
             c.reason = Some(crate::results::Reason::WithinNoise {
                 band: noise_half_width(n, settings.confidence).exp() - 1.0,
@@ -151,7 +151,7 @@ pub fn step(before: &[f64], after: &[f64], sigma: f64, runs: usize, settings: &A
         between_share: None,
         widened: false,
     };
-    crate::judge::verdict::decide(&est, (1.0 + settings.noise).ln())
+    crate::judge::decide(&est, (1.0 + settings.noise).ln())
 }
 
 /// `new` against `old` (the same cell in two runs, both analysed) in

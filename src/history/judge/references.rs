@@ -26,8 +26,8 @@ use std::collections::HashMap;
 
 use super::noise::Level;
 use super::relative::{self, Cells, From, Reference};
-use crate::judge::compare::unpaired;
-use crate::judge::levels::{self, LogEstimate};
+use crate::judge::unpaired;
+use crate::judge::{self, LogEstimate};
 use crate::results::{AnalysisSettings, Cell, Comparison, RunNoise, SpeedReadings, Verdict};
 use crate::results::{NoiseSource, SharedBy, SharedShift};
 
@@ -55,7 +55,7 @@ pub fn machine_shift(old: Option<&SpeedReadings>, new: Option<&SpeedReadings>, l
 /// so a short run affords only a few.
 fn readings_estimate(samples: &[u64], level: f64) -> Option<LogEstimate> {
     let logs: Vec<f64> = samples.iter().map(|&x| (x.max(1) as f64).ln()).collect();
-    let mut est = levels::estimate_owned(logs.clone(), &[logs.len()], level)?;
+    let mut est = judge::estimate_owned(logs.clone(), &[logs.len()], level)?;
     if est.interval.is_none() {
         let lo = logs.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -90,7 +90,7 @@ pub fn beyond_machine(change: &Comparison, machine: &LogEstimate, band: f64) -> 
     let own = as_estimate(change);
     let beyond = unpaired(&own, machine);
     let mut s = shared(SharedBy::Machine, Vec::new(), machine.center, &beyond, band);
-    let moved = crate::judge::verdict::decide(machine, band).is_change();
+    let moved = crate::judge::decide(machine, band).is_change();
     if moved && own.center != 0.0 && machine.center / own.center >= MACHINE_SHARE {
         s.verdict = Verdict::Unknown;
     }
@@ -145,7 +145,7 @@ fn shared(by: SharedBy, with: Vec<String>, shift: f64, beyond: &LogEstimate, ban
         beyond: beyond.center.exp(),
         beyond_low: beyond.interval.map(|i| i.0.exp()),
         beyond_high: beyond.interval.map(|i| i.1.exp()),
-        verdict: crate::judge::verdict::decide(beyond, band),
+        verdict: crate::judge::decide(beyond, band),
     }
 }
 

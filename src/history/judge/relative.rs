@@ -30,8 +30,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::change;
 use super::noise::{Level, Recorded, level_of_logs, of_logs};
-use crate::judge::compare::{paired_log_ratios, unpaired};
-use crate::judge::levels::{self, LogEstimate};
+use crate::judge::{self, LogEstimate};
+use crate::judge::{paired_log_ratios, unpaired};
 use crate::results::RunNoise;
 use crate::results::{AnalysisSettings, Cell, Comparison, Results, Verdict};
 
@@ -255,7 +255,7 @@ pub fn within(cell: &Cell, against: &[String], cells: &Cells<'_>, level: f64) ->
     let rounds: Vec<f64> = (0..n)
         .map(|i| median(&per_mate.iter().map(|r| r[i]).collect::<Vec<f64>>()))
         .collect();
-    levels::estimate(&rounds, &lengths?, level)
+    judge::estimate(&rounds, &lengths?, level)
 }
 
 /// Where a change beside the others is measured from: the level of the

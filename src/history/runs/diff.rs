@@ -250,7 +250,7 @@ fn hold_shared(
     rows: &mut [Row],
     runs: &Runs<'_>,
     groups: &HashMap<String, Vec<&Cell>>,
-    machine: Option<&crate::judge::levels::LogEstimate>,
+    machine: Option<&crate::judge::LogEstimate>,
     from_levels: bool,
     settings: &crate::results::AnalysisSettings,
 ) {
@@ -375,7 +375,7 @@ fn shifts(old: &Results, new: &Results, noise: &Prior, from_levels: bool) -> Vec
                 ratio: est.center.exp(),
                 ci_low: lo.exp(),
                 ci_high: hi.exp(),
-                verdict: crate::judge::verdict::decide(&est, band),
+                verdict: crate::judge::decide(&est, band),
                 noise: g.noise,
             })
         })
@@ -449,16 +449,13 @@ pub fn since(
 }
 
 /// The machine's own change (`references::machine_shift`) as a results document records it.
-fn machine_change(
-    est: &crate::judge::levels::LogEstimate,
-    settings: &crate::results::AnalysisSettings,
-) -> MachineShift {
+fn machine_change(est: &crate::judge::LogEstimate, settings: &crate::results::AnalysisSettings) -> MachineShift {
     let (lo, hi) = est.interval.unzip();
     MachineShift {
         ratio: est.center.exp(),
         ci_low: lo.map(f64::exp),
         ci_high: hi.map(f64::exp),
-        verdict: crate::judge::verdict::decide(est, (1.0 + settings.noise).ln()),
+        verdict: crate::judge::decide(est, (1.0 + settings.noise).ln()),
     }
 }
 

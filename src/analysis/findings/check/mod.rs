@@ -31,8 +31,8 @@ mod cost;
 mod runs;
 
 use crate::base::metric::Metric;
-use crate::judge::pair::judge_pair;
-use crate::judge::stability;
+use crate::judge;
+use crate::judge::judge_pair;
 use crate::results::{Cell, Finding, FindingKind, Results, SizeAnswer, SizeWinner, Verdict};
 use crate::stats::order::min_samples;
 
@@ -88,7 +88,7 @@ pub fn unstable(c: &Cell) -> bool {
     if c.samples.is_empty() {
         return c.stats.as_ref().is_some_and(|s| s.unstable.is_some());
     }
-    stability::assess(&c.samples.per_call_ns(), &c.segment_lengths()).is_some()
+    judge::assess(&c.samples.per_call_ns(), &c.segment_lengths()).is_some()
 }
 
 fn median(c: &Cell) -> f64 {

@@ -6,7 +6,7 @@
 //! spread widely) is in any implementation's overall mean.
 
 use crate::base::metric::Metric;
-use crate::judge::pair::judge_pair;
+use crate::judge::judge_pair;
 use crate::results::{Cell, Results, SizeAnswer, SizeWinner, group_key};
 
 /// The fastest and slowest run of `c` per call, from its samples (its
