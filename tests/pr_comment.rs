@@ -154,7 +154,7 @@ fn the_revisions_table_in_the_terminal() {
 fn fail_above_counts_slower_verdicts_beyond_the_threshold() {
     let r = run_at_two_revisions();
     let ids = |t: f64| {
-        versus::analysis::revisions::regressions(&r, t)
+        versus::analysis::regressions(&r, t)
             .iter()
             .map(|c| format!("{}/{}", c.operation, c.params["size"]))
             .collect::<Vec<_>>()

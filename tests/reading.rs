@@ -264,7 +264,7 @@ fn the_picked_headline_is_bounded() {
     for (report, _) in ORIGINAL_WORDS {
         let r = document(report);
         assert!(!r.headline.is_empty(), "{report}: no headline");
-        assert!(r.headline.len() <= versus::analysis::headline::DERIVED, "{report}");
+        assert!(r.headline.len() <= versus::analysis::DERIVED, "{report}");
     }
     let r = document("opentdf");
     let text = markdown::render_with_charts(&r, &[], None);

@@ -26,7 +26,7 @@ fn every_committed_report_holds_no_contradicted_finding() {
         let mut r = versus::results::read(path).unwrap();
         versus::analysis::reanalyze(&mut r);
         wrong.extend(
-            versus::analysis::findings::check::contradictions(&r)
+            versus::analysis::contradictions(&r)
                 .into_iter()
                 .map(|c| format!("{}: {c}", path.display())),
         );

@@ -26,12 +26,17 @@ use crate::results::{
 use crate::stats::{self, summarize};
 
 mod cell;
-pub mod contention;
-pub mod findings;
-pub mod headline;
-pub mod overall;
-pub mod revisions;
+mod contention;
+mod findings;
+mod headline;
+mod overall;
+mod revisions;
 pub use cell::{cell_stats, fill_stats, metric_cell_stats};
+pub use findings::check::contradictions;
+pub use headline::DERIVED;
+pub use revisions::regressions;
+#[cfg(test)]
+pub(crate) use findings::tests as fixtures;
 
 /// Coefficient of variation above which a cell is flagged as noisy.
 pub const HIGH_CV: f64 = 0.10;

@@ -55,7 +55,7 @@ pub fn finish(results: &Results, args: &RevisionArgs, status: u8, interrupted: b
     let Some(threshold) = args.fail_above.filter(|_| !interrupted) else {
         return Ok(status);
     };
-    let bad = crate::analysis::revisions::regressions(results, threshold);
+    let bad = crate::analysis::regressions(results, threshold);
     if bad.is_empty() {
         return Ok(status);
     }

@@ -215,7 +215,7 @@ mod winner_tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
-    use crate::analysis::findings::tests::{cell, document, runs};
+    use crate::analysis::fixtures::{cell, document, runs};
 
     /// The rule as first written: every winner finding read for every row.
     fn fastest_by_reading_all(results: &Results, cell: &Cell) -> Option<String> {
