@@ -182,12 +182,11 @@ fn a_store_path_that_cannot_be_created_fails_after_the_results_are_written() {
 
 #[test]
 fn a_store_of_a_newer_schema_is_refused_after_the_results_are_written() {
-    use versus::history::backend::Backend;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("h.db");
     drop(versus::history::open(&versus::history::Location::Sqlite(db.clone())).unwrap());
-    let mut raw = versus::history::sqlite::Sqlite::open(&db).unwrap();
-    raw.execute("UPDATE versus_schema SET version = 7", &[]).unwrap();
+    let raw = rusqlite::Connection::open(&db).unwrap();
+    raw.execute("UPDATE versus_schema SET version = 7", []).unwrap();
     drop(raw);
     run_with_store(dir.path(), db.to_str().unwrap())
         .code(1)

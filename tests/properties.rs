@@ -37,8 +37,8 @@ fn use_results(text: &str) {
     let _ = markdown::render(&r);
     let _ = terminal::summary(&r);
     versus::analysis::analyze(&mut r, &[]);
-    let d = versus::history::runs::diff::diff(&r, &r, versus::base::metric::Metric::Wall, &Default::default());
-    let _ = versus::history::runs::diff_table::table(&d, 0.01);
+    let d = versus::history::runs::diff(&r, &r, versus::base::metric::Metric::Wall, &Default::default());
+    let _ = versus::history::runs::table(&d, 0.01);
 }
 
 fn extreme_number() -> impl Strategy<Value = f64> {

@@ -112,8 +112,8 @@ fn diff_of_two_runs() {
     let mut new = fixture("aes-gcm-java-jdk25.json");
     versus::analysis::analyze(&mut old, &[]);
     versus::analysis::analyze(&mut new, &[]);
-    let d = versus::history::runs::diff::diff(&old, &new, versus::base::metric::Metric::Wall, &Default::default());
-    let table = versus::history::runs::diff_table::table(&d, new.analysis.noise);
+    let d = versus::history::runs::diff(&old, &new, versus::base::metric::Metric::Wall, &Default::default());
+    let table = versus::history::runs::table(&d, new.analysis.noise);
     insta::assert_snapshot!("diff_terminal", terminal::render_table(&table));
     insta::assert_snapshot!("diff_markdown", markdown::render_diff(&table, &[]));
 }

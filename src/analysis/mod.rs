@@ -33,10 +33,10 @@ mod overall;
 mod revisions;
 pub use cell::{cell_stats, fill_stats, metric_cell_stats};
 pub use findings::check::contradictions;
-pub use headline::DERIVED;
-pub use revisions::regressions;
 #[cfg(test)]
 pub(crate) use findings::tests as fixtures;
+pub use headline::DERIVED;
+pub use revisions::regressions;
 
 /// Coefficient of variation above which a cell is flagged as noisy.
 pub const HIGH_CV: f64 = 0.10;

@@ -17,9 +17,7 @@ use crate::app::cli::{BisectArgs, Record};
 use crate::app::exit;
 use crate::base::folder;
 use crate::base::params::params_key;
-use crate::history::bisect::record::{self, Recorded, Summary};
-use crate::history::bisect::search::{self, Ending, Measure, Measured, Probe, Settings};
-use crate::history::bisect::step::{Attempt, Evidence};
+use crate::history::bisect::{self, Attempt, Ending, Evidence, Measure, Measured, Probe, Recorded, Settings, Summary};
 use crate::plan::{self};
 use crate::report::files::{self, Outputs};
 use crate::results::Results;
@@ -298,7 +296,7 @@ pub fn bisect(args: BisectArgs) -> Result<ExitCode> {
     let out = claim.dir.clone();
     let cell = plan::cell_id(&target.operation, &target.implementation, &Default::default());
     let mut summary = Summary {
-        format: record::FORMAT,
+        format: bisect::FORMAT,
         suite: fs::canonicalize(suite_path)?.display().to_string(),
         cell: format!("{cell}{}", target.params),
         repo: repo.display().to_string(),
@@ -341,15 +339,15 @@ pub fn bisect(args: BisectArgs) -> Result<ExitCode> {
         repo,
         out: out.clone(),
     };
-    let mut on_step = |step: &search::Step| {
-        let _ = log(&log_path, &record::step_text(&summary, step));
+    let mut on_step = |step: &bisect::Step| {
+        let _ = log(&log_path, &bisect::step_text(&summary, step));
         summary.steps.push(step.clone());
         let _ = summary.write(&json_path);
     };
-    let outcome = search::run(&commits, &mut real, settings, &mut on_step)?;
+    let outcome = bisect::search(&commits, &mut real, settings, &mut on_step)?;
     summary.finish(outcome);
     summary.write(&json_path)?;
-    log(&log_path, &record::conclusion(&summary))?;
+    log(&log_path, &bisect::conclusion(&summary))?;
     if !args.no_history
         && let Err(e) = keep(&args, &suite, &summary)
     {
@@ -380,7 +378,7 @@ fn keep(args: &BisectArgs, suite: &Suite, summary: &Summary) -> Result<()> {
             _ => None,
         },
         ratio: attempts().last().map(|a| a.bad_vs_good.ratio),
-        conclusion: record::conclusion(summary)
+        conclusion: bisect::conclusion(summary)
             .lines()
             .next()
             .unwrap_or_default()
@@ -407,13 +405,13 @@ fn replay(path: &Path) -> Result<ExitCode> {
     };
     let mut replayed = recorded.clone();
     replayed.steps.clear();
-    let mut on_step = |step: &search::Step| say(&record::step_text(&recorded, step));
-    let outcome = search::run(&recorded.commits, &mut Recorded::new(&recorded), settings, &mut on_step)
+    let mut on_step = |step: &bisect::Step| say(&bisect::step_text(&recorded, step));
+    let outcome = bisect::search(&recorded.commits, &mut Recorded::new(&recorded), settings, &mut on_step)
         .with_context(|| format!("--replay {}", path.display()))?;
     replayed.finish(outcome);
-    say(&record::conclusion(&replayed));
+    say(&bisect::conclusion(&replayed));
     if replayed.ending != recorded.ending || replayed.steps.len() != recorded.steps.len() {
-        let first_line = |s: &Summary| record::conclusion(s).lines().next().unwrap_or_default().to_string();
+        let first_line = |s: &Summary| bisect::conclusion(s).lines().next().unwrap_or_default().to_string();
         bail!(
             "--replay {}: the replay ends with \"{}\" after {} step(s), the recorded bisection with \"{}\" after {}: its evidence and its decisions differ (an edited file, or another versus's rules)",
             path.display(),

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 pub fn diff(args: crate::app::cli::DiffArgs) -> Result<ExitCode> {
     let mut old = recording::load(&args.old, &args.store)?;
     let mut new = recording::load(&args.new, &args.store)?;
-    let machines = crate::history::runs::diff::machine_differences(&old, &new);
+    let machines = crate::history::runs::machine_differences(&old, &new);
     if !machines.is_empty() && !args.allow_different_machines {
         bail!(
             "{} and {} were measured on different machines ({}); timings do not compare. Pass --allow-different-machines to compare anyway",
@@ -25,7 +25,7 @@ pub fn diff(args: crate::app::cli::DiffArgs) -> Result<ExitCode> {
     analysis::analyze(&mut old, &[]);
     analysis::analyze(&mut new, &[]);
     let noise = recording::diff_noise(&args.store, &old, &new);
-    let d = crate::history::runs::diff::diff(&old, &new, args.metric, &noise);
+    let d = crate::history::runs::diff(&old, &new, args.metric, &noise);
     if d.rows.is_empty() {
         bail!(
             "{} and {} have no cell in common (cells are matched by id: operation/implementation/parameters)",
@@ -33,7 +33,7 @@ pub fn diff(args: crate::app::cli::DiffArgs) -> Result<ExitCode> {
             args.new
         );
     }
-    let table = crate::history::runs::diff_table::table(&d, new.analysis.for_metric(args.metric).noise);
+    let table = crate::history::runs::table(&d, new.analysis.for_metric(args.metric).noise);
     say(&terminal::render_table_with(
         &table,
         terminal::Layout::stdout(colour(args.color, Style::Auto)),
@@ -61,7 +61,7 @@ pub fn diff(args: crate::app::cli::DiffArgs) -> Result<ExitCode> {
         fs::write(p, markdown::render_diff(&table, &notes)).with_context(|| format!("cannot write {}", p.display()))?;
     }
     if let Some(t) = args.fail_above {
-        let bad = crate::history::runs::diff::regressions(&d, t);
+        let bad = crate::history::runs::regressions(&d, t);
         if !bad.is_empty() {
             tell!(
                 "{} cell(s) slower by more than {:.1}%: {}",

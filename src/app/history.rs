@@ -12,8 +12,8 @@ use super::recording::{meta_path, open};
 use crate::app::cli::{HistoryAction, HistoryArgs};
 use crate::app::exit;
 use crate::base::units::format_bytes;
-use crate::history::runs::since::this_machine;
-use crate::history::space::Stats;
+use crate::history::StoreStats;
+use crate::history::runs::this_machine;
 use crate::history::{Document, Filter, Outside, RunMeta, Store};
 use crate::report::formats::terminal;
 use crate::results;
@@ -253,7 +253,7 @@ fn prune(
 }
 
 fn stats(store: &mut Store) -> Result<ExitCode> {
-    let s: Stats = store.stats()?;
+    let s: StoreStats = store.stats()?;
     let per_run = |bytes: u64| format_bytes(bytes.checked_div(s.runs).unwrap_or(0));
     let mut text = format!(
         "{}: {} in {} run(s), {} cell row(s): {} per run\n",

@@ -15,10 +15,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use crate::app::cli::{Record, StoreArg};
-use crate::history::judge::prior::Prior;
+use crate::history::judge::Prior;
 use crate::history::machine_of;
-use crate::history::runs::since::{self, resolve};
-use crate::history::{self, Document, Location, Outside, RunMeta, Store, context};
+use crate::history::runs::{self, resolve};
+use crate::history::{self, Document, Location, Outside, RunMeta, Store, git_state};
 use crate::results::{self, Results};
 
 /// How long a run keeps trying a server that cannot take it, in seconds
@@ -93,14 +93,14 @@ pub fn start(
     let meta = RunMeta {
         suite_hash,
         exit_status: None,
-        git: context::git_state(dir, results.suite.git.as_ref()),
+        git: git_state(dir, results.suite.git.as_ref()),
         source: source.to_string(),
         machine_id: None,
     };
     let location = Location::resolve(record.store.store.as_deref(), dir, outside);
     let mut store = open_at(&location, record.store.store.is_none(), outside);
     if let Ok(s) = &mut store {
-        match since::since(s, results, record.compare_to.as_deref()) {
+        match runs::since(s, results, record.compare_to.as_deref()) {
             Ok(Some(since)) => results.since = Some(since),
             Ok(None) => {}
             Err(e) => store = Err(e),
@@ -131,7 +131,7 @@ pub fn diff_noise(arg: &StoreArg, old: &Results, new: &Results) -> Prior {
     if machine != machine_of(&old.environment) {
         return Prior::default();
     }
-    since::prior(&mut store, new, &machine)
+    runs::prior(&mut store, new, &machine)
 }
 
 impl Recording {

@@ -14,18 +14,15 @@ use anyhow::{Context, Result};
 use super::recording::open;
 use crate::app::cli::SiteArgs;
 use crate::app::exit;
-use crate::history::site::model::{ChangeEntry, SuiteHistory, has_newest_slowdown};
-use crate::history::site::publish::{self, Published};
-use crate::history::site::read;
-use crate::history::site::{self, Page, paths};
+use crate::history::site::{self, ChangeEntry, Page, Published, SuiteHistory, has_newest_slowdown};
 use crate::history::{Outside, RunSummary, Store};
 use crate::results::Results;
 
 pub fn site(args: SiteArgs) -> Result<ExitCode> {
     let mut store = open(&args.store, Path::new("."), &Outside::user_data())?;
-    let pairs = read::pairs(&mut store)?;
+    let pairs = site::pairs(&mut store)?;
     let Some(dir) = &args.out else {
-        let (_, changes) = read::site(&mut store, pairs)?;
+        let (_, changes) = site::read(&mut store, pairs)?;
         return regressions(&args, &changes);
     };
     std::fs::create_dir_all(dir).with_context(|| format!("--out {}: cannot create the folder", dir.display()))?;
@@ -43,7 +40,7 @@ pub fn site(args: SiteArgs) -> Result<ExitCode> {
 
 /// Publishes the site of `pairs` into `dir`: what it did, and the list of changes.
 fn publish_to(store: &mut Store, pairs: Vec<Vec<RunSummary>>, dir: &Path) -> Result<(Published, Vec<ChangeEntry>)> {
-    let reports = read::reported(&pairs);
+    let reports = site::reported(&pairs);
     std::thread::scope(|scope| {
         // A run's document never changes: its report, once written, is kept
         // as it is. The new ones are drawn on a thread of their own, one
@@ -53,22 +50,22 @@ fn publish_to(store: &mut Store, pairs: Vec<Vec<RunSummary>>, dir: &Path) -> Res
         let drawer = scope.spawn(move || -> Result<usize> {
             let mut written = 0;
             for (id, results) in take {
-                written += usize::from(publish::write_page(dir, &report(id, &results)?)?);
+                written += usize::from(site::write_page(dir, &report(id, &results)?)?);
             }
             Ok(written)
         });
-        for id in reports.iter().filter(|id| !dir.join(paths::report(**id)).is_file()) {
+        for id in reports.iter().filter(|id| !dir.join(site::report_path(**id)).is_file()) {
             if hand.send((*id, document(store, *id)?)).is_err() {
                 break; // the drawer stopped at an error, given below
             }
         }
         drop(hand);
-        let (suites, changes) = read::site(store, pairs)?;
+        let (suites, changes) = site::read(store, pairs)?;
         let (mut done, mut keep) = write(dir, &suites, &changes)?;
         done.written += drawer.join().unwrap_or_else(|e| std::panic::resume_unwind(e))?;
-        keep.extend(reports.iter().map(|id| paths::report(*id)));
+        keep.extend(reports.iter().map(|id| site::report_path(*id)));
         done.pages = keep.len();
-        done.removed = publish::remove_others(dir, &keep)?;
+        done.removed = site::remove_others(dir, &keep)?;
         Ok((done, changes))
     })
 }
@@ -79,9 +76,9 @@ fn regressions(args: &SiteArgs, changes: &[ChangeEntry]) -> Result<ExitCode> {
         return Ok(ExitCode::from(exit::OK));
     }
     if args.json {
-        super::say(&site::changes::json(changes));
+        super::say(&site::changes_json(changes));
     } else {
-        super::say(&site::changes::text(changes));
+        super::say(&site::changes_text(changes));
     }
     Ok(ExitCode::from(if has_newest_slowdown(changes) {
         exit::REGRESSION
@@ -102,7 +99,7 @@ fn tell_line(text: &str) {
 /// its bytes changed; and the paths of all of them.
 fn write(dir: &Path, suites: &[SuiteHistory], changes: &[ChangeEntry]) -> Result<(Published, HashSet<String>)> {
     let pages = site::pages(suites, changes);
-    let written = crate::base::parallel::map(&pages, |page| publish::write_page(dir, page));
+    let written = crate::base::parallel::map(&pages, |page| site::write_page(dir, page));
     let mut done = Published::default();
     for w in written {
         done.written += usize::from(w?);
@@ -125,6 +122,6 @@ fn report(id: i64, results: &Results) -> Result<Page> {
     Ok(Page {
         html: crate::report::formats::html::render(results, None)
             .with_context(|| format!("rendering the report of run {id}"))?,
-        path: paths::report(id),
+        path: site::report_path(id),
     })
 }

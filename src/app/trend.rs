@@ -14,8 +14,8 @@ use super::recording::open;
 use crate::app::cli::TrendArgs;
 use crate::app::exit;
 use crate::base::metric::Metric;
-use crate::history::runs::since::this_machine;
-use crate::history::runs::trend::{self, Medians, Point};
+use crate::history::runs::this_machine;
+use crate::history::runs::{self, Medians, Point};
 use crate::history::{Filter, Outside, Series, Store, TrendRun, Window};
 use crate::stats::changepoint;
 
@@ -229,30 +229,30 @@ pub fn trend(args: TrendArgs) -> Result<ExitCode> {
         );
     }
     let opts = changepoint::Options::default();
-    let detections = trend::detect(&cells, &opts, args.metric);
+    let detections = runs::detect_trend(&cells, &opts, args.metric);
     let ids: HashMap<&str, i64> = series.iter().map(|s| (s.cell_id.as_str(), s.id)).collect();
     let drawn: Vec<i64> = cells
         .iter()
-        .zip(trend::to_draw(&cells, &detections))
+        .zip(runs::to_draw(&cells, &detections))
         .filter(|(_, d)| *d)
         .filter_map(|(c, _)| ids.get(c.id.as_str()).copied())
         .collect();
     let points = full_points(&mut store, &suite, &machine, &runs, &series, &drawn, args.metric)?;
-    let mut t = trend::build(&suite, &machine, runs, cells, detections, points);
+    let mut t = runs::build_trend(&suite, &machine, runs, cells, detections, points);
     t.scope = scope(&args);
     t.metric = args.metric;
     write(&args, &t)
 }
 
-fn write(args: &TrendArgs, t: &trend::Trend) -> Result<ExitCode> {
+fn write(args: &TrendArgs, t: &runs::Trend) -> Result<ExitCode> {
     let (mut html, mut md) = (args.html.clone(), args.markdown.clone());
     if html.is_none() && md.is_none() {
         let dir = Path::new("versus-results").join(crate::base::folder::for_title(&t.suite));
         html = Some(dir.join("trend.html"));
         md = Some(dir.join("trend.md"));
     }
-    crate::history::runs::trend_pages::write(t, html.as_deref(), md.as_deref())?;
-    let small = t.cells.len() <= trend::DRAW_ALL_UP_TO;
+    runs::write_trend(t, html.as_deref(), md.as_deref())?;
+    let small = t.cells.len() <= runs::DRAW_ALL_UP_TO;
     for c in t.cells.iter().filter(|c| small || !c.changes.is_empty()) {
         let changes: Vec<String> = c
             .changes

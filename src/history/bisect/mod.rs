@@ -15,9 +15,13 @@
 //! `app::bisect` measures for real: each step is a run of the suite,
 //! recorded in the history store.
 
-pub mod record;
-pub mod search;
-pub mod step;
+pub(in crate::history) mod record;
+pub(in crate::history) mod search;
+pub(in crate::history) mod step;
+
+pub(crate) use record::{FORMAT, Recorded, Summary, conclusion, step_text};
+pub(crate) use search::{Ending, Measure, Measured, Probe, Settings, Step, run as search};
+pub(crate) use step::{Attempt, Evidence};
 
 #[cfg(test)]
-mod tests;
+pub(in crate::history) mod tests;

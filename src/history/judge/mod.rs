@@ -14,8 +14,10 @@
 //! - `prior`: what a suite's earlier runs on one machine tell of each
 //!   cell, read once per run and asked for every cell.
 
-pub mod change;
-pub mod noise;
-pub mod prior;
-pub mod references;
-pub mod relative;
+pub(in crate::history) mod change;
+pub(in crate::history) mod noise;
+pub(in crate::history) mod prior;
+pub(in crate::history) mod references;
+pub(in crate::history) mod relative;
+
+pub use prior::Prior;

@@ -3,8 +3,15 @@
 //! cell's median over many runs with its change points (`trend`, drawn as
 //! pages by `trend_pages`).
 
-pub mod diff;
-pub mod diff_table;
-pub mod since;
-pub mod trend;
-pub mod trend_pages;
+pub(in crate::history) mod diff;
+pub(in crate::history) mod diff_table;
+pub(in crate::history) mod since;
+pub(in crate::history) mod trend;
+pub(in crate::history) mod trend_pages;
+
+pub use diff::diff;
+pub(crate) use diff::{machine_differences, regressions};
+pub use diff_table::table;
+pub(crate) use since::{prior, resolve, since, this_machine};
+pub(crate) use trend::{DRAW_ALL_UP_TO, Medians, Point, Trend, build as build_trend, detect as detect_trend, to_draw};
+pub(crate) use trend_pages::write as write_trend;

@@ -16,19 +16,25 @@
 //! `base::sink::html` on its way into a page; command lines were hidden of
 //! passwords (`base::redact`) when read.
 
-pub mod cache;
-pub mod cell;
-pub mod changes;
-pub mod chart;
-pub mod index;
-pub mod layout;
-pub mod model;
-pub mod paths;
-pub mod publish;
-pub mod read;
-pub mod suite;
+pub(in crate::history) mod cache;
+pub(in crate::history) mod cell;
+pub(in crate::history) mod changes;
+pub(in crate::history) mod chart;
+pub(in crate::history) mod index;
+pub(in crate::history) mod layout;
+pub(in crate::history) mod model;
+pub(in crate::history) mod paths;
+pub(in crate::history) mod publish;
+pub(in crate::history) mod read;
+pub(in crate::history) mod suite;
 
-use crate::history::site::model::{ChangeEntry, SuiteHistory};
+pub(crate) use changes::{json as changes_json, text as changes_text};
+pub(crate) use model::has_newest_slowdown;
+pub(crate) use paths::report as report_path;
+pub(crate) use publish::{Published, remove_others, write_page};
+pub(crate) use read::{pairs, reported, site as read};
+
+pub(crate) use crate::history::site::model::{ChangeEntry, SuiteHistory};
 
 /// A page: its path under the site's folder (with `/`) and its bytes.
 #[derive(Debug, Clone, PartialEq)]

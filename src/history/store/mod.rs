@@ -19,30 +19,32 @@
 //! - `space`: pruning, and the store's size.
 //! - `context`: what a run records besides its results (git state, hashes).
 
-pub mod backend;
+pub(in crate::history) mod backend;
 mod bisects;
-pub mod context;
-pub mod document;
+pub(in crate::history) mod context;
+pub(in crate::history) mod document;
 mod hidden;
-pub mod packing;
-pub mod postgres;
+pub(in crate::history) mod packing;
+pub(in crate::history) mod postgres;
 mod record;
-pub mod runs;
-pub mod schema;
-pub mod series;
-pub mod space;
-pub mod sqlite;
-pub mod tls;
+pub(in crate::history) mod runs;
+pub(in crate::history) mod schema;
+pub(in crate::history) mod series;
+pub(in crate::history) mod space;
+pub(in crate::history) mod sqlite;
+pub(in crate::history) mod tls;
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
 pub use bisects::{Bisect, StoredBisect};
+pub(crate) use context::git_state;
 pub use document::Document;
 pub use packing::Packing;
 pub use runs::{Filter, Git, RunMeta, RunSummary, Store, machine_of};
 pub use series::{CellSummary, Point, Series, TrendRun, Window};
+pub(crate) use space::Stats as StoreStats;
 
 /// The environment variable that names a store when `--store` is not given.
 pub const STORE_ENV: &str = "VERSUS_STORE";
@@ -175,6 +177,6 @@ pub fn open(location: &Location) -> Result<Store> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(in crate::history) mod tests;
 #[cfg(test)]
-mod tls_tests;
+pub(in crate::history) mod tls_tests;
