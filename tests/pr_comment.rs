@@ -5,7 +5,6 @@
 
 use serde_json::{Value, json};
 use versus::report::formats::{pr_comment, terminal};
-use versus::report::sections::revisions;
 use versus::results::{Environment, Results};
 
 /// Runs of 1 ms with a small wobble; `scale` multiplies them, `noise` widens the wobble.
@@ -144,7 +143,7 @@ fn the_summary_puts_regressions_first_largest_first() {
 #[test]
 fn the_revisions_table_in_the_terminal() {
     let r = run_at_two_revisions();
-    let tables = revisions::tables(&r);
+    let tables = versus::report::revision_tables(&r);
     assert_eq!(tables.len(), 1);
     insta::assert_snapshot!(terminal::render_table_with(&tables[0], terminal::Layout::plain(100)));
 }

@@ -19,7 +19,7 @@ use crate::base::folder;
 use crate::base::params::params_key;
 use crate::history::bisect::{self, Attempt, Ending, Evidence, Measure, Measured, Probe, Recorded, Settings, Summary};
 use crate::plan::{self};
-use crate::report::files::{self, Outputs};
+use crate::report::{self, Outputs};
 use crate::results::Results;
 use crate::revisions::{RevArg, git};
 use crate::session::{Checkpoint, Session};
@@ -245,7 +245,7 @@ impl Real<'_> {
             markdown: vec![dir.join("report.md")],
             ..Default::default()
         };
-        files::write(&results, &outputs, None)?;
+        report::write(&results, &outputs, None)?;
         let status = exit::status_of_run(&results, &end);
         let id = super::recording::finish_from_file(recording, &results, &results_path, status)?;
         Ok((results, id))

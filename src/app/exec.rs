@@ -6,7 +6,7 @@ use crate::app::cli::{ExecArgs, SortOrder, Style, TimeUnit};
 use crate::base::units::{self};
 use crate::history::Document;
 use crate::plan::{self, Sampling};
-use crate::report::files::{self, Outputs};
+use crate::report::{self, Outputs};
 use crate::results::Results;
 use crate::runner::End;
 use crate::session::Session;
@@ -67,7 +67,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         commands,
         "exec",
     );
-    files::write(
+    report::write(
         &results,
         &Outputs {
             json: args.json.clone(),
@@ -102,7 +102,7 @@ pub fn exec(args: ExecArgs) -> Result<ExitCode> {
         asciidoc: args.export_asciidoc.clone(),
         ..Default::default()
     };
-    files::write(&results, &outputs, None)?;
+    report::write(&results, &outputs, None)?;
     if args.style != Style::None {
         let summary = summary(&results, args.common.verbose, colour(args.common.color, args.style));
         // With `--json -` standard output is the results document.

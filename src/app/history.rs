@@ -71,9 +71,9 @@ const UNWRAPPED: usize = 10_000;
 
 fn list(store: &mut Store, filter: &Filter, limit: usize) -> Result<ExitCode> {
     let runs = store.list(filter, limit)?;
-    let mut table = crate::report::tables::Table {
+    let mut table = crate::report::Table {
         notes: vec![],
-        kind: crate::report::tables::TableKind::Info,
+        kind: crate::report::TableKind::Info,
         title: format!("Runs in {}, newest first", store.location),
         header: [
             "run", "started", "suite", "machine", "branch", "commit", "status", "exit", "cells",

@@ -11,7 +11,7 @@ use crate::app::exit;
 use crate::base::folder;
 use crate::history::Document;
 use crate::import::{self, Options};
-use crate::report::files::{self, Outputs};
+use crate::report::{self, Outputs};
 use crate::runner::End;
 
 pub fn import(args: ImportArgs) -> Result<ExitCode> {
@@ -57,7 +57,7 @@ pub fn import(args: ImportArgs) -> Result<ExitCode> {
         html: vec![out_dir.join("report.html")],
         ..super::exports(&args.exports)
     };
-    files::write(&results, &outputs, None)?;
+    report::write(&results, &outputs, None)?;
     say(&summary(&results, args.verbose, false));
     say(&format!(
         "\nResults: {}\nReport:  {}\n",

@@ -43,7 +43,7 @@ use anyhow::{Context, Result, bail};
 use crate::app::cli::{ColorChoice, Common, Style};
 use crate::base::units::parse_duration;
 use crate::plan::{Sampling, Selection};
-use crate::report::files::Outputs;
+use crate::report::Outputs;
 use crate::report::formats::terminal;
 use crate::results::Results;
 

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::report::files::Outputs;
+use crate::report::Outputs;
 use crate::results::Results;
 
 /// The notes' text, or `None` when there are none.

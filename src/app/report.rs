@@ -15,7 +15,7 @@ use anyhow::{Context, Result, bail};
 use super::{colour, say, summary};
 use crate::app::cli::{ReportArgs, Style};
 use crate::app::exit;
-use crate::report::files::{self, Outputs};
+use crate::report::{self, Outputs};
 use crate::results::{self, Journal, Results};
 use crate::session::rebuild::{self, Why};
 
@@ -91,7 +91,7 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
         _ => {}
     }
     let notes = super::notes::find(args.notes.as_deref(), &results, &outputs)?;
-    files::write(&results, &outputs, notes.as_deref())?;
+    report::write(&results, &outputs, notes.as_deref())?;
     if folder.is_some() {
         say(&summary(&results, args.verbose, colour(args.color, Style::Auto)));
         for p in outputs.markdown.iter().chain(&outputs.html) {

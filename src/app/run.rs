@@ -6,8 +6,8 @@ use crate::app::cli::{RunArgs, Style};
 use crate::exec::ProcessExecutor;
 use crate::exec::helper::HelperExecutor;
 use crate::plan::{self};
-use crate::report::files::{self, Outputs};
 use crate::report::formats::terminal;
+use crate::report::{self, Outputs};
 use crate::results::{self, Journal, Recovered, Results, Warning};
 use crate::runner::End;
 use crate::session::folder::{self, Claim};
@@ -120,7 +120,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         ..exports(&args.exports)
     };
     let notes = super::notes::find(None, &results, &outputs)?;
-    files::write(&results, &outputs, notes.as_deref())?;
+    report::write(&results, &outputs, notes.as_deref())?;
     say(&summary(
         &results,
         args.common.verbose,

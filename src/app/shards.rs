@@ -15,8 +15,8 @@ use crate::base::params::params_key;
 use crate::merge::{self, Input};
 use crate::plan::Plan;
 use crate::plan::shard::{self, Shard};
-use crate::report::files::{self, Outputs};
 use crate::report::formats::terminal;
+use crate::report::{self, Outputs};
 use crate::results::{self, Results, ShardInfo};
 use crate::suite::Suite;
 
@@ -157,7 +157,7 @@ pub fn merge(args: MergeArgs) -> Result<ExitCode> {
             .collect(),
         ..Default::default()
     };
-    files::write(&merged, &outputs, None)?;
+    report::write(&merged, &outputs, None)?;
     super::say(&terminal::summary_with(&merged, false, terminal::Layout::stdout(false)));
     super::say(&format!(
         "\nResults: {}\nReport:  {}\n",

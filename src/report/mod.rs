@@ -6,11 +6,23 @@
 //! than one run (the site, `versus trend`'s pages, `versus diff`'s table)
 //! is drawn in `history`, with these pieces.
 
-pub mod charts;
-pub mod files;
+mod charts;
+mod files;
 pub mod formats;
-pub mod sections;
-pub mod tables;
+mod sections;
+mod tables;
+
+pub use sections::revisions::tables as revision_tables;
+
+pub(crate) use files::{Outputs, write, write_file};
+pub(crate) use tables::{Table, TableKind};
+
+// What the across-runs wing shows in the words of a run's report.
+pub(crate) use sections::revisions::{pct, verdict_word as revision_verdict_word};
+pub(crate) use sections::since as since_words;
+
+#[cfg(test)]
+pub(crate) use sections::method::method_sentence;
 
 use crate::base::metric::Metric;
 use crate::results::Results;

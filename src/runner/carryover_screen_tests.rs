@@ -107,7 +107,7 @@ fn a_program_slower_after_any_other_is_screened_at_ten_runs_and_not_ranked() {
         assert!(w.message.contains(part), "{part}: {}", w.message);
     }
     assert!(!r.warnings.iter().any(|w| w.kind == "carry_over"), "{:?}", r.warnings);
-    let method = crate::report::sections::method::method_sentence(&r).unwrap();
+    let method = crate::report::method_sentence(&r).unwrap();
     assert!(
         method.contains("screened") && method.contains("1 of them did"),
         "{method}"

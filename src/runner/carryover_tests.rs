@@ -79,7 +79,7 @@ fn the_blocked_order_runs_each_implementation_in_one_block() {
     // The report says drift is then not cancelled, and compares unpaired.
     let r = analysed(cells, Some(Order::Blocked));
     assert!(r.warnings.iter().any(|w| w.kind == crate::analysis::BLOCKED));
-    let method = crate::report::sections::method::method_sentence(&r).unwrap();
+    let method = crate::report::method_sentence(&r).unwrap();
     assert!(method.contains("drift of the machine is not cancelled"), "{method}");
 }
 
@@ -88,14 +88,14 @@ fn too_few_runs_to_test_for_carry_over_is_said_with_the_runs_it_takes() {
     // Ten runs over three implementations: three or four after each predecessor.
     let r = trial(["heavy", "afterheavy", "steady"], Order::Balanced, 10, 7, 0.03);
     assert!(detected(&r).is_empty());
-    let method = crate::report::sections::method::method_sentence(&r).unwrap();
+    let method = crate::report::method_sentence(&r).unwrap();
     assert!(
         method.contains("tested in 0 of 3 cells") && method.contains("--runs 24 here"),
         "{method}"
     );
     // Enough runs: nothing to say.
     let r = trial(["steady", "steady", "steady"], Order::Balanced, 24, 7, 0.03);
-    let method = crate::report::sections::method::method_sentence(&r).unwrap();
+    let method = crate::report::method_sentence(&r).unwrap();
     assert!(!method.contains("Carry-over"), "{method}");
 }
 
@@ -109,7 +109,7 @@ fn one_implementation_alone_has_no_carry_over_to_test_or_to_mention() {
     assert!(cells[0].samples.order.is_some(), "the order is still recorded");
     let r = analysed(cells, Some(Order::Balanced));
     assert_eq!(r.cells[0].stats.as_ref().unwrap().carry_over, None);
-    let method = crate::report::sections::method::method_sentence(&r).unwrap();
+    let method = crate::report::method_sentence(&r).unwrap();
     assert!(
         !method.contains("Carry-over") && !method.contains("carry-over"),
         "{method}"

@@ -46,7 +46,7 @@ impl Evidence {
         format!(
             "{}{interval} {}",
             pct(self.ratio),
-            crate::report::sections::revisions::verdict_word(self.verdict)
+            crate::report::revision_verdict_word(self.verdict)
         )
     }
 }

@@ -2,9 +2,9 @@
 //! in the words of a report's change-since table (`report::sections::since`).
 
 use super::diff::Diff;
-use crate::report::sections::revisions::pct;
-use crate::report::sections::since::{BESIDE, change_text, covered, machine_note, noise_notes, verdict_word};
-use crate::report::tables::{Table, TableKind};
+use crate::report::pct;
+use crate::report::since_words::{BESIDE, change_text, covered, machine_note, noise_notes, verdict_word};
+use crate::report::{Table, TableKind};
 
 /// The table of `d`; `noise_floor` is the band of the diff's metric.
 pub fn table(d: &Diff, noise_floor: f64) -> Table {

@@ -16,8 +16,8 @@ use std::path::Path;
 
 use crate::base::sink::html;
 use crate::history::runs::trend::{CellTrend, Point, Trend};
-use crate::report::files::write_file;
 use crate::report::formats::markdown::escape;
+use crate::report::write_file;
 
 /// Writes a suite's trend (`versus trend`) as HTML and/or Markdown.
 pub fn write(trend: &Trend, html_path: Option<&Path>, markdown_path: Option<&Path>) -> anyhow::Result<()> {
