@@ -40,7 +40,7 @@ fn the_suite_corpus_parses_or_is_refused() {
 #[test]
 fn the_protocol_corpus_decodes_or_is_refused() {
     for (_, line) in texts("protocol") {
-        let _ = versus::worker::protocol::Message::decode(&line);
+        let _ = versus::worker::Message::decode(&line);
     }
 }
 
@@ -70,8 +70,8 @@ fn the_journal_corpus_is_rebuilt_and_rendered_or_refused() {
         let Ok(found) = versus::results::Journal::read(&path) else {
             continue;
         };
-        let why = versus::session::rebuild::Why::Asked;
-        let (mut doc, _) = versus::session::rebuild::document(found, &path, None, why);
+        let why = versus::session::Why::Asked;
+        let (mut doc, _) = versus::session::rebuild(found, &path, None, why);
         versus::analysis::reanalyze(&mut doc);
         let _ = markdown::render(&doc);
         let _ = terminal::summary(&doc);

@@ -87,7 +87,7 @@ proptest! {
 
     #[test]
     fn any_line_from_a_worker_is_a_message_or_an_error(line in "\\PC{0,300}") {
-        let _ = versus::worker::protocol::Message::decode(&line);
+        let _ = versus::worker::Message::decode(&line);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::base::outcome::Outcome;
 use crate::judge;
 use crate::judge::{Judged, judge_pair};
 use crate::results::group_key;
-use crate::results::metric::view_cell;
+use crate::results::view_cell;
 use crate::results::{
     AnalysisSettings, Cell, Comparison, Environment, MetricResults, Results, SteadyState, Verdict, Warning,
 };
@@ -86,9 +86,9 @@ pub fn analyze(results: &mut Results, extra_warnings: &[Warning]) {
     let (comparisons, untestable) = compare_groups(results, Metric::Wall);
     results.comparisons = comparisons;
     results.metrics.clear();
-    for metric in crate::results::metric::measured(results).into_iter().skip(1) {
+    for metric in crate::results::measured(results).into_iter().skip(1) {
         let (comparisons, _) = compare_groups(results, metric);
-        let view = crate::results::metric::view(results, metric);
+        let view = crate::results::view(results, metric);
         // Outcomes, warm-up and memory are the same whatever the metric:
         // only who wins, and what size costs, are its own.
         let mut findings = crate::analysis::findings::compute(&view).0;
@@ -459,7 +459,7 @@ fn busy_during_run(load: &crate::results::RunLoad) -> String {
             share * cpus as f64
         ));
     }
-    if let Some(steal) = load.steal_share.filter(|s| *s >= crate::environment::load::STEAL_WARN) {
+    if let Some(steal) = load.steal_share.filter(|s| *s >= crate::environment::STEAL_WARN) {
         seen.push(format!(
             "the hypervisor gave {:.0}% of it to other guests (steal)",
             steal * 100.0
@@ -613,7 +613,7 @@ mod tests {
     /// slower, sampled until adaptive sampling (1% precision, at least 10 runs)
     /// is satisfied for both, as the scheduler would.
     fn adaptive_pair(rng: &mut rand_chacha::ChaCha8Rng, shift: f64) -> (Cell, Cell) {
-        use crate::runner::policy::precise;
+        use crate::runner::precise;
         use rand_distr::{Distribution, LogNormal};
         let noise = LogNormal::new(0.0, 0.02).unwrap();
         let (mut a, mut b) = (Vec::new(), Vec::new());

@@ -18,10 +18,10 @@ use super::params;
 use crate::app::cli::ExecArgs;
 use crate::base::params::ParamValue;
 use crate::base::placeholder::CommandTemplate;
-use crate::session::preflight::{literal_program, program_exists};
-use crate::suite::model::{ImplementationSpec, OperationSpec, OutputMode, PayloadSpec};
-use crate::suite::shell::shell_syntax;
+use crate::session::{literal_program, program_exists};
+use crate::suite::shell_syntax;
 use crate::suite::{self, Suite, SuiteFile};
+use crate::suite::{ImplementationSpec, OperationSpec, OutputMode, PayloadSpec};
 
 /// Builds the suite for `versus exec`'s commands and checks their programs exist.
 pub fn suite(args: &ExecArgs) -> Result<Suite> {

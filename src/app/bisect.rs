@@ -292,7 +292,7 @@ pub fn bisect(args: BisectArgs) -> Result<ExitCode> {
             .join("bisect")
     });
     // Held to the end: no other versus writes into the folder meanwhile.
-    let claim = crate::session::folder::claim(&out, "--out")?;
+    let claim = crate::session::claim(&out, "--out")?;
     let out = claim.dir.clone();
     let cell = plan::cell_id(&target.operation, &target.implementation, &Default::default());
     let mut summary = Summary {

@@ -7,8 +7,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 pub fn conformance(args: crate::app::cli::ConformanceArgs) -> Result<ExitCode> {
-    use crate::worker::conformance;
-    let mut scenarios = conformance::load(args.scenarios.as_deref()).with_context(|| {
+    let mut scenarios = crate::worker::load_scenarios(args.scenarios.as_deref()).with_context(|| {
         format!(
             "--scenarios {}",
             args.scenarios.as_deref().unwrap_or(Path::new("")).display()
@@ -24,7 +23,7 @@ pub fn conformance(args: crate::app::cli::ConformanceArgs) -> Result<ExitCode> {
         scenarios.retain(|(n, _)| args.only.contains(n));
     }
     let scratch = tempfile::Builder::new().prefix("versus-conformance-").tempdir()?;
-    let results = conformance::run(&args.command, &scenarios, scratch.path())?;
+    let results = crate::worker::run_conformance(&args.command, &scenarios, scratch.path())?;
     let failed = results.iter().filter(|r| r.failure.is_some()).count();
     for r in &results {
         match &r.failure {

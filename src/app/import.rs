@@ -30,7 +30,7 @@ pub fn import(args: ImportArgs) -> Result<ExitCode> {
         name: args.name.clone(),
         renames: args.rename.clone(),
         baseline: args.baseline.clone(),
-        command: crate::session::document::command_line(),
+        command: crate::session::command_line(),
     };
     let mut results = import::build(&files, &options)?;
     let out_dir = args
@@ -38,7 +38,7 @@ pub fn import(args: ImportArgs) -> Result<ExitCode> {
         .clone()
         .unwrap_or_else(|| std::path::PathBuf::from("versus-results").join(folder::for_title(&results.suite.name)));
     // Held to the end: no other versus writes into the folder meanwhile.
-    let _claim = crate::session::folder::claim(&out_dir, "--out")?;
+    let _claim = crate::session::claim(&out_dir, "--out")?;
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let hash = crate::base::digest::sha256_hex(results.suite.name.as_bytes());
     let recording = recording::start(

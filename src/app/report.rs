@@ -17,7 +17,7 @@ use crate::app::cli::{ReportArgs, Style};
 use crate::app::exit;
 use crate::report::{self, Outputs};
 use crate::results::{self, Journal, Results};
-use crate::session::rebuild::{self, Why};
+use crate::session::{self, Why};
 
 /// What `versus report` was given.
 enum Input {
@@ -110,7 +110,7 @@ fn from_folder(dir: &Path) -> Result<Results> {
         (true, true) => {
             let written = results::read(&file)?;
             let found = Journal::read(&journal)?;
-            if rebuild::journal_is_newer(&found, &written) {
+            if session::journal_is_newer(&found, &written) {
                 rebuilt(found, &journal, Some(written), Why::ResultsOlder)
             } else {
                 Ok(written)
@@ -137,11 +137,11 @@ fn rebuilt(found: results::Recovered, path: &Path, fallback: Option<Results>, wh
             path.display()
         );
     }
-    let (mut doc, warnings) = rebuild::document(found, path, fallback, why);
+    let (mut doc, warnings) = session::rebuild(found, path, fallback, why);
     for w in &warnings {
         tell!("note: {}", w.message);
     }
     crate::analysis::analyze(&mut doc, &warnings);
-    results::validate::check(&doc).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    results::validate(&doc).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     Ok(doc)
 }

@@ -10,8 +10,8 @@ use crate::report::formats::terminal;
 use crate::report::{self, Outputs};
 use crate::results::{self, Journal, Recovered, Results, Warning};
 use crate::runner::End;
-use crate::session::folder::{self, Claim};
-use crate::session::{Checkpoint, Session, preflight, resume};
+use crate::session::{self, Claim};
+use crate::session::{Checkpoint, Session};
 use crate::suite;
 use anyhow::{Result, bail};
 use std::fs;
@@ -35,10 +35,10 @@ fn run_suite_file(args: &RunArgs) -> Result<(suite::Suite, Vec<results::Revision
     let revision_infos = revisions::expand(&mut suite, &args.revisions)?;
     if let Some(b) = &args.baseline {
         let b = crate::revisions::column_name(&suite, b);
-        preflight::check_baseline(&suite, &b)?;
+        session::check_baseline(&suite, &b)?;
         suite.baseline = Some(b);
     }
-    preflight::check_programs(&suite)?;
+    session::check_programs(&suite)?;
     Ok((suite, revision_infos))
 }
 
@@ -64,8 +64,8 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
         args.common.quiet,
     );
     let mut warnings = journal_warnings(&recovered);
-    let resumed = resume::split(recovered.cells);
-    if let Some(message) = resume::notice(&resumed) {
+    let resumed = session::split_resumed(recovered.cells);
+    if let Some(message) = session::resume_notice(&resumed) {
         tell!("resuming: {message}");
         warnings.push(Warning {
             kind: "measured_again".into(),
@@ -136,7 +136,7 @@ pub fn run_suite(args: RunArgs) -> Result<ExitCode> {
             "interrupted: the finished cells are saved; continue with --resume {}",
             out_dir.display()
         );
-    } else if let Some(hint) = resume::hint(&results, &out_dir) {
+    } else if let Some(hint) = session::resume_hint(&results, &out_dir) {
         tell!("{hint}");
     }
     // The results are on disk: only now may the store fail the run.
@@ -202,7 +202,7 @@ fn output_folder(args: &RunArgs, suite_name: &str, shard: Option<&results::Shard
                 dir.display()
             );
         }
-        let claim = folder::claim(dir, "--resume")?;
+        let claim = session::claim(dir, "--resume")?;
         let journal = claim.dir.join("cells.jsonl");
         // A run stopped before it recorded a group (or made its journal)
         // left nothing to keep: this one measures every group.
@@ -223,6 +223,6 @@ fn output_folder(args: &RunArgs, suite_name: &str, shard: Option<&results::Shard
     if let Some(info) = shard {
         default = shards::default_folder(default, info);
     }
-    let claim = folder::claim(args.out.as_ref().unwrap_or(&default), "--out")?;
+    let claim = session::claim(args.out.as_ref().unwrap_or(&default), "--out")?;
     Ok((claim, Recovered::default()))
 }

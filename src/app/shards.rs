@@ -14,7 +14,7 @@ use crate::app::exit;
 use crate::base::params::params_key;
 use crate::merge::{self, Input};
 use crate::plan::Plan;
-use crate::plan::shard::{self, Shard};
+use crate::plan::{self, Shard};
 use crate::report::formats::terminal;
 use crate::report::{self, Outputs};
 use crate::results::{self, Results, ShardInfo};
@@ -79,7 +79,7 @@ fn history(path: &Path) -> Result<HashMap<String, u64>> {
 pub fn narrow(suite: &Suite, plan: &Plan, spec: &ShardSpec, history_file: Option<&Path>) -> Result<(Plan, ShardInfo)> {
     let me = resolve(spec)?;
     let history = history_file.map(history).transpose()?.unwrap_or_default();
-    let split = shard::split(suite, plan, me.count, &history);
+    let split = plan::split(suite, plan, me.count, &history);
     let mine = split.groups_of(me.index);
     let key = |gi: usize| {
         let g = &plan.groups[gi];
@@ -110,7 +110,7 @@ pub fn narrow(suite: &Suite, plan: &Plan, spec: &ShardSpec, history_file: Option
             points.join("; ")
         }
     );
-    Ok((shard::narrow(plan, &mine), info))
+    Ok((plan::narrow(plan, &mine), info))
 }
 
 /// The default folder of a piece, beside the others: `<default>/shard-K-of-N`.
@@ -134,9 +134,9 @@ fn read_piece(path: &Path) -> Result<Input> {
 
 pub fn merge(args: MergeArgs) -> Result<ExitCode> {
     let inputs = args.pieces.iter().map(|p| read_piece(p)).collect::<Result<Vec<_>>>()?;
-    let mut merged = merge::merge(inputs, args.partial, crate::session::document::command_line())?;
+    let mut merged = merge::merge(inputs, args.partial, crate::session::command_line())?;
     // Held to the end: no other versus writes into the folder meanwhile.
-    let _claim = crate::session::folder::claim(&args.out, "--out")?;
+    let _claim = crate::session::claim(&args.out, "--out")?;
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let suite_hash = merged.suite.hash.clone().unwrap_or_default();
     let recording = super::recording::start(

@@ -2,9 +2,13 @@
 //! a run (`collect`), with the CPU's details (`cpu`), the commits of versus
 //! and the suite (`git`), and the load sampled through the run (`load`).
 
-pub mod cpu;
-pub mod git;
-pub mod load;
+mod cpu;
+mod git;
+mod load;
+
+pub(crate) use cpu::identity as cpu_identity;
+pub(crate) use git::{of_folder as git_of_folder, run as run_git};
+pub(crate) use load::{EVERY as LOAD_EVERY, ProcProbe, STEAL_WARN, Sampler as LoadSampler};
 
 use std::fs;
 use std::path::Path;

@@ -84,7 +84,7 @@ pub fn build(files: &[(Source, Imported)], options: &Options) -> Result<Results>
         ..Default::default()
     };
     crate::analysis::analyze(&mut results, &doc.warnings);
-    results::validate::check(&results).map_err(|e| anyhow::anyhow!("the imported figures: {e}"))?;
+    results::validate(&results).map_err(|e| anyhow::anyhow!("the imported figures: {e}"))?;
     Ok(results)
 }
 

@@ -120,7 +120,7 @@ fn overlapping_ties_or_faster_after_others_do_not_fire() {
 /// round, as the runner takes them.
 fn balanced_after(k: usize, runs: usize) -> Vec<Vec<i16>> {
     let sequence: Vec<usize> = (0..=runs)
-        .flat_map(|r| crate::plan::order::round(Order::Balanced, k, r))
+        .flat_map(|r| crate::plan::round(Order::Balanced, k, r))
         .collect();
     let mut after = vec![Vec::new(); k];
     for (i, me) in sequence.iter().enumerate().skip(k) {

@@ -15,7 +15,7 @@
 
 use super::compare;
 use crate::base::metric::Metric;
-use crate::results::metric::view_cell;
+use crate::results::view_cell;
 use crate::results::{AnalysisSettings, Cell, Comparison};
 
 /// `cell` against `base` in `metric`: wall time as `compare::compare`

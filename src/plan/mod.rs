@@ -2,10 +2,15 @@
 //! one operation at one parameter set; its cells (one per implementation) are
 //! measured together, interleaved, so machine drift hits all of them alike.
 
-pub mod order;
-pub mod schedule;
-pub mod shard;
-pub mod work;
+mod order;
+mod schedule;
+mod shard;
+mod work;
+
+pub(crate) use order::round;
+pub(crate) use schedule::{Visit, schedule, visit_group};
+pub(crate) use shard::{Shard, narrow, split};
+pub(crate) use work::params_used;
 
 use std::time::Duration;
 

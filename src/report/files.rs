@@ -63,7 +63,7 @@ pub fn write(results: &Results, outputs: &Outputs, notes: Option<&str>) -> Resul
     let _scope = results.scope();
     if outputs.json_to_stdout() {
         let mut out = std::io::stdout().lock();
-        let written = results::layout::to_writer(&mut out, results)
+        let written = results::to_writer(&mut out, results)
             .map_err(std::io::Error::from)
             .and_then(|()| writeln!(out));
         // A reader that went away (`| head`) did not want the rest.

@@ -30,9 +30,9 @@ use crate::results::Results;
 /// The document in each metric other than wall time that it measured
 /// (`results::metric::view`), for the sections reports add beside time's.
 pub fn metric_views(results: &Results) -> Vec<(Metric, Results)> {
-    crate::results::metric::measured(results)
+    crate::results::measured(results)
         .into_iter()
         .filter(|m| *m != Metric::Wall)
-        .map(|m| (m, crate::results::metric::view(results, m)))
+        .map(|m| (m, crate::results::view(results, m)))
         .collect()
 }

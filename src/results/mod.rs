@@ -14,22 +14,22 @@ mod cell;
 mod column;
 mod comparison;
 mod file;
-pub mod finding;
+mod finding;
 mod headline;
 mod journal;
 mod judged;
-pub mod layout;
-pub mod lean;
+mod layout;
+mod lean;
 mod lookup;
 mod machine;
-pub mod metric;
+mod metric;
 mod order;
-pub mod overall;
+mod overall;
 mod revisions;
 mod samples;
 mod segments;
 mod since;
-pub mod validate;
+mod validate;
 pub use carry_over::{CarryOver, Effect, RunsAfter, Screen, ScreenMetric};
 pub use cell::{Cell, ServiceUsage, Stats, SteadyState, StopRule, WorkerInfo};
 pub use column::Column;
@@ -45,16 +45,20 @@ pub use finding::{
 pub use headline::{Headline, HeadlineAsk, HeadlineRow, NotesAt, ReportInfo, place};
 pub use journal::{Journal, Recovered};
 pub use judged::{Instability, InstabilityKind, NoiseSource, RunNoise};
+pub(crate) use layout::to_writer;
+pub(crate) use lean::without_runs;
 pub use machine::{
     Artifact, CpuDetails, Environment, GitState, ImplementationInfo, Machine, RunLoad, ServiceInfo, SpeedReadings,
 };
 pub use metric::{MetricResults, MetricStats};
+pub(crate) use metric::{measured, metric_stats, view, view_cell};
 pub use order::RunOrder;
 pub use overall::{OperationMeans, Overall, OverallRow};
 pub use revisions::{BuildRecord, BuildStatus, RevisionColumn, RevisionInfo, Revisions};
 pub use samples::{Samples, per_call, per_call_batches};
 pub use segments::{Design, Levels, Segment, SegmentModes, gather};
 pub use since::{Beside, Change, GROUP_MOVED, MACHINE_MOVED, MachineShift, SharedBy, SharedShift, Shift, Since};
+pub(crate) use validate::check as validate;
 
 pub const SCHEMA_VERSION: u32 = 2;
 /// Older versions this versus still reads (their verdicts are computed again).

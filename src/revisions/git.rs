@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use crate::environment::git::run as git;
+use crate::environment::run_git as git;
 
 /// The top folder of the work tree holding `dir`.
 pub fn toplevel(dir: &Path) -> Result<PathBuf> {

@@ -15,10 +15,10 @@
 //! - `compare`: the analysis of each column at a later revision against
 //!   the same implementation at the first, paired (`judge::compare`).
 
-pub mod cache;
-pub mod expand;
-pub mod git;
-pub mod prepare;
+mod cache;
+mod expand;
+pub(crate) mod git;
+mod prepare;
 
 pub use expand::{RevArg, column_name, expand, parse_rev};
 pub use prepare::prepare;

@@ -94,7 +94,7 @@ pub(super) struct GroupContext<'g> {
     pub payload: Option<&'g PayloadFile>,
     pub started_at: String,
     /// Which visit of the group this is, when the plan visits groups more than once.
-    pub visit: Option<crate::plan::schedule::Visit>,
+    pub visit: Option<crate::plan::Visit>,
 }
 
 impl GroupContext<'_> {
@@ -134,7 +134,7 @@ pub(super) fn early_cell(runner: &Runner, ctx: &GroupContext, imp: usize, outcom
         machine: None,
         services: vec![],
         segments: ctx.segments(0, 0, 0),
-        work_params: Some(crate::plan::work::params_used(suite, ctx.group.operation, imp)),
+        work_params: Some(crate::plan::params_used(suite, ctx.group.operation, imp)),
         started_at: Some(ctx.started_at.clone()),
         stop_rule: StopRule::Failed,
         harness_fault: None,
@@ -317,7 +317,7 @@ impl Runner<'_> {
             }
             Err(e) => {
                 let fault = match &e {
-                    crate::worker::client::WorkerError::Spawn(io) => HarnessFault::of_io(io),
+                    crate::worker::WorkerError::Spawn(io) => HarnessFault::of_io(io),
                     _ => None,
                 };
                 let message = format!("worker: {e}");

@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 
 use crate::base::outcome::Outcome;
 use crate::payload::Digest;
-use crate::worker::client::{WorkerError, WorkerProcess};
-use crate::worker::protocol::Hello;
+use crate::worker::Hello;
+use crate::worker::{WorkerError, WorkerProcess};
 
 /// Largest batch calibration will ask for.
 const MAX_BATCH: u64 = 1 << 40;

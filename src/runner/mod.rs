@@ -30,8 +30,8 @@ use crate::base::params::params_key;
 use crate::exec::Executor;
 use crate::exec::interrupt::interrupted;
 use crate::payload::Digest;
-use crate::plan::schedule::{Visit, schedule, visit_group};
 use crate::plan::{Group, Plan, cell_id};
+use crate::plan::{Visit, schedule, visit_group};
 use crate::results::Cell;
 use crate::suite::Suite;
 
@@ -46,15 +46,18 @@ mod hooks;
 mod inprocess;
 mod inputs;
 mod lifecycle;
-pub mod policy;
+mod policy;
 mod rounds;
-pub mod scope;
+mod scope;
 mod state;
 mod usage;
 
 use cell::{GroupContext, Start, early_cell, finished_cell};
 use inputs::PayloadFile;
+#[cfg(test)]
+pub(crate) use policy::precise;
 pub use rounds::{Clock, SystemClock};
+pub(crate) use scope::{implementation_scope, suite_scope};
 pub use usage::ServiceMeter;
 
 /// What the runner tells the outside world as it goes (progress bars, logs).

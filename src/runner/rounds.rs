@@ -20,7 +20,7 @@ use crate::exec::interrupt::interrupted;
 use crate::exec::streams::tail;
 use crate::exec::{Executor, Exit, RunRecord, RunRequest};
 use crate::payload;
-use crate::plan::{Group, Sampling, order};
+use crate::plan::{self, Group, Sampling};
 use crate::results::{RunOrder, StopRule};
 
 /// Monotonic time as the stop rules see it.
@@ -282,7 +282,7 @@ impl Runner<'_> {
             events.runs_added(wants.iter().filter(|w| **w).count() as u64);
         }
         let mut position = 0;
-        for s in order::round(self.plan.order, n, round) {
+        for s in plan::round(self.plan.order, n, round) {
             if !wants[s] || states[s].outcome.is_some() {
                 continue;
             }

@@ -12,7 +12,7 @@ use crate::plan::{Plan, cell_id};
 use crate::results::{
     self, AnalysisSettings, Artifact, Cell, Environment, ImplementationInfo, Results, RunStatus, SuiteInfo,
 };
-use crate::runner::scope::implementation_scope;
+use crate::runner::implementation_scope;
 use crate::suite::Suite;
 
 /// A new document for a run of `suite` that starts now, with no cells yet.
@@ -31,7 +31,7 @@ pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
             // `exec` has no suite file, and no repository of its own.
             git: Some(&suite.path)
                 .filter(|p| !p.as_os_str().is_empty())
-                .and_then(|_| environment::git::of_folder(&suite.dir)),
+                .and_then(|_| environment::git_of_folder(&suite.dir)),
             implementations: if suite.path.as_os_str().is_empty() {
                 vec![]
             } else {
@@ -98,7 +98,7 @@ pub fn services(
     ports: &[(String, u16)],
     tmp: &Path,
 ) -> IndexMap<String, crate::results::ServiceInfo> {
-    let scope = crate::runner::scope::suite_scope(tmp).with_all(ports.iter().map(|(n, p)| (format!("{n}.port"), p)));
+    let scope = crate::runner::suite_scope(tmp).with_all(ports.iter().map(|(n, p)| (format!("{n}.port"), p)));
     running
         .described()
         .into_iter()

@@ -5,12 +5,12 @@
 //! analyses what was measured. `app` only turns flags into a session and the
 //! session's results into outputs.
 
-pub mod checkpoint;
-pub mod document;
-pub mod folder;
-pub mod preflight;
-pub mod rebuild;
-pub mod resume;
+mod checkpoint;
+mod document;
+mod folder;
+mod preflight;
+mod rebuild;
+mod resume;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -27,6 +27,12 @@ use crate::results::{self, Cell, Results, Revisions, RunStatus, ShardInfo, Warni
 use crate::runner::{End, Events, Runner};
 use crate::suite::Suite;
 pub use checkpoint::Checkpoint;
+pub use rebuild::{Why, document as rebuild, journal_is_newer};
+
+pub(crate) use document::command_line;
+pub(crate) use folder::{Claim, claim};
+pub(crate) use preflight::{check_baseline, check_programs, literal_program, program_exists};
+pub(crate) use resume::{hint as resume_hint, notice as resume_notice, split as split_resumed};
 
 /// One run of a plan.
 pub struct Session<'a> {
@@ -66,7 +72,7 @@ impl Session<'_> {
         };
         let mut env = environment::collect(mechanism);
         // Read through the run; its last reading waits until every child has been reaped.
-        let sampler = environment::load::Sampler::start(environment::load::ProcProbe, environment::load::EVERY);
+        let sampler = environment::LoadSampler::start(environment::ProcProbe, environment::LOAD_EVERY);
         env.implementations = document::implementations(suite, self.plan, &tmp);
         let mut results = document::start(suite, env, self.noise);
         results.shard = self.shard.clone();

@@ -6,11 +6,11 @@
 //! build a `SuiteFile` and call `from_file`.
 
 mod implementations;
-pub mod model;
+mod model;
 mod overrides;
 mod report;
 mod services;
-pub mod shell;
+mod shell;
 mod validate;
 
 use std::path::{Path, PathBuf};
@@ -23,6 +23,8 @@ use crate::base::params::ParamValue;
 use crate::base::placeholder::{CommandTemplate, Template};
 use crate::base::units::Bytes;
 pub use model::{CounterChoice, OutputMode, SuiteFile};
+pub(crate) use model::{ImplementationSpec, OperationSpec, PayloadSpec};
+pub(crate) use shell::shell_syntax;
 pub use validate::parse_measure;
 use validate::{Validator, line_col};
 

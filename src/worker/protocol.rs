@@ -51,31 +51,6 @@ impl Message {
     }
 }
 
-/// The closed set of error classes a worker may answer with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ErrorClass {
-    UnknownOperation,
-    SetupFailed,
-    OperationFailed,
-    BadRequest,
-    UnsupportedVersion,
-    Internal,
-}
-
-impl ErrorClass {
-    pub fn parse(s: &str) -> Option<ErrorClass> {
-        Some(match s {
-            "unknown_operation" => ErrorClass::UnknownOperation,
-            "setup_failed" => ErrorClass::SetupFailed,
-            "operation_failed" => ErrorClass::OperationFailed,
-            "bad_request" => ErrorClass::BadRequest,
-            "unsupported_version" => ErrorClass::UnsupportedVersion,
-            "internal" => ErrorClass::Internal,
-            _ => return None,
-        })
-    }
-}
-
 /// The worker's handshake.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hello {
@@ -143,7 +118,5 @@ mod tests {
         assert_eq!(Hello::from_message(&ok).unwrap().operations, ["a"]);
         let missing = Message::decode(r#"{"type":"hello","data":{"protocol":1}}"#).unwrap();
         assert!(Hello::from_message(&missing).is_err());
-        assert_eq!(ErrorClass::parse("setup_failed"), Some(ErrorClass::SetupFailed));
-        assert_eq!(ErrorClass::parse("whatever"), None);
     }
 }

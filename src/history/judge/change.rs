@@ -24,7 +24,7 @@ use crate::judge::{LogEstimate, t_quantile};
 use crate::judge::{from_estimate, log_estimate, unpaired};
 use crate::results::NoiseSource as Source;
 use crate::results::RunNoise;
-use crate::results::metric::view_cell;
+use crate::results::view_cell;
 use crate::results::{AnalysisSettings, Cell, Comparison, Verdict};
 
 /// The half-width (log units) run-to-run noise alone gives a change at

@@ -425,7 +425,7 @@ pub fn since(
     };
     let wall = diff_from(old, new, Metric::Wall, noise, from_levels);
     let machine = wall.machine.clone();
-    let both = crate::results::metric::measured(old);
+    let both = crate::results::measured(old);
     let label = if from_levels {
         format!("each cell's median over its last {REFERENCE_RUNS} runs, the newest")
     } else {
@@ -437,7 +437,7 @@ pub fn since(
         started_at: old.started_at.clone(),
         warning,
         changes: changes(wall),
-        metrics: crate::results::metric::measured(new)
+        metrics: crate::results::measured(new)
             .into_iter()
             .filter(|m| *m != Metric::Wall && both.contains(m))
             .map(|m| (m, changes(diff_from(old, new, m, noise, from_levels))))
@@ -659,7 +659,7 @@ mod tests {
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/results/sha256-instructions/results.json");
         let text = std::fs::read_to_string(path).unwrap();
         let whole: Results = serde_json::from_str(&text).unwrap();
-        let lean: Results = crate::results::lean::without_runs(|| serde_json::from_str(&text)).unwrap();
+        let lean: Results = crate::results::without_runs(|| serde_json::from_str(&text)).unwrap();
         assert!(lean.cells.iter().all(|c| c.samples.is_empty()));
         let mut new = whole.clone();
         for c in &mut new.cells {

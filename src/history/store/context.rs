@@ -10,7 +10,7 @@ use super::Git;
 use crate::results::GitState;
 
 fn git(dir: &Path, args: &[&str]) -> Option<String> {
-    crate::environment::git::run(dir, args).ok()
+    crate::environment::run_git(dir, args).ok()
 }
 
 /// The git state of the repository holding `dir`; all `None` outside one.

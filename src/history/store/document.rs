@@ -51,7 +51,7 @@ impl Document {
         std::thread::scope(|s| {
             let writing = s.spawn(move || -> Result<()> {
                 let mut out = BufWriter::new(writer);
-                results::layout::to_writer(&mut out, results)?;
+                results::to_writer(&mut out, results)?;
                 out.write_all(b"\n")?;
                 out.flush()?;
                 Ok(())
@@ -122,7 +122,7 @@ impl Document {
     /// samples empty, its statistics as recorded), for a document this
     /// versus recorded: its schema version is checked, the rest trusted.
     pub fn results_without_runs(&self) -> Result<Results> {
-        let r: Results = results::lean::without_runs(|| serde_json::from_reader(BufReader::new(self.reader())))
+        let r: Results = results::without_runs(|| serde_json::from_reader(BufReader::new(self.reader())))
             .context("the recorded document is not a results file")?;
         if r.schema_version != results::SCHEMA_VERSION {
             bail!(

@@ -4,7 +4,6 @@
 //! which of the suite's implementations ran — the title says so when
 //! `--only` ran a few. Every report prints these; formatting only.
 
-use crate::environment::cpu;
 use crate::results::Results;
 use crate::results::RunLoad;
 
@@ -115,7 +114,7 @@ pub fn rows(results: &Results) -> Vec<(&'static str, String)> {
         ));
     }
     if let Some(d) = &e.cpu {
-        out.push(("CPU identity", cpu::identity(d)));
+        out.push(("CPU identity", crate::environment::cpu_identity(d)));
         out.push(("CPU topology", topology_text(d)));
         let cache = d.cache.as_ref().map_or(String::new(), |c| format!("; cache {c}"));
         out.push((
@@ -147,7 +146,11 @@ pub fn terminal_lines(results: &Results) -> Vec<String> {
         line.push_str(&format!("; suite at {}", commit(&results.suite.git)));
     }
     let mut out = vec![line];
-    let identity = e.cpu.as_ref().map(cpu::identity).filter(|i| !i.is_empty());
+    let identity = e
+        .cpu
+        .as_ref()
+        .map(crate::environment::cpu_identity)
+        .filter(|i| !i.is_empty());
     out.push(match identity {
         Some(i) => format!("{} × {} ({i})", e.cores, e.cpu_model),
         None => format!("{} × {}", e.cores, e.cpu_model),
