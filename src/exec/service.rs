@@ -211,14 +211,6 @@ impl Services {
             .map(|(((n, _), log), cmd)| (n.clone(), cmd.clone(), log.clone()))
             .collect()
     }
-
-    /// Whether each service is still running, as (name, alive).
-    pub fn alive(&mut self) -> Vec<(String, bool)> {
-        self.running
-            .iter_mut()
-            .map(|(n, c)| (n.clone(), matches!(c.try_wait(), Ok(None))))
-            .collect()
-    }
 }
 
 impl Drop for Services {

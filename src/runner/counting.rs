@@ -28,8 +28,8 @@ use super::inprocess::{InProcess, Spawn};
 use super::inputs::PayloadFile;
 use super::state::{CellState, CountingWorker, Mode};
 use super::{Events, Runner, hooks};
-use crate::exec::counter::{CountedWorker, Counter, executed_between};
 use crate::exec::interrupt::interrupted;
+use crate::exec::{CountedWorker, Counter, executed_between};
 use crate::exec::{Executor, Exit};
 use crate::payload;
 use crate::plan::Group;
@@ -191,7 +191,7 @@ impl Runner<'_> {
             record.exit == Exit::Code(op.exit_code) || (op.ignore_failure && matches!(record.exit, Exit::Code(_)));
         if !accepted {
             let (_, msg) = describe(&record.exit, op.exit_code);
-            return stop(st, format!("{msg}{}", crate::exec::counter::log_tail(&scratch)));
+            return stop(st, format!("{msg}{}", crate::exec::log_tail(&scratch)));
         }
         if let Err(failure) = concluded {
             return stop(st, failure.message);

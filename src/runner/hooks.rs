@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::failure::{Failure, describe, harness_fault};
 use crate::base::placeholder::{CommandTemplate, Scope};
-use crate::exec::streams::tail;
+use crate::exec::tail;
 use crate::exec::{Executor, Exit, RunRequest};
 use crate::suite::Implementation;
 

@@ -236,7 +236,7 @@ impl InProcess {
         let _ = self
             .worker
             .request("teardown", json!({}), "done", self.timeout.min(Duration::from_secs(10)));
-        let peak = crate::exec::rss::image_peak(&self.worker.pid().to_string()).map(|b| b.0);
+        let peak = crate::exec::image_peak(&self.worker.pid().to_string()).map(|b| b.0);
         self.worker.shutdown(Duration::from_secs(5));
         peak
     }

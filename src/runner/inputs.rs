@@ -16,7 +16,7 @@ use crate::base::params::Params;
 use crate::base::params::params_key;
 use crate::base::placeholder::CommandTemplate;
 use crate::base::units::{Bytes, parse_size};
-use crate::exec::streams::tail;
+use crate::exec::tail;
 use crate::exec::{Executor, Exit, RunRequest};
 use crate::payload;
 use crate::plan::{Group, cell_id};

@@ -13,7 +13,7 @@ use super::failure::describe;
 use super::scope::{implementation_scope, suite_scope};
 use super::{Events, Runner};
 use crate::base::placeholder::CommandTemplate;
-use crate::exec::streams::tail;
+use crate::exec::tail;
 use crate::exec::{Executor, Exit, RunRequest};
 use crate::suite::Implementation;
 

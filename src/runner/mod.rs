@@ -114,7 +114,7 @@ pub struct Runner<'a> {
     /// results folder); `None`: not kept.
     pub kept: Option<PathBuf>,
     /// What counts instructions, for groups with counted runs (`counting`).
-    pub counter: Option<crate::exec::counter::Counter>,
+    pub counter: Option<crate::exec::Counter>,
     payloads: HashMap<String, PayloadFile>,
     /// The run before the next one: whose it was (in this visit of its
     /// group), when it ended, and the last run's own span (`rounds`).
@@ -253,7 +253,7 @@ impl<'a> Runner<'a> {
         let payload = self.payload(&group.values, events, exec)?;
         // Generating a payload and digesting the last group's outputs raised
         // versus's own peak memory, which every run's max_rss cannot go under.
-        crate::exec::rss::reset_own_peak();
+        crate::exec::reset_own_peak();
         let ctx = GroupContext {
             group,
             payload: payload.as_ref(),

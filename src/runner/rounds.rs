@@ -17,7 +17,7 @@ use super::{Events, Runner, hooks, inprocess, policy, usage};
 use crate::base::order::Order;
 use crate::base::outcome::{HarnessFault, Outcome};
 use crate::exec::interrupt::interrupted;
-use crate::exec::streams::tail;
+use crate::exec::tail;
 use crate::exec::{Executor, Exit, RunRecord, RunRequest};
 use crate::payload;
 use crate::plan::{self, Group, Sampling};
@@ -228,9 +228,9 @@ impl Runner<'_> {
     /// One reading of the machine's speed after a measured round, while
     /// the readings stay inside their share of the run (`exec::speed`).
     fn read_speed(&mut self) {
-        use crate::exec::speed;
-        if speed::affordable(self.speed.len(), self.speed_spent, self.clock.now()) {
-            let ns = speed::read();
+        use crate::exec::{read_speed, speed_affordable};
+        if speed_affordable(self.speed.len(), self.speed_spent, self.clock.now()) {
+            let ns = read_speed();
             self.speed_spent += Duration::from_nanos(ns);
             self.speed.push(ns);
         }

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use super::hooks::Hooks;
 use super::inprocess::InProcess;
 use crate::base::outcome::{HarnessFault, Outcome};
+use crate::exec::CountedWorker;
 use crate::exec::RunRequest;
-use crate::exec::counter::CountedWorker;
 use crate::payload::Digest;
 use crate::results::{Samples, StopRule, WorkerInfo};
 

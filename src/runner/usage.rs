@@ -6,7 +6,7 @@
 //! whose run it was.
 
 use super::state::CellState;
-use crate::exec::usage::{Reading, UsageMeter};
+use crate::exec::{Reading, UsageMeter};
 use crate::results::ServiceUsage;
 
 /// Reads what the services used over one run. A trait so the runner's

@@ -94,7 +94,7 @@ pub fn implementations(suite: &Suite, plan: &crate::plan::Plan, tmp: &Path) -> I
 /// and version (its `version` command's first line).
 pub fn services(
     suite: &Suite,
-    running: &crate::exec::service::Services,
+    running: &crate::exec::Services,
     ports: &[(String, u16)],
     tmp: &Path,
 ) -> IndexMap<String, crate::results::ServiceInfo> {

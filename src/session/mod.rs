@@ -21,7 +21,7 @@ use indexmap::IndexMap;
 use crate::analysis;
 use crate::environment;
 use crate::exec::Executor;
-use crate::exec::service::Services;
+use crate::exec::Services;
 use crate::plan::Plan;
 use crate::results::{self, Cell, Results, Revisions, RunStatus, ShardInfo, Warning};
 use crate::runner::{End, Events, Runner};
@@ -93,11 +93,11 @@ impl Session<'_> {
         });
         runner.kept = Some(self.dir.join("differing-outputs"));
         if self.plan.counts() {
-            let counter = crate::exec::counter::Counter::detect(self.plan.counter)
+            let counter = crate::exec::Counter::detect(self.plan.counter)
                 .map_err(|e| anyhow::anyhow!("measuring instructions: {e}"))?;
             runner.counter = Some(counter);
         }
-        let ports = crate::exec::service::free_ports(&suite.services)
+        let ports = crate::exec::free_ports(&suite.services)
             .context("cannot find a free local port for the suite's services")?;
         let services = Services::start(&suite.services, &tmp, self.dir, &ports)?;
         let services = std::rc::Rc::new(std::cell::RefCell::new(services));
@@ -109,7 +109,7 @@ impl Session<'_> {
             let watched = services.clone();
             runner.health = Some(Box::new(move || watched.borrow_mut().first_dead()));
             let groups = services.borrow().process_groups();
-            runner.meter = Some(Box::new(crate::exec::usage::UsageMeter::new(groups)));
+            runner.meter = Some(Box::new(crate::exec::UsageMeter::new(groups)));
             results.environment.services = document::services(suite, &services.borrow(), &ports, &tmp);
         }
         if let Some(cp) = self.checkpoint.as_mut() {
@@ -130,7 +130,7 @@ impl Session<'_> {
             message: problem,
         }));
         results.environment.speed = (!runner.speed.is_empty()).then(|| crate::results::SpeedReadings {
-            workload: crate::exec::speed::workload(),
+            workload: crate::exec::workload(),
             samples_ns: std::mem::take(&mut runner.speed),
         });
         drop(runner);

@@ -115,7 +115,7 @@ impl WorkerProcess {
                     return Err(io::Error::last_os_error());
                 }
                 if fixed_layout {
-                    crate::exec::process::fix_layout()?;
+                    crate::exec::fix_layout()?;
                 }
                 Ok(())
             });

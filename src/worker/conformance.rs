@@ -176,7 +176,7 @@ pub fn run(argv: &[String], scenarios: &[(String, String)], scratch: &Path) -> s
                 let r = run_steps(&mut worker, &steps, &vars).err();
                 worker.kill();
                 r.map(|f| {
-                    let out = crate::exec::streams::tail(&log, 400);
+                    let out = crate::exec::tail(&log, 400);
                     if out.is_empty() {
                         f
                     } else {
