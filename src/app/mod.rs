@@ -10,33 +10,38 @@ macro_rules! say {
 }
 
 mod adhoc;
-pub mod bisect;
+mod bisect;
 pub mod cli;
 mod conformance;
 mod diff;
 mod docs;
 mod exec;
 pub mod exit;
-pub mod history;
-pub mod import;
+mod history;
+mod import;
 mod notes;
 mod params;
-pub mod recording;
+mod recording;
 mod report;
 mod revisions;
 mod run;
 mod shards;
-pub mod site;
-pub mod trend;
+mod site;
+mod trend;
 
+pub use bisect::bisect;
 pub use conformance::conformance;
 pub use diff::diff;
 pub use docs::{completions, man, schema};
 pub use exec::exec;
+pub use history::history;
+pub use import::import;
 pub use report::report;
 use run::run_session;
 pub use run::run_suite;
 pub use shards::merge;
+pub use site::site;
+pub use trend::trend;
 
 use anyhow::{Context, Result, bail};
 
@@ -138,6 +143,3 @@ pub(crate) fn exports(e: &crate::app::cli::Exports) -> Outputs {
         ..Default::default()
     }
 }
-
-#[cfg(test)]
-mod tests {}
