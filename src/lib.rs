@@ -28,30 +28,30 @@ macro_rules! tell {
 
 // Ground floor: shared nouns and pure statistics; they import nothing from the crate.
 pub mod base; // units, placeholders, outcomes, parameter sets, metrics, run order, figures in words
-pub mod stats; // pure statistics over slices: summaries, intervals, bootstrap, change points
+pub(crate) mod stats; // pure statistics over slices: summaries, intervals, bootstrap, change points
 
 // The document every later layer reads and writes.
 pub mod results; // the versioned results document and every type it serialises
 
 // Inputs, the machine, and the judge.
-pub mod environment; // what the machine says of itself: CPU, load, git state
-pub mod judge; // the one rule of every verdict: pairing, intervals, carry-over, three answers
-pub mod payload; // the payload bytes a suite asks for
+pub(crate) mod environment; // what the machine says of itself: CPU, load, git state
+pub(crate) mod judge; // the one rule of every verdict: pairing, intervals, carry-over, three answers
+pub(crate) mod payload; // the payload bytes a suite asks for
 pub mod suite; // the suite file → a validated model
 
 // Processes and plans.
 pub mod exec; // starting and measuring processes, services, counters, the orphan guard
-pub mod plan; // the parameter matrix → groups of cells; shards
+pub(crate) mod plan; // the parameter matrix → groups of cells; shards
 pub mod worker; // the in-process worker protocol
 
 // Measuring and concluding.
 pub mod analysis; // the one analysis stage: statistics, comparisons, overall, findings, revisions
-pub mod runner; // rounds of runs, output checks, in-process and counted runs
+pub(crate) mod runner; // rounds of runs, output checks, in-process and counted runs
 
 // Making documents.
-pub mod import; // other harnesses' files → a results document
-pub mod merge; // a sharded run's pieces → one document
-pub mod revisions; // implementations as columns per git revision, checked out and built
+pub(crate) mod import; // other harnesses' files → a results document
+pub(crate) mod merge; // a sharded run's pieces → one document
+pub(crate) mod revisions; // implementations as columns per git revision, checked out and built
 pub mod session; // one run of a plan: journal, resume, the document
 
 // Writing them.

@@ -11,8 +11,8 @@ fuzz_target!(|bytes: &[u8]| {
         return;
     }
     if let Ok(found) = versus::results::Journal::read(&path) {
-        let why = versus::session::rebuild::Why::Asked;
-        let (mut doc, _) = versus::session::rebuild::document(found, &path, None, why);
+        let why = versus::session::Why::Asked;
+        let (mut doc, _) = versus::session::rebuild(found, &path, None, why);
         versus::analysis::reanalyze(&mut doc);
         let _ = versus::report::formats::markdown::render(&doc);
         let _ = versus::report::formats::terminal::summary(&doc);

@@ -5,5 +5,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|line: &str| {
-    let _ = versus::worker::protocol::Message::decode(line);
+    let _ = versus::worker::Message::decode(line);
 });

@@ -14,7 +14,7 @@ fuzz_target!(|text: &str| {
     let _ = export::csv(&results);
     let _ = terminal::summary(&results);
     versus::analysis::analyze(&mut results, &[]);
-    let book = versus::history::judge::prior::Book::default();
-    let d = versus::history::runs::diff::diff(&results, &results, versus::base::metric::Metric::Wall, &book);
-    let _ = versus::history::runs::diff_table::table(&d, 0.01);
+    let book = versus::history::judge::Prior::default();
+    let d = versus::history::runs::diff(&results, &results, versus::base::metric::Metric::Wall, &book);
+    let _ = versus::history::runs::table(&d, 0.01);
 });

@@ -14,7 +14,7 @@ use sha2::Digest as _;
 
 use crate::base::units::Bytes;
 pub use stream::GENERATOR_VERSION;
-pub use writer::{WriteMode, generate};
+pub use writer::generate;
 
 /// The folder generated payloads and built revisions are cached in:
 /// `$VERSUS_CACHE_DIR` as given, else `$XDG_CACHE_HOME/versus`, else

@@ -36,17 +36,9 @@ pub struct Interval {
 }
 
 impl Interval {
+    #[cfg(test)]
     pub fn contains(&self, x: f64) -> bool {
         self.low <= x && x <= self.high
-    }
-
-    /// Half the width relative to `center`.
-    pub fn relative_half_width(&self, center: f64) -> f64 {
-        if center == 0.0 {
-            f64::INFINITY
-        } else {
-            (self.high - self.low) / 2.0 / center.abs()
-        }
     }
 }
 
@@ -77,6 +69,7 @@ fn interval_of(mut stats: Vec<f64>, level: f64) -> Option<Interval> {
 }
 
 /// Which statistic of a sample an interval is for.
+#[cfg(test)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Statistic {
     Mean,
@@ -143,6 +136,7 @@ fn usable(xs: &[f64]) -> bool {
 
 /// Interval for `stat` of `xs` at confidence `level` (e.g. 0.95). `None` with
 /// fewer than 2 samples or non-finite values.
+#[cfg(test)]
 pub fn interval(xs: &[f64], stat: Statistic, level: f64, seed: u64) -> Option<Interval> {
     let (median, mean) = intervals(xs, level, seed)?;
     Some(match stat {
@@ -152,6 +146,7 @@ pub fn interval(xs: &[f64], stat: Statistic, level: f64, seed: u64) -> Option<In
 }
 
 /// Intervals for the median and the mean of `xs`, from the same resamples.
+#[cfg(test)]
 pub fn intervals(xs: &[f64], level: f64, seed: u64) -> Option<(Interval, Interval)> {
     if !usable(xs) {
         return None;

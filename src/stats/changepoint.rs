@@ -156,6 +156,7 @@ impl Costs {
 /// is 1) minimising Σ cost + β × changes. Returns the start index of each
 /// segment after the first. Found by functional pruning (`fpop`), which
 /// gives the same partition in close to linear time.
+#[cfg(test)]
 pub fn pelt(y: &[f64], penalty: f64, min_segment: usize) -> Vec<usize> {
     fpop::partitions(y, penalty, min_segment).changes(y.len())
 }

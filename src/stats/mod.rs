@@ -21,4 +21,4 @@ pub mod robust;
 pub mod steady;
 pub mod summary;
 
-pub use summary::{Summary, argmin, median, median_of_sorted, summarize, throughput};
+pub use summary::{argmin, median, median_of_sorted, summarize, throughput};

@@ -15,6 +15,7 @@ pub struct Summary {
 
 impl Summary {
     /// Coefficient of variation, stddev / mean; `None` when undefined.
+    #[cfg(test)]
     pub fn cv(&self) -> Option<f64> {
         self.stddev.filter(|_| self.mean > 0.0).map(|s| s / self.mean)
     }
