@@ -72,7 +72,7 @@ fn main() {
         .collect();
     entries.sort();
     let mut code = String::from(
-        "/// (file stem, JSON text) of every conformance scenario.\npub const SCENARIOS: &[(&str, &str)] = &[\n",
+        "/// (file stem, JSON text) of every conformance scenario.\npub(crate) const SCENARIOS: &[(&str, &str)] = &[\n",
     );
     for p in entries {
         println!("cargo:rerun-if-changed={}", p.display());

@@ -9,6 +9,7 @@
 //! them all, keeps runs and says what only several runs can.
 
 #![warn(clippy::too_many_lines)]
+#![warn(unreachable_pub)]
 
 // versus measures with Linux interfaces (pidfd, wait4 rusage of a process
 // group, cgroups, /proc); elsewhere it would build and then mis-measure.

@@ -165,7 +165,7 @@ pub fn fill_stats(cell: &mut Cell, settings: &AnalysisSettings) {
 }
 
 /// The cell's statistics as `fill_stats` sets them.
-pub fn stats_of(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
+pub(super) fn stats_of(cell: &Cell, settings: &AnalysisSettings) -> Option<Stats> {
     let mut stats = cell_stats(cell, settings);
     let counted = cell
         .samples

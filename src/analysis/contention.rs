@@ -7,7 +7,7 @@ use crate::base::text;
 use crate::results::{Comparison, Results, Warning};
 
 /// The warning's kind.
-pub const KIND: &str = "load_dependent";
+pub(super) const KIND: &str = "load_dependent";
 
 /// Comparisons named one by one; the rest are counted.
 const NAMED: usize = 5;
@@ -27,7 +27,7 @@ fn line(c: &Comparison) -> Option<String> {
 }
 
 /// One warning for every load-dependent comparison of the run, if any.
-pub fn warning(results: &Results) -> Option<Warning> {
+pub(super) fn warning(results: &Results) -> Option<Warning> {
     let load = results.analysis.contention?;
     let lines: Vec<String> = results.comparisons.iter().filter_map(line).collect();
     if lines.is_empty() {

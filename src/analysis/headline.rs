@@ -24,7 +24,7 @@ use crate::results::{
 pub const DERIVED: usize = 8;
 
 /// The headline of `results`: the suite's own comparisons, else those versus picks.
-pub fn compute(results: &Results) -> Vec<Headline> {
+pub(super) fn compute(results: &Results) -> Vec<Headline> {
     if results.view != Metric::Wall {
         return vec![];
     }
@@ -291,7 +291,7 @@ fn row_text(r: &HeadlineRow) -> String {
 }
 
 /// Fills in the document's headline.
-pub fn refresh(results: &mut Results) {
+pub(super) fn refresh(results: &mut Results) {
     results.headline = compute(results);
 }
 

@@ -136,7 +136,7 @@ fn row(results: &Results, groups: &[&Group<'_>], name: &str, reference: &str) ->
 }
 
 /// The suite's overall summary; `None` when fewer than two implementations ran.
-pub fn compute(results: &Results) -> Option<Overall> {
+pub(super) fn compute(results: &Results) -> Option<Overall> {
     let (reference, named) = reference(results)?;
     let groups = groups(results);
     let every: Vec<&Group<'_>> = groups.iter().collect();
@@ -195,7 +195,7 @@ fn split_by_operation(
 
 /// What the checker (`findings::check`) finds wrong with `results.overall`:
 /// a row whose figures are not what its comparisons give.
-pub fn check(results: &Results) -> Vec<String> {
+pub(super) fn check(results: &Results) -> Vec<String> {
     let Some(stated) = &results.overall else {
         return vec![];
     };
@@ -257,7 +257,7 @@ pub fn check(results: &Results) -> Vec<String> {
 }
 
 /// Puts a fresh summary in `results`: what `analysis::analyze` ends with.
-pub fn refresh(results: &mut Results) {
+pub(super) fn refresh(results: &mut Results) {
     results.overall = compute(results);
 }
 

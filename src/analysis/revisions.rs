@@ -13,7 +13,7 @@ use crate::judge::judge_pair;
 use crate::results::{Cell, Comparison, Results, Verdict, group_key};
 
 /// Fills `results.revisions.comparisons`; nothing without revisions.
-pub fn analyze(results: &mut Results) {
+pub(super) fn analyze(results: &mut Results) {
     let Some(mut revisions) = results.revisions.take() else {
         return;
     };

@@ -24,7 +24,7 @@ use crate::suite::{self, Suite, SuiteFile};
 use crate::suite::{ImplementationSpec, OperationSpec, OutputMode, PayloadSpec};
 
 /// Builds the suite for `versus exec`'s commands and checks their programs exist.
-pub fn suite(args: &ExecArgs) -> Result<Suite> {
+pub(super) fn suite(args: &ExecArgs) -> Result<Suite> {
     if !args.name.is_empty() && args.name.len() != args.commands.len() {
         bail!(
             "-n/--name: give one name per command ({} names for {} commands)",

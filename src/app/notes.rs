@@ -14,7 +14,7 @@ use crate::report::Outputs;
 use crate::results::Results;
 
 /// The notes' text, or `None` when there are none.
-pub fn find(asked: Option<&Path>, results: &Results, outputs: &Outputs) -> Result<Option<String>> {
+pub(super) fn find(asked: Option<&Path>, results: &Results, outputs: &Outputs) -> Result<Option<String>> {
     if let Some(p) = asked {
         let text = fs::read_to_string(p).with_context(|| format!("--notes {}: cannot read it", p.display()))?;
         return Ok(Some(text));

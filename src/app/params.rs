@@ -14,7 +14,11 @@ use crate::base::params::ParamValue;
 const MAX_SCAN_VALUES: usize = 100_000;
 
 /// The matrix from `-L` pairs (VAR VALUES, flattened) or one `-P` triple.
-pub fn matrix(lists: &[String], scan: &[String], step: Option<&str>) -> Result<IndexMap<String, Vec<ParamValue>>> {
+pub(super) fn matrix(
+    lists: &[String],
+    scan: &[String],
+    step: Option<&str>,
+) -> Result<IndexMap<String, Vec<ParamValue>>> {
     let mut matrix = IndexMap::new();
     if !scan.is_empty() {
         let [name, min, max] = scan else {
@@ -40,7 +44,7 @@ pub fn matrix(lists: &[String], scan: &[String], step: Option<&str>) -> Result<I
 }
 
 /// "a,b\,c" → ["a", "b,c"]: commas separate, `\,` and `\\` escape.
-pub fn split_list(text: &str) -> Vec<String> {
+pub(super) fn split_list(text: &str) -> Vec<String> {
     let mut out = vec![String::new()];
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
@@ -97,7 +101,7 @@ impl Decimal {
 
 /// MIN, MIN+STEP, … up to MAX inclusive: integers when all three are
 /// integers, else decimals written with as many places as MIN or STEP has.
-pub fn scan_values(min: &str, max: &str, step: Option<&str>) -> Result<Vec<ParamValue>> {
+pub(super) fn scan_values(min: &str, max: &str, step: Option<&str>) -> Result<Vec<ParamValue>> {
     let ints = (
         min.parse::<i32>(),
         max.parse::<i32>(),

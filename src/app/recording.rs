@@ -23,11 +23,11 @@ use crate::results::{self, Results};
 
 /// How long a run keeps trying a server that cannot take it, in seconds
 /// (the environment variable overrides the default).
-pub const RETRY_ENV: &str = "VERSUS_STORE_RETRY_SECONDS";
+pub(super) const RETRY_ENV: &str = "VERSUS_STORE_RETRY_SECONDS";
 const RETRY_DEFAULT_S: u64 = 30;
 
 /// A run's link to the store, from before its results are written to after.
-pub struct Recording {
+pub(super) struct Recording {
     location: Location,
     store: Result<Store>,
     meta: RunMeta,
@@ -79,7 +79,7 @@ fn open_at(location: &Location, default: bool, outside: &Outside) -> Result<Stor
 /// Opens the store for a run of the suite in `dir` (None with --no-history)
 /// and attaches the change since an earlier run to `results`. `hashed` is
 /// what identifies the suite's content (the file, or exec's commands).
-pub fn start(
+pub(super) fn start(
     record: &Record,
     dir: &Path,
     outside: &Outside,
@@ -118,7 +118,7 @@ pub fn start(
 
 /// The prior (`history::judge::prior`) for `versus diff`: from the store `--store` names, or the
 /// default one where it already exists (none is made for a diff).
-pub fn diff_noise(arg: &StoreArg, old: &Results, new: &Results) -> Prior {
+pub(super) fn diff_noise(arg: &StoreArg, old: &Results, new: &Results) -> Prior {
     let location = Location::resolve(arg.store.as_deref(), Path::new("."), &Outside::user_data());
     if matches!(&location, Location::Sqlite(p) if !p.is_file()) {
         return Prior::default();
@@ -136,14 +136,14 @@ pub fn diff_noise(arg: &StoreArg, old: &Results, new: &Results) -> Prior {
 
 impl Recording {
     /// How the store this run goes to packs its document.
-    pub fn packing(&self) -> crate::history::Packing {
+    pub(super) fn packing(&self) -> crate::history::Packing {
         self.location.packing()
     }
 }
 
 /// `finish` with the document read from the results file at `path`, packed
 /// as the store asks; nothing when not recording.
-pub fn finish_from_file(
+pub(super) fn finish_from_file(
     recording: Option<Recording>,
     results: &Results,
     path: &Path,
@@ -158,7 +158,12 @@ pub fn finish_from_file(
 /// written. A server that cannot take it is asked again (see `RETRY_ENV`);
 /// a run still not recorded is left in `.versus/unrecorded/` and the store's
 /// error returned, after the results are safe.
-pub fn finish(recording: Option<Recording>, results: &Results, document: &Document, status: u8) -> Result<Option<i64>> {
+pub(super) fn finish(
+    recording: Option<Recording>,
+    results: &Results,
+    document: &Document,
+    status: u8,
+) -> Result<Option<i64>> {
     let Some(mut rec) = recording else { return Ok(None) };
     rec.meta.exit_status = Some(status);
     let mut outcome = match rec.store.as_mut() {
@@ -286,7 +291,7 @@ pub(super) fn meta_path(document: &Path) -> PathBuf {
 }
 
 /// `versus diff`: a results file, or a run id / baseline name from the store.
-pub fn load(reference: &str, arg: &StoreArg) -> Result<Results> {
+pub(super) fn load(reference: &str, arg: &StoreArg) -> Result<Results> {
     let path = Path::new(reference);
     if path.exists() || reference.ends_with(".json") {
         return results::read(path);

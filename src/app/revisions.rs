@@ -17,13 +17,19 @@ use crate::suite::Suite;
 
 /// Each implementation built from a repository becomes its columns at the
 /// revisions asked for (or its work tree, without `--rev`).
-pub fn expand(suite: &mut Suite, args: &RevisionArgs) -> Result<Vec<RevisionInfo>> {
+pub(super) fn expand(suite: &mut Suite, args: &RevisionArgs) -> Result<Vec<RevisionInfo>> {
     revisions::expand(suite, &args.rev, &crate::payload::cache_dir())
 }
 
 /// Checks out and builds what the plan measures; a failed build is said
 /// here and becomes its cells' outcome. `logs` holds work-tree build logs.
-pub fn build(suite: &mut Suite, plan: &Plan, infos: Vec<RevisionInfo>, logs: &Path, quiet: bool) -> Option<Revisions> {
+pub(super) fn build(
+    suite: &mut Suite,
+    plan: &Plan,
+    infos: Vec<RevisionInfo>,
+    logs: &Path,
+    quiet: bool,
+) -> Option<Revisions> {
     let mut say = |text: &str| {
         if !quiet {
             tell!("{text} …");
@@ -47,7 +53,7 @@ pub fn build(suite: &mut Suite, plan: &Plan, infos: Vec<RevisionInfo>, logs: &Pa
 /// After the run: writes `--pr-comment`, and turns `status` into
 /// `exit::REGRESSION` when `--fail-above` finds a column that got slower.
 /// An interrupted run keeps its status.
-pub fn finish(results: &Results, args: &RevisionArgs, status: u8, interrupted: bool) -> Result<u8> {
+pub(super) fn finish(results: &Results, args: &RevisionArgs, status: u8, interrupted: bool) -> Result<u8> {
     if let Some(path) = &args.pr_comment {
         let text = crate::report::formats::pr_comment::render(results, args.report_url.as_deref());
         fs::write(path, text).with_context(|| format!("--pr-comment: cannot write {}", path.display()))?;

@@ -32,7 +32,7 @@ fn env_number(var: &str) -> Result<Option<u32>> {
 }
 
 /// The piece this process runs, from the flag and, where it says so, the environment.
-pub fn resolve(spec: &ShardSpec) -> Result<Shard> {
+pub(super) fn resolve(spec: &ShardSpec) -> Result<Shard> {
     let (index, count) = match spec {
         ShardSpec::Fixed { index, count } => (*index, *count),
         ShardSpec::Env { var, count } => {
@@ -76,7 +76,12 @@ fn history(path: &Path) -> Result<HashMap<String, u64>> {
 }
 
 /// The plan narrowed to this piece, and what the document records of the split.
-pub fn narrow(suite: &Suite, plan: &Plan, spec: &ShardSpec, history_file: Option<&Path>) -> Result<(Plan, ShardInfo)> {
+pub(super) fn narrow(
+    suite: &Suite,
+    plan: &Plan,
+    spec: &ShardSpec,
+    history_file: Option<&Path>,
+) -> Result<(Plan, ShardInfo)> {
     let me = resolve(spec)?;
     let history = history_file.map(history).transpose()?.unwrap_or_default();
     let split = plan::split(suite, plan, me.count, &history);
@@ -114,7 +119,7 @@ pub fn narrow(suite: &Suite, plan: &Plan, spec: &ShardSpec, history_file: Option
 }
 
 /// The default folder of a piece, beside the others: `<default>/shard-K-of-N`.
-pub fn default_folder(base: PathBuf, info: &ShardInfo) -> PathBuf {
+pub(super) fn default_folder(base: PathBuf, info: &ShardInfo) -> PathBuf {
     base.join(format!("shard-{}-of-{}", info.index, info.count))
 }
 

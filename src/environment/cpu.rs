@@ -10,7 +10,7 @@ use crate::results::CpuDetails;
 
 /// The flags that change how fast the code suites measure can run, in the
 /// order reports list them: x86 (`flags`) and Arm (`Features`) names.
-pub const NOTABLE_FLAGS: &[&str] = &[
+pub(super) const NOTABLE_FLAGS: &[&str] = &[
     "sse4_2",
     "avx",
     "avx2",
@@ -48,7 +48,7 @@ fn field<'t>(block: &'t str, key: &str) -> Option<&'t str> {
 
 /// The details in `cpuinfo` (the text of `/proc/cpuinfo`); frequencies
 /// from cpufreq are the caller's (`with_frequencies`).
-pub fn parse(cpuinfo: &str) -> CpuDetails {
+pub(super) fn parse(cpuinfo: &str) -> CpuDetails {
     let blocks: Vec<&str> = cpuinfo
         .split("\n\n")
         .filter(|b| field(b, "processor").is_some())
@@ -97,7 +97,7 @@ pub fn parse(cpuinfo: &str) -> CpuDetails {
 }
 
 /// cpufreq's figures (kHz, as the files hold them) where it has them.
-pub fn with_frequencies(mut d: CpuDetails, current_khz: Option<&str>, max_khz: Option<&str>) -> CpuDetails {
+pub(super) fn with_frequencies(mut d: CpuDetails, current_khz: Option<&str>, max_khz: Option<&str>) -> CpuDetails {
     let mhz = |t: Option<&str>| t.and_then(|t| t.trim().parse::<f64>().ok()).map(|khz| khz / 1000.0);
     d.frequency_mhz = mhz(current_khz).or(d.frequency_mhz);
     d.max_frequency_mhz = mhz(max_khz);
@@ -105,7 +105,7 @@ pub fn with_frequencies(mut d: CpuDetails, current_khz: Option<&str>, max_khz: O
 }
 
 /// This machine's CPU details.
-pub fn read() -> Option<CpuDetails> {
+pub(super) fn read() -> Option<CpuDetails> {
     let text = std::fs::read_to_string("/proc/cpuinfo").ok()?;
     let freq = |f: &str| std::fs::read_to_string(format!("/sys/devices/system/cpu/cpu0/cpufreq/{f}")).ok();
     Some(with_frequencies(
@@ -116,7 +116,7 @@ pub fn read() -> Option<CpuDetails> {
 }
 
 /// "AuthenticAMD family 26 model 2 stepping 1, microcode 0x1000065".
-pub fn identity(d: &CpuDetails) -> String {
+pub(crate) fn identity(d: &CpuDetails) -> String {
     let mut parts: Vec<String> = Vec::new();
     if let Some(v) = &d.vendor {
         parts.push(v.clone());

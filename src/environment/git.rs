@@ -26,7 +26,7 @@ impl GitState {
 }
 
 /// The state from git's answers: `rev-parse HEAD` and `status --porcelain`.
-pub fn from_answers(head: &str, status: &str) -> Option<GitState> {
+pub(super) fn from_answers(head: &str, status: &str) -> Option<GitState> {
     let commit = head.trim();
     let hex = commit.len() >= 40 && commit.chars().all(|c| c.is_ascii_hexdigit());
     hex.then(|| GitState {
@@ -38,7 +38,7 @@ pub fn from_answers(head: &str, status: &str) -> Option<GitState> {
 /// Runs `git -C dir ARGS` (unmarked: the orphan guard leaves it alone) and
 /// returns its standard output trimmed; the error is the last line of git's
 /// standard error, or why git could not be started.
-pub fn run(dir: &Path, args: &[&str]) -> anyhow::Result<String> {
+pub(crate) fn run(dir: &Path, args: &[&str]) -> anyhow::Result<String> {
     let out = child::unmarked("git")
         .arg("-C")
         .arg(dir)
@@ -54,7 +54,7 @@ pub fn run(dir: &Path, args: &[&str]) -> anyhow::Result<String> {
 }
 
 /// The state of the repository `dir` is in; `None` outside one, or without git.
-pub fn of_folder(dir: &Path) -> Option<GitState> {
+pub(crate) fn of_folder(dir: &Path) -> Option<GitState> {
     let head = run(dir, &["rev-parse", "HEAD"]).ok()?;
     let status = run(dir, &["status", "--porcelain", "--untracked-files=no"]).ok()?;
     from_answers(&head, &status)
@@ -62,7 +62,7 @@ pub fn of_folder(dir: &Path) -> Option<GitState> {
 
 /// The commit versus was built from; `None` when it was not built from a
 /// git checkout of itself (a crate from a registry).
-pub fn of_versus() -> Option<GitState> {
+pub(super) fn of_versus() -> Option<GitState> {
     let dirty = option_env!("VERSUS_GIT_DIRTY") == Some("1");
     option_env!("VERSUS_GIT_COMMIT").and_then(|c| from_answers(c, if dirty { "M" } else { "" }))
 }

@@ -19,16 +19,16 @@ use std::time::Duration;
 use crate::results::{Contention, RunLoad};
 
 /// How often the machine is read while the run goes.
-pub const EVERY: Duration = Duration::from_secs(2);
+pub(crate) const EVERY: Duration = Duration::from_secs(2);
 /// Other processes' share of the machine's CPU time from which the run is
 /// warned about: on 2 CPUs, a fifth of one CPU on average.
-pub const OTHERS_WARN: f64 = 0.10;
+pub(super) const OTHERS_WARN: f64 = 0.10;
 /// Steal from which the run is warned about.
-pub const STEAL_WARN: f64 = 0.05;
+pub(crate) const STEAL_WARN: f64 = 0.05;
 
 /// The machine's CPU time so far, in clock ticks, over all its CPUs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct CpuTicks {
+pub(crate) struct CpuTicks {
     /// user, nice, system, irq and softirq.
     pub busy: u64,
     /// idle and iowait.
@@ -41,7 +41,7 @@ pub struct CpuTicks {
 
 /// One reading of the machine.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Reading {
+pub(crate) struct Reading {
     pub load_1m: Option<f64>,
     pub ticks: Option<CpuTicks>,
     /// CPU time of versus and of every child it has reaped, in ns.
@@ -49,7 +49,7 @@ pub struct Reading {
 }
 
 /// Where readings come from.
-pub trait Probe: Send + 'static {
+pub(crate) trait Probe: Send + 'static {
     fn read(&mut self) -> Reading;
     /// Clock ticks per second of `CpuTicks`.
     fn ticks_per_s(&self) -> f64;
@@ -89,7 +89,7 @@ impl RunLoad {
 
 /// The summary of `readings` (in order, the first at the start and the
 /// last at the end); `None` without any.
-pub fn summarize(readings: &[Reading], ticks_per_s: f64, every: Duration) -> Option<RunLoad> {
+pub(super) fn summarize(readings: &[Reading], ticks_per_s: f64, every: Duration) -> Option<RunLoad> {
     let (first, last) = (readings.first()?, readings.last()?);
     let mut loads: Vec<f64> = readings.iter().filter_map(|r| r.load_1m).collect();
     loads.sort_unstable_by(f64::total_cmp);
@@ -124,7 +124,7 @@ pub fn summarize(readings: &[Reading], ticks_per_s: f64, every: Duration) -> Opt
 }
 
 /// A background thread reading a `Probe` until `finish`.
-pub struct Sampler {
+pub(crate) struct Sampler {
     stop: mpsc::Sender<()>,
     thread: JoinHandle<Vec<Reading>>,
     ticks_per_s: f64,
@@ -133,7 +133,7 @@ pub struct Sampler {
 
 impl Sampler {
     /// Reads `probe` now, then every `every` until `finish`.
-    pub fn start<P: Probe>(mut probe: P, every: Duration) -> Sampler {
+    pub(crate) fn start<P: Probe>(mut probe: P, every: Duration) -> Sampler {
         let (stop, stopped) = mpsc::channel::<()>();
         let ticks_per_s = probe.ticks_per_s();
         let thread = std::thread::spawn(move || {
@@ -155,7 +155,7 @@ impl Sampler {
 
     /// Takes the last reading and summarises the run; call it once every
     /// child of the run has been waited for.
-    pub fn finish(self) -> Option<RunLoad> {
+    pub(crate) fn finish(self) -> Option<RunLoad> {
         let _ = self.stop.send(());
         let readings = self.thread.join().ok()?;
         summarize(&readings, self.ticks_per_s, self.every)
@@ -163,10 +163,10 @@ impl Sampler {
 }
 
 /// The machine through `/proc` and `getrusage`.
-pub struct ProcProbe;
+pub(crate) struct ProcProbe;
 
 /// The aggregate "cpu" line of `/proc/stat`, and its count of "cpuN" lines.
-pub fn parse_stat(stat: &str) -> Option<CpuTicks> {
+pub(super) fn parse_stat(stat: &str) -> Option<CpuTicks> {
     let line = stat.lines().find(|l| l.starts_with("cpu "))?;
     let v: Vec<u64> = line
         .split_whitespace()

@@ -67,7 +67,7 @@ fn kernel() -> String {
 }
 
 /// Reads the machine's description. `memory_limit_mechanism` comes from the executor.
-pub fn collect(memory_limit_mechanism: &str) -> Environment {
+pub(crate) fn collect(memory_limit_mechanism: &str) -> Environment {
     let mut env = describe(memory_limit_mechanism);
     env.machine = Some(machine(&env.cpu_model, env.cores));
     env
@@ -105,7 +105,7 @@ fn hostname() -> String {
 }
 
 /// This machine's identity (see `machine_id`) and host name.
-pub fn machine(cpu_model: &str, cores: usize) -> Machine {
+pub(crate) fn machine(cpu_model: &str, cores: usize) -> Machine {
     let hostname = hostname();
     let os_id = ["/etc/machine-id", "/var/lib/dbus/machine-id"]
         .iter()
@@ -121,21 +121,21 @@ pub fn machine(cpu_model: &str, cores: usize) -> Machine {
 /// core count. It survives reboots and renames of the suite, and changes when
 /// the hardware does, which is when timings stop comparing. The raw machine
 /// id is never written: systemd asks that it stay private to the machine.
-pub fn machine_id(os_machine_id: Option<&str>, hostname: Option<&str>, cpu_model: &str, cores: usize) -> String {
+pub(crate) fn machine_id(os_machine_id: Option<&str>, hostname: Option<&str>, cpu_model: &str, cores: usize) -> String {
     let base = os_machine_id.or(hostname).unwrap_or("unknown");
     let digest = Sha256::digest(format!("versus machine\n{base}\n{cpu_model}\n{cores}").as_bytes());
     digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
 /// SHA-256 of a file's bytes, in hex; None when it cannot be read.
-pub fn file_sha256(path: &Path) -> Option<String> {
+pub(crate) fn file_sha256(path: &Path) -> Option<String> {
     let bytes = fs::read(path).ok()?;
     Some(Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Runs a version command and returns the first non-empty line of its output
 /// (stdout, else stderr), or a note saying why there is none.
-pub fn version_of(argv: &[String], cwd: &Path, env: &[(String, String)]) -> String {
+pub(crate) fn version_of(argv: &[String], cwd: &Path, env: &[(String, String)]) -> String {
     let Some((prog, args)) = argv.split_first() else {
         return "(no version command)".into();
     };

@@ -17,13 +17,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::base::units::Bytes;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Kind {
+pub(super) enum Kind {
     V2,
     V1,
 }
 
 /// How memory limits are enforced on this machine.
-pub enum MemoryLimiter {
+pub(super) enum MemoryLimiter {
     Cgroup { kind: Kind, base: PathBuf },
     Rlimit,
 }
@@ -83,7 +83,7 @@ fn try_base(kind: Kind) -> Option<PathBuf> {
 }
 
 impl MemoryLimiter {
-    pub fn detect() -> Self {
+    pub(super) fn detect() -> Self {
         for kind in [Kind::V2, Kind::V1] {
             if let Some(base) = try_base(kind) {
                 return MemoryLimiter::Cgroup { kind, base };
@@ -92,7 +92,7 @@ impl MemoryLimiter {
         MemoryLimiter::Rlimit
     }
 
-    pub fn mechanism(&self) -> &'static str {
+    pub(super) fn mechanism(&self) -> &'static str {
         match self {
             MemoryLimiter::Cgroup { kind: Kind::V2, .. } => "cgroup v2",
             MemoryLimiter::Cgroup { kind: Kind::V1, .. } => "cgroup v1",
@@ -101,7 +101,7 @@ impl MemoryLimiter {
     }
 
     /// Sets up the limit for one run.
-    pub fn prepare(&self, limit: Bytes) -> std::io::Result<RunLimit> {
+    pub(super) fn prepare(&self, limit: Bytes) -> std::io::Result<RunLimit> {
         match self {
             MemoryLimiter::Rlimit => Ok(RunLimit::Rlimit(limit)),
             MemoryLimiter::Cgroup { kind, base } => {
@@ -140,21 +140,21 @@ impl Drop for MemoryLimiter {
 }
 
 /// The limit of one run: applied in the child before exec, read after exit.
-pub enum RunLimit {
+pub(super) enum RunLimit {
     Cgroup { kind: Kind, dir: PathBuf, procs: CString },
     Rlimit(Bytes),
 }
 
 /// What the child does between fork and exec. Holds only data prepared
 /// before fork, so `apply` needs no allocation.
-pub enum ChildHook {
+pub(super) enum ChildHook {
     JoinCgroup(CString),
     Rlimit(u64),
 }
 
 impl ChildHook {
     /// Runs in the forked child: only async-signal-safe calls.
-    pub fn apply(&self) -> std::io::Result<()> {
+    pub(super) fn apply(&self) -> std::io::Result<()> {
         match self {
             ChildHook::JoinCgroup(procs) => {
                 // Writing "0" moves the writing process itself (cgroup v1 and v2).
@@ -188,7 +188,7 @@ impl ChildHook {
 }
 
 impl RunLimit {
-    pub fn child_hook(&self) -> ChildHook {
+    pub(super) fn child_hook(&self) -> ChildHook {
         match self {
             RunLimit::Cgroup { procs, .. } => ChildHook::JoinCgroup(procs.clone()),
             RunLimit::Rlimit(b) => ChildHook::Rlimit(b.0),
@@ -197,7 +197,7 @@ impl RunLimit {
 
     /// After the run: whether it was killed for memory (cgroup only; see
     /// `rlimit_says_oom` for the fallback). Removes the run's cgroup.
-    pub fn finish(self) -> bool {
+    pub(super) fn finish(self) -> bool {
         match self {
             RunLimit::Rlimit(_) => false,
             RunLimit::Cgroup { kind, dir, .. } => {
@@ -224,13 +224,13 @@ impl RunLimit {
         }
     }
 
-    pub fn is_rlimit(&self) -> bool {
+    pub(super) fn is_rlimit(&self) -> bool {
         matches!(self, RunLimit::Rlimit(_))
     }
 }
 
 /// Under RLIMIT_AS: whether a failed run's standard error reads like a failed allocation.
-pub fn rlimit_says_oom(stderr_tail: &str) -> bool {
+pub(super) fn rlimit_says_oom(stderr_tail: &str) -> bool {
     let lower = stderr_tail.to_ascii_lowercase();
     OOM_PHRASES.iter().any(|p| lower.contains(p))
 }

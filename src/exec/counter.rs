@@ -35,11 +35,11 @@ use crate::base::child;
 use crate::suite::CounterChoice;
 
 /// The hardware event `perf` counts.
-pub const PERF_EVENT: &str = "instructions:u";
+pub(super) const PERF_EVENT: &str = "instructions:u";
 
 /// How this machine counts instructions.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Counter {
+pub(crate) enum Counter {
     /// Hardware counters through `perf stat` (process cells), with valgrind
     /// for in-process workers when it is installed (`valgrind` is its version).
     Perf { program: String, valgrind: Option<String> },
@@ -50,7 +50,7 @@ pub enum Counter {
 /// The count of `perf stat -x,` output (its CSV lines): the sum of its
 /// instruction lines, `None` when one is not a number (a machine without
 /// hardware counters says "<not supported>") or there is none.
-pub fn perf_counts(csv: &str) -> Option<u64> {
+pub(super) fn perf_counts(csv: &str) -> Option<u64> {
     let mut total = None;
     for line in csv.lines().filter(|l| !l.starts_with('#')) {
         let fields: Vec<&str> = line.split(',').collect();
@@ -82,7 +82,7 @@ fn perf_works(program: &str) -> bool {
 
 impl Counter {
     /// The counter `choice` asks for on this machine, or why there is none.
-    pub fn detect(choice: CounterChoice) -> Result<Counter, String> {
+    pub(crate) fn detect(choice: CounterChoice) -> Result<Counter, String> {
         let valgrind = valgrind_version();
         let perf = (choice != CounterChoice::Valgrind && perf_works("perf")).then(|| "perf".to_string());
         match (perf, valgrind) {
@@ -98,7 +98,7 @@ impl Counter {
     }
 
     /// What counts a process run: "perf instructions:u", "valgrind-cachegrind 3.19.0".
-    pub fn process_name(&self) -> String {
+    pub(crate) fn process_name(&self) -> String {
         match self {
             Counter::Perf { .. } => format!("perf {PERF_EVENT}"),
             Counter::Valgrind { version } => format!("valgrind-cachegrind {version}"),
@@ -106,7 +106,7 @@ impl Counter {
     }
 
     /// What counts an in-process worker's batches; `None` without valgrind.
-    pub fn worker_name(&self) -> Option<String> {
+    pub(crate) fn worker_name(&self) -> Option<String> {
         match self {
             Counter::Perf { valgrind, .. } => valgrind.as_ref().map(|v| format!("valgrind-callgrind {v}")),
             Counter::Valgrind { version } => Some(format!("valgrind-callgrind {version}")),
@@ -115,7 +115,7 @@ impl Counter {
 
     /// `req` as a counted run whose count goes to `scratch` (emptied first):
     /// the command under the counter, the layout fixed, the seeds set.
-    pub fn wrap(&self, req: &RunRequest, scratch: &Path) -> std::io::Result<RunRequest> {
+    pub(crate) fn wrap(&self, req: &RunRequest, scratch: &Path) -> std::io::Result<RunRequest> {
         reset(scratch)?;
         let mut argv: Vec<String> = match self {
             Counter::Perf { program, .. } => vec![
@@ -149,7 +149,7 @@ impl Counter {
     }
 
     /// The instructions of the run `wrap` made with `scratch`, once it ended.
-    pub fn read(&self, scratch: &Path) -> Result<u64, String> {
+    pub(crate) fn read(&self, scratch: &Path) -> Result<u64, String> {
         match self {
             Counter::Perf { .. } => {
                 let path = scratch.join("perf.csv");
@@ -172,7 +172,7 @@ fn reset(scratch: &Path) -> std::io::Result<()> {
 /// The sum of the `summary:` lines of every Cachegrind output in `scratch`:
 /// one per process of the tree (a process that replaced itself by `exec`
 /// keeps only its last program's count: valgrind writes none at `exec`).
-pub fn cachegrind_total(scratch: &Path) -> Result<u64, String> {
+pub(super) fn cachegrind_total(scratch: &Path) -> Result<u64, String> {
     let mut total = 0u64;
     let mut files = 0;
     let entries = std::fs::read_dir(scratch).map_err(|e| format!("cannot read {}: {e}", scratch.display()))?;
@@ -197,7 +197,7 @@ pub fn cachegrind_total(scratch: &Path) -> Result<u64, String> {
 }
 
 /// The last lines valgrind logged in `scratch`, for a message.
-pub fn log_tail(scratch: &Path) -> String {
+pub(crate) fn log_tail(scratch: &Path) -> String {
     let Ok(entries) = std::fs::read_dir(scratch) else {
         return String::new();
     };
@@ -219,7 +219,7 @@ pub fn log_tail(scratch: &Path) -> String {
 
 /// The seeds a counted process gets, unless `env` (the suite's) or versus's
 /// own environment sets them.
-pub fn fixed_env(env: &[(String, String)]) -> Vec<(String, String)> {
+pub(super) fn fixed_env(env: &[(String, String)]) -> Vec<(String, String)> {
     let mut out = env.to_vec();
     for (k, v) in [
         ("PYTHONHASHSEED", "0"),
@@ -235,7 +235,7 @@ pub fn fixed_env(env: &[(String, String)]) -> Vec<(String, String)> {
 
 /// A worker under Callgrind: its command, the folder its gdbserver's pipes
 /// go to, and how to read its counters.
-pub struct CountedWorker {
+pub(crate) struct CountedWorker {
     pub argv: Vec<String>,
     pub env: Vec<(String, String)>,
     scratch: PathBuf,
@@ -243,7 +243,7 @@ pub struct CountedWorker {
 
 impl CountedWorker {
     /// `argv` under Callgrind, collecting nothing to disk; its pipes and log in `scratch`.
-    pub fn new(argv: &[String], env: &[(String, String)], scratch: &Path) -> std::io::Result<CountedWorker> {
+    pub(crate) fn new(argv: &[String], env: &[(String, String)], scratch: &Path) -> std::io::Result<CountedWorker> {
         reset(scratch)?;
         let mut wrapped: Vec<String> = vec![
             "valgrind".into(),
@@ -267,7 +267,7 @@ impl CountedWorker {
     /// The instructions every thread of the worker (`pid`) has executed
     /// since it started, by thread: `status internal` through vgdb. Reading
     /// adds no instruction to the worker's count.
-    pub fn read(&self, pid: u32) -> Result<Vec<(u32, u64)>, String> {
+    pub(crate) fn read(&self, pid: u32) -> Result<Vec<(u32, u64)>, String> {
         let out = child::command("vgdb")
             .arg(format!("--vgdb-prefix={}", self.scratch.join("vgdb").display()))
             .arg(format!("--pid={pid}"))
@@ -287,13 +287,13 @@ impl CountedWorker {
     }
 
     /// What valgrind logged last, for a message.
-    pub fn log_tail(&self) -> String {
+    pub(crate) fn log_tail(&self) -> String {
         log_tail(&self.scratch)
     }
 }
 
 /// The `events-<thread>: <count>` lines of Callgrind's `status internal`.
-pub fn thread_events(status: &str) -> Vec<(u32, u64)> {
+pub(super) fn thread_events(status: &str) -> Vec<(u32, u64)> {
     status
         .lines()
         .filter_map(|l| {
@@ -306,7 +306,7 @@ pub fn thread_events(status: &str) -> Vec<(u32, u64)> {
 
 /// Instructions between two readings of the same worker: each thread's
 /// growth (a thread that appeared counts from zero).
-pub fn executed_between(before: &[(u32, u64)], after: &[(u32, u64)]) -> u64 {
+pub(crate) fn executed_between(before: &[(u32, u64)], after: &[(u32, u64)]) -> u64 {
     after
         .iter()
         .map(|(tid, now)| {

@@ -75,7 +75,7 @@ impl Default for ProcessExecutor {
 
 /// Turns address-space randomisation off for the process about to exec
 /// (and its descendants, which inherit the personality).
-pub fn fix_layout() -> std::io::Result<()> {
+pub(crate) fn fix_layout() -> std::io::Result<()> {
     const ADDR_NO_RANDOMIZE: libc::c_ulong = 0x0040000;
     // SAFETY: personality(0xffffffff) only reads the current persona.
     let current = unsafe { libc::personality(0xffff_ffff) };

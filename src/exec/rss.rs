@@ -8,13 +8,13 @@ use crate::base::units::Bytes;
 /// read from /proc. Unlike `getrusage`, it leaves out what the process held
 /// before its own exec, which for the spawn helper is versus's whole size.
 /// Costs a read of /proc per call, so only the helper uses it.
-pub fn own_image_peak() -> Option<Bytes> {
+pub(super) fn own_image_peak() -> Option<Bytes> {
     image_peak("self")
 }
 
 /// The same for another process (`pid`): its peak since it started, or since
 /// its peak was last reset through `/proc/<pid>/clear_refs`.
-pub fn image_peak(pid: &str) -> Option<Bytes> {
+pub(crate) fn image_peak(pid: &str) -> Option<Bytes> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let kb: u64 = status
         .lines()
@@ -30,7 +30,7 @@ pub fn image_peak(pid: &str) -> Option<Bytes> {
 /// This process's own peak resident memory so far (getrusage: at least the
 /// peak of its memory image, and possibly more, which only makes the floor
 /// under a child's figure more cautious).
-pub fn own_peak() -> Bytes {
+pub(super) fn own_peak() -> Bytes {
     // SAFETY: getrusage writes into the struct it is given.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
@@ -42,6 +42,6 @@ pub fn own_peak() -> Bytes {
 /// payload does not raise the floor under every later run's `max_rss`.
 /// Best effort: where it is not possible the floor stays higher and is still
 /// recorded as such.
-pub fn reset_own_peak() {
+pub(crate) fn reset_own_peak() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }

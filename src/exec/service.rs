@@ -13,7 +13,7 @@ use crate::base::child;
 use crate::suite::{Readiness, Service};
 
 #[derive(Debug, thiserror::Error)]
-pub enum ServiceError {
+pub(crate) enum ServiceError {
     #[error("service '{name}': cannot start `{command}`: {source}")]
     Start {
         name: String,
@@ -33,7 +33,7 @@ pub enum ServiceError {
 
 /// Running services; dropping this stops them (SIGTERM, then SIGKILL after 2 s).
 #[derive(Default)]
-pub struct Services {
+pub(crate) struct Services {
     running: Vec<(String, Child)>,
     /// Each running service's log file, in the same order.
     logs: Vec<String>,
@@ -81,7 +81,7 @@ fn probe_tcp(addr: &str) -> bool {
 /// program or another run. The socket is closed before the service starts:
 /// another program could take the port in between, which the service's
 /// readiness probe then reports.
-pub fn free_ports(list: &[Service]) -> std::io::Result<Vec<(String, u16)>> {
+pub(crate) fn free_ports(list: &[Service]) -> std::io::Result<Vec<(String, u16)>> {
     list.iter()
         .map(|svc| {
             let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
@@ -101,7 +101,7 @@ fn scope(tmp: &Path, ports: &[(String, u16)]) -> crate::base::placeholder::Scope
 impl Services {
     /// Starts every service in order and waits for each to be ready.
     /// `log_dir` receives `<name>.log` with each service's output.
-    pub fn start(
+    pub(crate) fn start(
         list: &[Service],
         tmp: &Path,
         log_dir: &Path,
@@ -185,7 +185,7 @@ impl Services {
 
     /// The first service that is no longer running, described for the cells
     /// that would have talked to it; `None` while all run.
-    pub fn first_dead(&mut self) -> Option<String> {
+    pub(crate) fn first_dead(&mut self) -> Option<String> {
         self.running
             .iter_mut()
             .zip(&self.logs)
@@ -198,12 +198,12 @@ impl Services {
     }
 
     /// Each running service's name and process group (its first process's id).
-    pub fn process_groups(&self) -> Vec<(String, i32)> {
+    pub(crate) fn process_groups(&self) -> Vec<(String, i32)> {
         self.running.iter().map(|(n, c)| (n.clone(), c.id() as i32)).collect()
     }
 
     /// Each running service as (name, command as run, log file).
-    pub fn described(&self) -> Vec<(String, String, String)> {
+    pub(crate) fn described(&self) -> Vec<(String, String, String)> {
         self.running
             .iter()
             .zip(&self.logs)

@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 /// The share of a run's time the readings may take.
-pub const BUDGET: f64 = 0.04;
+pub(super) const BUDGET: f64 = 0.04;
 
 /// Iterations of one reading: about 16 ms on a 2020s core, several of the
 /// scheduler's time slices, so a reading on a CPU shared with a busy
@@ -26,7 +26,7 @@ pub const BUDGET: f64 = 0.04;
 const STEPS: u64 = 1 << 24;
 
 /// The workload's identity: readings compare only under the same one.
-pub fn workload() -> String {
+pub(crate) fn workload() -> String {
     let profile = if cfg!(debug_assertions) { "debug" } else { "release" };
     format!("xorshift-2^24 v2 (versus {} {profile})", env!("CARGO_PKG_VERSION"))
 }
@@ -37,7 +37,7 @@ pub fn workload() -> String {
 /// reading taken there would miss what they take; a new thread queues
 /// behind them as a new process does (measured: under two busy loops on 2
 /// cores, 1.0x on the waking thread, 2.1x on a new one).
-pub fn read() -> u64 {
+pub(crate) fn read() -> u64 {
     let start = Instant::now();
     let worked = std::thread::Builder::new().name("versus-speed".into()).spawn(|| {
         let mut x = black_box(0x9e37_79b9_7f4a_7c15u64);
@@ -56,7 +56,7 @@ pub fn read() -> u64 {
 
 /// Whether another reading fits the budget, `spent` already taken out of
 /// `elapsed` of the run: the first always does.
-pub fn affordable(readings: usize, spent: Duration, elapsed: Duration) -> bool {
+pub(crate) fn affordable(readings: usize, spent: Duration, elapsed: Duration) -> bool {
     readings == 0 || spent.as_secs_f64() <= BUDGET * elapsed.as_secs_f64()
 }
 

@@ -10,7 +10,7 @@ use std::process::Stdio;
 
 /// `/dev/null` and the capture files of recent runs, kept open.
 #[derive(Default)]
-pub struct StreamCache {
+pub(super) struct StreamCache {
     null: Option<File>,
     capture: std::collections::HashMap<PathBuf, File>,
 }
@@ -19,7 +19,7 @@ impl StreamCache {
     /// Most capture files kept open; a group interleaves a handful at a time.
     const MAX_OPEN: usize = 64;
 
-    pub fn null(&mut self) -> std::io::Result<Stdio> {
+    pub(super) fn null(&mut self) -> std::io::Result<Stdio> {
         if self.null.is_none() {
             self.null = Some(std::fs::OpenOptions::new().read(true).write(true).open("/dev/null")?);
         }
@@ -29,7 +29,7 @@ impl StreamCache {
     /// An empty file at `path` positioned at its start, for a run's output.
     /// The file is created on first use and emptied before each later one; if
     /// it was removed or replaced in the meantime, it is created again.
-    pub fn capture(&mut self, path: &Path) -> std::io::Result<Stdio> {
+    pub(super) fn capture(&mut self, path: &Path) -> std::io::Result<Stdio> {
         use std::os::unix::fs::MetadataExt;
         // The open file's size, if it is still the file at `path` (the runner
         // removes an output file before each run).
@@ -67,7 +67,7 @@ impl StreamCache {
 }
 
 /// Reads the last `max` bytes of a file, lossily, for failure messages.
-pub fn tail(path: &Path, max: u64) -> String {
+pub(crate) fn tail(path: &Path, max: u64) -> String {
     let Ok(mut f) = File::open(path) else {
         return String::new();
     };

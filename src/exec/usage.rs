@@ -16,14 +16,14 @@ use std::fs;
 
 /// One service's use over one stretch (between `begin` and `end`).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Reading {
+pub(crate) struct Reading {
     pub cpu_ns: u64,
     /// None when the kernel would not reset or report the peak.
     pub peak_rss_bytes: Option<u64>,
 }
 
 /// Meters the process groups of running services.
-pub struct UsageMeter {
+pub(crate) struct UsageMeter {
     /// (name, process group id), in the suite's order.
     groups: Vec<(String, i32)>,
     members: Vec<Vec<i32>>,
@@ -32,7 +32,7 @@ pub struct UsageMeter {
 }
 
 impl UsageMeter {
-    pub fn new(groups: Vec<(String, i32)>) -> Self {
+    pub(crate) fn new(groups: Vec<(String, i32)>) -> Self {
         let mut meter = UsageMeter {
             members: vec![vec![]; groups.len()],
             cpu_at_begin: vec![0; groups.len()],
@@ -43,12 +43,12 @@ impl UsageMeter {
         meter
     }
 
-    pub fn names(&self) -> Vec<String> {
+    pub(crate) fn names(&self) -> Vec<String> {
         self.groups.iter().map(|(n, _)| n.clone()).collect()
     }
 
     /// Looks up each service's processes again (it may have started workers).
-    pub fn refresh(&mut self) {
+    pub(crate) fn refresh(&mut self) {
         let all = processes();
         for (i, (_, pgid)) in self.groups.iter().enumerate() {
             let mut pids: Vec<i32> = all.iter().filter(|(_, g)| g == pgid).map(|(p, _)| *p).collect();
@@ -60,7 +60,7 @@ impl UsageMeter {
     }
 
     /// Starts a stretch: resets the peaks and notes the CPU clocks.
-    pub fn begin(&mut self) {
+    pub(crate) fn begin(&mut self) {
         for (i, pids) in self.members.iter().enumerate() {
             self.peak_reset[i] = pids.iter().all(|p| reset_peak(*p));
             self.cpu_at_begin[i] = pids.iter().filter_map(|p| cpu_ns(*p)).sum();
@@ -68,7 +68,7 @@ impl UsageMeter {
     }
 
     /// Ends a stretch: each service's CPU time since `begin` and its peak.
-    pub fn end(&mut self) -> Vec<Reading> {
+    pub(crate) fn end(&mut self) -> Vec<Reading> {
         self.members
             .iter()
             .enumerate()

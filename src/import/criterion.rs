@@ -34,7 +34,7 @@ struct Sample {
 /// Folders deeper than this are not searched (a criterion id has few parts).
 const MAX_DEPTH: usize = 12;
 
-pub fn read_dir(dir: &Path) -> Result<Imported, Bad> {
+pub(super) fn read_dir(dir: &Path) -> Result<Imported, Bad> {
     let mut found = Vec::new();
     let mut seen = HashSet::new();
     find(dir, 0, &mut seen, &mut found).map_err(|e| Bad::new(format!("cannot read the folder: {e}")))?;

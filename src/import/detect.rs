@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::{Bad, Harness};
 
 /// The harness whose format `text` is in.
-pub fn harness(text: &str) -> Result<Harness, Bad> {
+pub(super) fn harness(text: &str) -> Result<Harness, Bad> {
     match serde_json::from_str::<Value>(text) {
         Ok(v) => json_harness(&v).ok_or_else(|| Bad::new(UNKNOWN_JSON)),
         Err(e) if looks_like_json(text) => Err(Bad::json(&e)),

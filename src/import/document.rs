@@ -25,7 +25,7 @@ use crate::results::{
 
 /// What the command line adds to the files.
 #[derive(Debug, Clone, Default)]
-pub struct Options {
+pub(crate) struct Options {
     /// The document's suite name [default: the implementations, "go vs rust"].
     pub name: Option<String>,
     /// Operations and parameters renamed (`--rename OLD=NEW`), so differently named benchmarks meet.
@@ -37,7 +37,7 @@ pub struct Options {
 }
 
 /// Builds and analyses the document from the files, in the order given.
-pub fn build(files: &[(Source, Imported)], options: &Options) -> Result<Results> {
+pub(crate) fn build(files: &[(Source, Imported)], options: &Options) -> Result<Results> {
     let mut doc = Builder::default();
     for (source, imported) in files {
         doc.add(source, imported, options)?;

@@ -20,7 +20,7 @@ struct Line {
     bytes_per_op: Option<f64>,
 }
 
-pub fn parse(text: &str) -> Result<Imported, Bad> {
+pub(super) fn parse(text: &str) -> Result<Imported, Bad> {
     let mut cpu_model = None;
     let mut benches: IndexMap<String, Bench> = IndexMap::new();
     for (i, raw) in text.lines().enumerate() {

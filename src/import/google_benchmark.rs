@@ -32,7 +32,7 @@ struct Entry {
     error_message: Option<String>,
 }
 
-pub fn parse(text: &str) -> Result<Imported, Bad> {
+pub(super) fn parse(text: &str) -> Result<Imported, Bad> {
     let file: File = serde_json::from_str(text).map_err(|e| Bad::json(&e))?;
     let mut benches: IndexMap<String, Bench> = IndexMap::new();
     let mut aggregates_only = Vec::new();

@@ -36,7 +36,7 @@ struct Entry {
     parameters: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
-pub fn parse(text: &str) -> Result<Imported, Bad> {
+pub(super) fn parse(text: &str) -> Result<Imported, Bad> {
     let file: File = serde_json::from_str(text).map_err(|e| Bad::json(&e))?;
     let names = variants(&file.results);
     let benches = file

@@ -39,7 +39,7 @@ struct Metric {
     raw_data_histogram: Option<Value>,
 }
 
-pub fn parse(text: &str) -> Result<Imported, Bad> {
+pub(super) fn parse(text: &str) -> Result<Imported, Bad> {
     let list: Vec<Entry> = serde_json::from_str(text).map_err(|e| Bad::json(&e))?;
     let benches = list
         .into_iter()

@@ -29,13 +29,13 @@ mod pytest_benchmark;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use document::{Options, build};
+pub(crate) use document::{Options, build};
 
 use crate::results::Samples;
 
 /// The harnesses versus reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Harness {
+pub(crate) enum Harness {
     Hyperfine,
     Pyperf,
     GoBench,
@@ -47,7 +47,7 @@ pub enum Harness {
 
 impl Harness {
     /// How messages and reports name it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Harness::Hyperfine => "hyperfine",
             Harness::Pyperf => "pyperf",
@@ -103,7 +103,7 @@ impl Source {
 
 /// One benchmark as the harness recorded it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Bench {
+pub(crate) struct Bench {
     pub operation: String,
     /// The harness's own name for what is compared (hyperfine's command,
     /// criterion's function in a group); None where it has no such name.
@@ -120,7 +120,7 @@ pub struct Bench {
 
 /// What a benchmark's figures are.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Figures {
+pub(crate) enum Figures {
     /// Each sample's total time and calls (`iterations`; empty when each
     /// sample is one run of a process, as hyperfine's), and what else the
     /// harness recorded per sample.
@@ -131,7 +131,7 @@ pub enum Figures {
 
 /// A harness's summary of the time per call (nanoseconds).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Samples the summary is over.
     pub n: usize,
     pub mean_ns: f64,
@@ -143,7 +143,7 @@ pub struct Summary {
 
 /// What one file held.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Imported {
+pub(crate) struct Imported {
     pub harness: Harness,
     pub benches: Vec<Bench>,
     /// The CPU the file says it was measured on, where it says.
@@ -152,20 +152,20 @@ pub struct Imported {
 
 /// Bad input: where in the file (a line, a field) and what is wrong.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Bad {
+pub(crate) struct Bad {
     pub place: Option<String>,
     pub message: String,
 }
 
 impl Bad {
-    pub fn new(message: impl Into<String>) -> Bad {
+    pub(crate) fn new(message: impl Into<String>) -> Bad {
         Bad {
             place: None,
             message: message.into(),
         }
     }
 
-    pub fn at(place: impl Into<String>, message: impl Into<String>) -> Bad {
+    pub(crate) fn at(place: impl Into<String>, message: impl Into<String>) -> Bad {
         Bad {
             place: Some(place.into()),
             message: message.into(),
@@ -173,7 +173,7 @@ impl Bad {
     }
 
     /// A JSON document that does not parse as the harness's format.
-    pub fn json(e: &serde_json::Error) -> Bad {
+    pub(crate) fn json(e: &serde_json::Error) -> Bad {
         Bad::at(format!("line {}, column {}", e.line(), e.column()), e.to_string())
     }
 }
@@ -181,7 +181,7 @@ impl Bad {
 /// A file that could not be imported, named.
 #[derive(Debug, thiserror::Error)]
 #[error("{file}{}: {message}", place.as_ref().map(|p| format!(": {p}")).unwrap_or_default())]
-pub struct ImportError {
+pub(crate) struct ImportError {
     pub file: String,
     pub place: Option<String>,
     pub message: String,
@@ -194,7 +194,7 @@ impl fmt::Display for Harness {
 }
 
 /// Reads one file or folder: which harness wrote it, then its benchmarks.
-pub fn read(source: &Source) -> Result<Imported, ImportError> {
+pub(crate) fn read(source: &Source) -> Result<Imported, ImportError> {
     let named = |bad: Bad| ImportError {
         file: source.path.display().to_string(),
         place: bad.place,
@@ -225,7 +225,7 @@ pub fn read(source: &Source) -> Result<Imported, ImportError> {
 
 /// A whole number of nanoseconds from a time that may be fractional:
 /// None for a time that is negative, not finite, or beyond any run.
-pub fn nanos(ns: f64) -> Option<u64> {
+pub(crate) fn nanos(ns: f64) -> Option<u64> {
     (0.0..1e18).contains(&ns).then(|| ns.round() as u64)
 }
 

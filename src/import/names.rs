@@ -6,14 +6,14 @@
 
 /// The operation and the parameters of a name; `key_sep` is what joins a
 /// named parameter's key and value.
-pub fn split(name: &str, key_sep: char) -> (String, Vec<(String, String)>) {
+pub(super) fn split(name: &str, key_sep: char) -> (String, Vec<(String, String)>) {
     let mut parts = name.split('/');
     let operation = parts.next().unwrap_or_default().to_string();
     (operation, params(parts, key_sep))
 }
 
 /// Parameters from name parts, named or by position.
-pub fn params<'a>(parts: impl Iterator<Item = &'a str>, key_sep: char) -> Vec<(String, String)> {
+pub(super) fn params<'a>(parts: impl Iterator<Item = &'a str>, key_sep: char) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut positional = 0;
     for part in parts.filter(|p| !p.is_empty()) {

@@ -17,7 +17,7 @@ use crate::results::Samples;
 /// pyperf's format version this reader knows.
 const VERSION: &str = "1.0";
 
-pub fn parse(text: &str) -> Result<Imported, Bad> {
+pub(super) fn parse(text: &str) -> Result<Imported, Bad> {
     let doc: Value = serde_json::from_str(text).map_err(|e| Bad::json(&e))?;
     match doc.get("version").and_then(Value::as_str) {
         Some(VERSION) => {}

@@ -41,7 +41,7 @@ struct Stats {
     data: Option<Vec<f64>>,
 }
 
-pub fn parse(text: &str) -> Result<Imported, Bad> {
+pub(super) fn parse(text: &str) -> Result<Imported, Bad> {
     let file: File = serde_json::from_str(text).map_err(|e| Bad::json(&e))?;
     let benches = file
         .benchmarks

@@ -24,8 +24,6 @@
 //! - `overall`: one implementation against the reference over a whole
 //!   suite: the geometric mean of its ratios, with an interval.
 
-#![warn(unreachable_pub)]
-
 mod carryover;
 mod carryover_screen;
 mod compare;

@@ -19,14 +19,14 @@ use crate::analysis;
 use crate::results::{self, MergeInfo, Piece, Results, RunStatus, ShardInfo, Warning};
 
 /// One piece as read: where from (as the user named it) and what it holds.
-pub struct Input {
+pub(crate) struct Input {
     pub file: String,
     pub results: Results,
 }
 
 /// Why pieces cannot be merged. Each names the files and groups involved.
 #[derive(Debug, thiserror::Error, PartialEq)]
-pub enum MergeError {
+pub(crate) enum MergeError {
     #[error("nothing to merge: give the pieces' results.json files or folders")]
     Empty,
     #[error("{0}: not a piece of a sharded run (it has no `shard`; make pieces with `versus run --shard K/N`)")]
@@ -143,7 +143,7 @@ fn coverage(inputs: &[Input], plan: &[String], partial: bool) -> Result<Vec<Stri
 
 /// Names the missing groups and why they are missing: a shard with no
 /// piece, or a piece that did not finish.
-pub fn missing_detail(inputs: &[Input], missing: &[String]) -> String {
+pub(crate) fn missing_detail(inputs: &[Input], missing: &[String]) -> String {
     let mut parts = vec![missing.join(", ")];
     let Some(count) = inputs.first().and_then(|i| i.results.shard.as_ref()).map(|s| s.count) else {
         return parts.join("");
@@ -171,7 +171,7 @@ pub fn missing_detail(inputs: &[Input], missing: &[String]) -> String {
 
 /// Joins the pieces. `command` is the merge's own command line. The result
 /// is analysed (statistics, within-machine comparisons, warnings).
-pub fn merge(mut inputs: Vec<Input>, partial: bool, command: String) -> Result<Results, MergeError> {
+pub(crate) fn merge(mut inputs: Vec<Input>, partial: bool, command: String) -> Result<Results, MergeError> {
     let plan = check_same_run(&inputs)?.plan.clone();
     let missing = coverage(&inputs, &plan, partial)?;
     inputs.sort_by_key(|i| i.results.shard.as_ref().map_or(0, |s| s.index));

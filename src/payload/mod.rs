@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use sha2::Digest as _;
 
 use crate::base::units::Bytes;
-pub use stream::GENERATOR_VERSION;
-pub use writer::generate;
+pub(crate) use stream::GENERATOR_VERSION;
+pub(crate) use writer::generate;
 
 /// The folder generated payloads and built revisions are cached in:
 /// `$VERSUS_CACHE_DIR` as given, else `$XDG_CACHE_HOME/versus`, else
@@ -23,7 +23,7 @@ pub use writer::generate;
 /// folder versus chose itself is made private (0700) and refused when
 /// another user owns it or others can write into it: in a shared `/tmp`,
 /// anyone could have made it first (`base::private`).
-pub fn cache_dir() -> PathBuf {
+pub(crate) fn cache_dir() -> PathBuf {
     if let Some(d) = std::env::var_os("VERSUS_CACHE_DIR") {
         return PathBuf::from(d);
     }
@@ -38,20 +38,20 @@ pub fn cache_dir() -> PathBuf {
 }
 
 /// Where the payload for (seed, size) is cached.
-pub fn cached_path(cache: &Path, seed: u64, size: Bytes) -> PathBuf {
+pub(crate) fn cached_path(cache: &Path, seed: u64, size: Bytes) -> PathBuf {
     cache
         .join("payloads")
         .join(format!("random-v{GENERATOR_VERSION}-seed{seed}-{}.bin", size.0))
 }
 
 /// Whether the payload for (seed, size) is already cached, whole.
-pub fn is_cached(cache: &Path, seed: u64, size: Bytes) -> bool {
+pub(crate) fn is_cached(cache: &Path, seed: u64, size: Bytes) -> bool {
     fs::metadata(cached_path(cache, seed, size)).is_ok_and(|m| m.len() == size.0)
 }
 
 /// Bytes free for an unprivileged writer on the filesystem holding `dir`
 /// (which must exist); `None` where the system does not say.
-pub fn free_space(dir: &Path) -> Option<u64> {
+pub(crate) fn free_space(dir: &Path) -> Option<u64> {
     use std::os::unix::ffi::OsStrExt;
     let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
     // SAFETY: statvfs writes into the struct it is given; c is a valid C string.
@@ -63,7 +63,7 @@ pub fn free_space(dir: &Path) -> Option<u64> {
 }
 
 /// Returns the cached payload for (seed, size), generating it first if needed.
-pub fn cached(cache: &Path, seed: u64, size: Bytes) -> io::Result<PathBuf> {
+pub(crate) fn cached(cache: &Path, seed: u64, size: Bytes) -> io::Result<PathBuf> {
     crate::base::private::trusted(cache)?;
     let dir = cache.join("payloads");
     fs::create_dir_all(&dir)?;
@@ -80,10 +80,10 @@ pub fn cached(cache: &Path, seed: u64, size: Bytes) -> io::Result<PathBuf> {
 
 /// A digest of a file's bytes, for comparing outputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Digest(pub [u8; 32]);
+pub(crate) struct Digest(pub [u8; 32]);
 
 impl Digest {
-    pub fn hex(&self) -> String {
+    pub(crate) fn hex(&self) -> String {
         self.0.iter().map(|b| format!("{b:02x}")).collect()
     }
 }
@@ -91,7 +91,7 @@ impl Digest {
 /// SHA-256 of a file, streamed in 1 MiB reads. One digest everywhere, so
 /// outputs of processes and of in-process workers (which report SHA-256)
 /// compare directly.
-pub fn digest_file(path: &Path) -> io::Result<Digest> {
+pub(crate) fn digest_file(path: &Path) -> io::Result<Digest> {
     let mut f = File::open(path)?;
     let mut buf = vec![0u8; 1 << 20];
     let mut hasher = sha2::Sha256::new();

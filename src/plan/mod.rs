@@ -23,11 +23,11 @@ use crate::suite::{Suite, Warmup};
 
 /// Warm-up runs planned (for progress and shard balance) for a cell warmed up
 /// until steady: the fewest that rule takes, two windows of five samples.
-pub const AUTO_WARMUP_PLANNED: u32 = 10;
+pub(crate) const AUTO_WARMUP_PLANNED: u32 = 10;
 
 /// Command-line choices that narrow or change the suite's own settings.
 #[derive(Debug, Clone, Default)]
-pub struct Selection {
+pub(crate) struct Selection {
     /// Implementation or operation names; empty means everything.
     pub only: Vec<String>,
     pub runs: Option<u32>,
@@ -44,8 +44,8 @@ pub struct Selection {
 }
 
 /// `--max-runs` and `--max-time` when the command line gives none.
-pub const DEFAULT_MAX_RUNS: u32 = 1000;
-pub const DEFAULT_MAX_TIME: Duration = Duration::from_secs(300);
+pub(crate) const DEFAULT_MAX_RUNS: u32 = 1000;
+pub(crate) const DEFAULT_MAX_TIME: Duration = Duration::from_secs(300);
 
 /// When to stop taking measured runs.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -142,7 +142,7 @@ impl Plan {
 
 /// Cartesian product of the matrix, first parameter outermost. An empty matrix
 /// gives one empty parameter set.
-pub fn expand(matrix: &IndexMap<String, Vec<ParamValue>>) -> Vec<Params> {
+pub(crate) fn expand(matrix: &IndexMap<String, Vec<ParamValue>>) -> Vec<Params> {
     let mut points = vec![Params::new()];
     for (name, values) in matrix {
         points = points
@@ -160,7 +160,7 @@ pub fn expand(matrix: &IndexMap<String, Vec<ParamValue>>) -> Vec<Params> {
 }
 
 /// The point with each labelled parameter's label replaced by its value.
-pub fn values_of(params: &Params, labels: &IndexMap<String, IndexMap<String, ParamValue>>) -> Params {
+pub(crate) fn values_of(params: &Params, labels: &IndexMap<String, IndexMap<String, ParamValue>>) -> Params {
     params
         .iter()
         .map(|(k, v)| {
@@ -171,13 +171,13 @@ pub fn values_of(params: &Params, labels: &IndexMap<String, IndexMap<String, Par
 }
 
 /// The id of a cell in results and journals: `operation/implementation/k=v,...`.
-pub fn cell_id(operation: &str, implementation: &str, params: &Params) -> String {
+pub(crate) fn cell_id(operation: &str, implementation: &str, params: &Params) -> String {
     format!("{operation}/{implementation}/{}", params_key(params))
 }
 
 /// Why a selection makes no plan.
 #[derive(Debug, thiserror::Error)]
-pub enum PlanError {
+pub(crate) enum PlanError {
     #[error("--only {0}: no implementation or operation has this name (known: {1})")]
     UnknownName(String, String),
     #[error(
@@ -211,7 +211,7 @@ fn check_only(suite: &Suite, sel: &Selection) -> Result<(), PlanError> {
     Ok(())
 }
 
-pub fn build(suite: &Suite, sel: &Selection) -> Result<Plan, PlanError> {
+pub(crate) fn build(suite: &Suite, sel: &Selection) -> Result<Plan, PlanError> {
     check_only(suite, sel)?;
     let picks_impl = sel
         .only

@@ -43,7 +43,7 @@ use crate::base::order::Order;
 /// The order of round `round` (0-based, counted from the visit's first
 /// warm-up round) over `k` cells: indices into the group's cells, each once.
 /// `Blocked` has no rounds of several cells; it gives the identity.
-pub fn round(order: Order, k: usize, round: usize) -> Vec<usize> {
+pub(crate) fn round(order: Order, k: usize, round: usize) -> Vec<usize> {
     match order {
         Order::Interleaved => (0..k).map(|i| (i + round) % k).collect(),
         Order::Balanced => {
@@ -68,7 +68,7 @@ fn base_row(k: usize) -> Vec<usize> {
 /// One block of the balanced order over `k` cells (see the module header):
 /// 2k rounds for k ≥ 3, chained so that each round starts with the cell that
 /// ended the one before, the last round leading back into the first.
-pub fn balanced_block(k: usize) -> Vec<Vec<usize>> {
+pub(super) fn balanced_block(k: usize) -> Vec<Vec<usize>> {
     match k {
         0 => vec![vec![]],
         1 => vec![vec![0]],

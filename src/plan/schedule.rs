@@ -26,7 +26,7 @@ use crate::suite::{Input, Suite};
 /// One visit of a group: which pass and fork, and how many measured runs
 /// (at least; adaptive sampling may take more) it takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Visit {
+pub(crate) struct Visit {
     /// Index into `Plan::groups`.
     pub group: usize,
     pub pass: u32,
@@ -64,7 +64,7 @@ impl Plan {
 /// measured runs, and the adaptive-sampling limits shared out likewise
 /// (a precision that, met in each visit, gives about the asked precision
 /// over all of them).
-pub fn visit_group(g: &Group, segment: u32, segments: u32) -> Group {
+pub(crate) fn visit_group(g: &Group, segment: u32, segments: u32) -> Group {
     let mut v = g.clone();
     if segments <= 1 {
         return v;
@@ -102,7 +102,7 @@ pub fn visit_group(g: &Group, segment: u32, segments: u32) -> Group {
 
 /// Visit `segment`'s share of `total` runs over `segments` visits: the
 /// first `total % segments` visits take one more.
-pub fn share(total: u32, segments: u32, segment: u32) -> u32 {
+pub(super) fn share(total: u32, segments: u32, segment: u32) -> u32 {
     total / segments + u32::from(segment < total % segments)
 }
 
@@ -135,7 +135,7 @@ fn units(suite: &Suite, plan: &Plan) -> Vec<Vec<usize>> {
 }
 
 /// Every visit of the run, in order. `seed` fixes the shuffles.
-pub fn schedule(suite: &Suite, plan: &Plan, seed: u64) -> Vec<Visit> {
+pub(crate) fn schedule(suite: &Suite, plan: &Plan, seed: u64) -> Vec<Visit> {
     let mut units = units(suite, plan);
     let visits: Vec<(u32, u32)> = plan.groups.iter().map(|g| plan.visits_of(g, g.in_process)).collect();
     let mut out = Vec::new();

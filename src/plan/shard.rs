@@ -23,14 +23,14 @@ use crate::suite::Suite;
 
 /// Piece `index` (0-based) of `count`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
+pub(crate) struct Shard {
     pub index: u32,
     pub count: u32,
 }
 
 /// What the costs of the split were estimated from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Basis {
+pub(crate) enum Basis {
     /// Measured wall time (warm-up and measured runs) of an earlier run.
     History,
     /// The suite's `weight` in `[[override]]` × planned runs.
@@ -40,7 +40,7 @@ pub enum Basis {
 }
 
 impl Basis {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Basis::History => "history",
             Basis::Weight => "weight",
@@ -51,7 +51,7 @@ impl Basis {
 
 /// The split of a plan: its points, their costs and which piece runs each.
 #[derive(Debug, Clone)]
-pub struct Split {
+pub(crate) struct Split {
     /// Each point's groups (indices into `Plan::groups`), points in plan order.
     pub points: Vec<Vec<usize>>,
     /// Estimated cost of each point (unit depends on `basis`).
@@ -63,7 +63,7 @@ pub struct Split {
 
 impl Split {
     /// The plan's groups this piece runs, in plan order.
-    pub fn groups_of(&self, index: u32) -> Vec<usize> {
+    pub(crate) fn groups_of(&self, index: u32) -> Vec<usize> {
         let mut out: Vec<usize> = (0..self.points.len())
             .filter(|&p| self.piece[p] == index)
             .flat_map(|p| self.points[p].iter().copied())
@@ -73,7 +73,7 @@ impl Split {
     }
 
     /// This piece's share of the total estimated cost, 0 to 1.
-    pub fn cost_share(&self, index: u32) -> f64 {
+    pub(crate) fn cost_share(&self, index: u32) -> f64 {
         let total: u64 = self.costs.iter().sum();
         let mine: u64 = (0..self.costs.len())
             .filter(|&p| self.piece[p] == index)
@@ -84,7 +84,7 @@ impl Split {
 }
 
 /// The plan's groups gathered by parameter point, points in plan order.
-pub fn points(plan: &Plan) -> Vec<Vec<usize>> {
+pub(super) fn points(plan: &Plan) -> Vec<Vec<usize>> {
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut out: Vec<Vec<usize>> = Vec::new();
     for (gi, g) in plan.groups.iter().enumerate() {
@@ -98,7 +98,7 @@ pub fn points(plan: &Plan) -> Vec<Vec<usize>> {
 }
 
 /// Which piece (0-based, below `count`) runs each point: LPT, deterministic.
-pub fn assign(costs: &[u64], count: u32) -> Vec<u32> {
+pub(super) fn assign(costs: &[u64], count: u32) -> Vec<u32> {
     let count = count.max(1);
     let mut order: Vec<usize> = (0..costs.len()).collect();
     // Stable sort: equal costs keep plan order.
@@ -141,7 +141,7 @@ fn planned_runs(plan: &Plan, gi: usize) -> u64 {
 /// time, and cells it does not know are estimated at the average time per
 /// planned run of those it does. Without history, the suite's weights;
 /// without weights, planned runs.
-pub fn split(suite: &Suite, plan: &Plan, count: u32, history: &HashMap<String, u64>) -> Split {
+pub(crate) fn split(suite: &Suite, plan: &Plan, count: u32, history: &HashMap<String, u64>) -> Split {
     let points = points(plan);
     let cell_ids = |gi: usize| -> Vec<String> {
         let g = &plan.groups[gi];
@@ -190,7 +190,7 @@ pub fn split(suite: &Suite, plan: &Plan, count: u32, history: &HashMap<String, u
 }
 
 /// The plan narrowed to one piece's groups, in plan order.
-pub fn narrow(plan: &Plan, groups: &[usize]) -> Plan {
+pub(crate) fn narrow(plan: &Plan, groups: &[usize]) -> Plan {
     Plan {
         groups: groups.iter().map(|&gi| plan.groups[gi].clone()).collect(),
         ..*plan

@@ -18,7 +18,7 @@ use crate::suite::{Input, Payload, Suite};
 /// Names of the matrix parameters that operation `op`'s work by
 /// implementation `imp` depends on, in matrix order (indices into
 /// `Suite::operations` and `Suite::implementations`).
-pub fn params_used(suite: &Suite, op: usize, imp: usize) -> Vec<String> {
+pub(crate) fn params_used(suite: &Suite, op: usize, imp: usize) -> Vec<String> {
     let mut used = Vec::new();
     collect(suite, op, imp, &mut used, 0);
     suite.matrix.keys().filter(|k| used.contains(k)).cloned().collect()

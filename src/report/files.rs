@@ -14,7 +14,7 @@ use crate::results::{self, Results};
 
 /// The files to write from one results document.
 #[derive(Debug, Default, Clone)]
-pub struct Outputs {
+pub(crate) struct Outputs {
     /// Markdown reports, each with its SVG charts beside it.
     pub markdown: Vec<PathBuf>,
     /// Self-contained HTML reports.
@@ -37,7 +37,7 @@ pub struct Outputs {
 }
 
 impl Outputs {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.markdown.is_empty()
             && self.html.is_empty()
             && self.csv.is_none()
@@ -51,14 +51,14 @@ impl Outputs {
     }
 
     /// Whether the results document goes to standard output (`--json -`).
-    pub fn json_to_stdout(&self) -> bool {
+    pub(crate) fn json_to_stdout(&self) -> bool {
         self.json.as_deref() == Some(Path::new("-"))
     }
 }
 
 /// Writes every wanted output; `notes` is the author's reading, added to
 /// Markdown and HTML reports.
-pub fn write(results: &Results, outputs: &Outputs, notes: Option<&str>) -> Result<()> {
+pub(crate) fn write(results: &Results, outputs: &Outputs, notes: Option<&str>) -> Result<()> {
     // Each cell's comparison from a map, not a search of them all (`results::lookup`).
     let _scope = results.scope();
     if outputs.json_to_stdout() {
@@ -140,7 +140,7 @@ fn make_parent(path: &Path) -> Result<PathBuf> {
 }
 
 /// Writes `text` whole to `path` (`base::output`), making its folder.
-pub fn write_file(path: &Path, text: &str) -> Result<()> {
+pub(crate) fn write_file(path: &Path, text: &str) -> Result<()> {
     make_parent(path)?;
     crate::base::output::write(path, text.as_bytes())
 }

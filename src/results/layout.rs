@@ -15,12 +15,12 @@ use serde::Serialize;
 use serde_json::ser::{CharEscape, Formatter, PrettyFormatter, Serializer};
 
 /// Writes `value` to `writer` in this layout (no trailing newline).
-pub fn to_writer<W: Write, T: Serialize + ?Sized>(writer: W, value: &T) -> serde_json::Result<()> {
+pub(crate) fn to_writer<W: Write, T: Serialize + ?Sized>(writer: W, value: &T) -> serde_json::Result<()> {
     value.serialize(&mut Serializer::with_formatter(writer, Layout::default()))
 }
 
 /// `value` in this layout, as text (no trailing newline).
-pub fn to_string<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
+pub(super) fn to_string<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
     let mut out = Vec::new();
     to_writer(&mut out, value)?;
     // serde_json writes only UTF-8.

@@ -20,7 +20,7 @@ thread_local! {
 }
 
 /// Runs `parse` with every cell's samples left out of what it reads.
-pub fn without_runs<T>(parse: impl FnOnce() -> T) -> T {
+pub(crate) fn without_runs<T>(parse: impl FnOnce() -> T) -> T {
     struct Restore(bool);
     impl Drop for Restore {
         fn drop(&mut self) {

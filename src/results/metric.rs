@@ -73,7 +73,7 @@ impl Samples {
 /// figures (in-process, with their batch sizes), its segments count those
 /// runs, its statistics are that metric's. `None` when the cell has no
 /// figure of the metric (not counted); wall time gives the cell as it is.
-pub fn view_cell(cell: &Cell, metric: Metric) -> Option<Cell> {
+pub(crate) fn view_cell(cell: &Cell, metric: Metric) -> Option<Cell> {
     if metric == Metric::Wall {
         return Some(cell.clone());
     }
@@ -148,7 +148,7 @@ fn as_time_stats(m: &MetricStats) -> Stats {
 
 /// Time statistics of a view cell as the metric's statistics, with the
 /// repeatability of its per-call figures.
-pub fn metric_stats(view: &Stats, per_call: &[f64]) -> MetricStats {
+pub(crate) fn metric_stats(view: &Stats, per_call: &[f64]) -> MetricStats {
     MetricStats {
         n: view.n,
         median: view.median_ns,
@@ -164,7 +164,7 @@ pub fn metric_stats(view: &Stats, per_call: &[f64]) -> MetricStats {
 }
 
 /// The interquartile range over the median (0 for identical values).
-pub fn repeatability(values: &[f64]) -> f64 {
+pub(super) fn repeatability(values: &[f64]) -> f64 {
     if values.is_empty() {
         return 0.0;
     }
@@ -180,7 +180,7 @@ pub fn repeatability(values: &[f64]) -> f64 {
 }
 
 /// The metrics `results` holds figures of, wall time first.
-pub fn measured(results: &Results) -> Vec<Metric> {
+pub(crate) fn measured(results: &Results) -> Vec<Metric> {
     let mut out = vec![Metric::Wall];
     if results
         .cells
@@ -195,7 +195,7 @@ pub fn measured(results: &Results) -> Vec<Metric> {
 /// The document as `metric` sees it: every cell in that metric (cells
 /// without its figure keep their outcome and show none), its comparisons and
 /// findings in place of the time ones. Wall time gives a copy as it is.
-pub fn view(results: &Results, metric: Metric) -> Results {
+pub(crate) fn view(results: &Results, metric: Metric) -> Results {
     if metric == Metric::Wall {
         return results.clone();
     }

@@ -8,11 +8,11 @@ use super::column::Column;
 use super::order::RunOrder;
 
 /// Nanoseconds, held as whole nanoseconds (a run under 4.3 s fits 32 bits).
-pub type Nanos = Column<1>;
+pub(super) type Nanos = Column<1>;
 /// Nanoseconds of CPU time, held as the microseconds `wait4` counts in.
-pub type CpuNanos = Column<1000>;
+pub(super) type CpuNanos = Column<1000>;
 /// Bytes of peak memory, held as the KiB `wait4` counts in.
-pub type RssBytes = Column<1024>;
+pub(super) type RssBytes = Column<1024>;
 
 /// One entry per measured run, in run order; all arrays have the same length.
 /// The per-run columns are compact (see `column.rs`): 100,000 runs of a

@@ -22,7 +22,7 @@ const MAX_RESAMPLES: usize = 1_000_000;
 type Check = Result<(), String>;
 
 /// Checks every value that later code relies on; the error names the field.
-pub fn check(r: &Results) -> Check {
+pub(crate) fn check(r: &Results) -> Check {
     analysis(&r.analysis)?;
     for (i, c) in r.cells.iter().enumerate() {
         cell(c).map_err(|e| format!("cells[{i}] ({}): {e}", c.id))?;

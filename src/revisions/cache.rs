@@ -28,7 +28,7 @@ const BUILT: &str = "built";
 
 /// One checkout to prepare and the build to run in it.
 #[derive(Debug, Clone)]
-pub struct Job {
+pub(super) struct Job {
     /// The repository's top folder.
     pub repo: PathBuf,
     /// The commit to check out; `None`: the work tree as it is, built in place.
@@ -47,7 +47,7 @@ pub struct Job {
 
 /// How a job ended.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Done {
+pub(super) struct Done {
     pub status: BuildStatus,
     /// Seconds the build took, when it ran now.
     pub seconds: Option<f64>,
@@ -58,7 +58,7 @@ pub struct Done {
 /// The cache entry of a commit's build: `<cache>/revisions/<key>`.
 /// `keyed_argv` is the build command rendered with `{checkout}` left as
 /// written, so the key does not depend on the folder it names.
-pub fn entry(
+pub(super) fn entry(
     cache: &Path,
     repo: &Path,
     commit: &str,
@@ -78,13 +78,13 @@ pub fn entry(
 }
 
 /// The checkout folder of an entry.
-pub fn checkout_of(entry: &Path) -> PathBuf {
+pub(super) fn checkout_of(entry: &Path) -> PathBuf {
     entry.join("checkout")
 }
 
 /// Prepares the job's checkout and builds it, or finds it built. Never an
 /// error: whatever goes wrong is the job's failure, with its message.
-pub fn prepare(job: &Job, say: &mut dyn FnMut(&str)) -> Done {
+pub(super) fn prepare(job: &Job, say: &mut dyn FnMut(&str)) -> Done {
     let result = match &job.commit {
         Some(commit) => cached(job, commit, say),
         None => build(job, say).map(|seconds| (BuildStatus::Built, Some(seconds))),

@@ -31,7 +31,7 @@ fn is_label(s: &str) -> bool {
 }
 
 /// Parses `--rev REV` or `--rev LABEL=REV`.
-pub fn parse_rev(s: &str) -> Result<RevArg, String> {
+pub(crate) fn parse_rev(s: &str) -> Result<RevArg, String> {
     if let Some((label, rev)) = s.split_once('=')
         && is_label(label)
     {
@@ -55,7 +55,7 @@ pub fn parse_rev(s: &str) -> Result<RevArg, String> {
 /// Each revision's label: the one given, else the revision with every
 /// character a name cannot hold made `-` (`origin/main` → `origin-main`).
 /// A label given twice (`--rev A --rev A`) is numbered: `A`, `A#2`.
-pub fn labels(revs: &[RevArg]) -> Vec<RevisionInfo> {
+pub(super) fn labels(revs: &[RevArg]) -> Vec<RevisionInfo> {
     let mut out: Vec<RevisionInfo> = Vec::new();
     for r in revs {
         let base = r.label.clone().unwrap_or_else(|| {
@@ -79,7 +79,7 @@ pub fn labels(revs: &[RevArg]) -> Vec<RevisionInfo> {
 }
 
 /// The build command with `{checkout}` left as written: what identifies a build.
-pub fn keyed_argv(imp: &Implementation, commit: &str) -> Result<Option<Vec<String>>> {
+pub(super) fn keyed_argv(imp: &Implementation, commit: &str) -> Result<Option<Vec<String>>> {
     let Some(cmd) = imp.build.as_ref().and_then(|b| b.command.as_ref()) else {
         return Ok(None);
     };
@@ -88,7 +88,7 @@ pub fn keyed_argv(imp: &Implementation, commit: &str) -> Result<Option<Vec<Strin
 }
 
 /// The implementation's own placeholders (its vars, checkout and rev included).
-pub fn own_scope(imp: &Implementation) -> Scope {
+pub(super) fn own_scope(imp: &Implementation) -> Scope {
     Scope::new().with_all(imp.vars.iter().map(|(k, v)| (k, v)))
 }
 
@@ -96,7 +96,7 @@ pub fn own_scope(imp: &Implementation) -> Scope {
 /// at `revs` (or, without revisions, points it at its work tree), and
 /// renames the suite's baseline and references to the first revision's
 /// column. Returns the revisions with their labels.
-pub fn expand(suite: &mut Suite, revs: &[RevArg], cache_dir: &Path) -> Result<Vec<RevisionInfo>> {
+pub(crate) fn expand(suite: &mut Suite, revs: &[RevArg], cache_dir: &Path) -> Result<Vec<RevisionInfo>> {
     let infos = labels(revs);
     let mut tops: HashMap<PathBuf, PathBuf> = HashMap::new();
     let mut commits: HashMap<(PathBuf, String), String> = HashMap::new();
@@ -193,7 +193,7 @@ fn duplicate(imps: &[Implementation]) -> Option<&str> {
 
 /// The column `name` means: itself, or for an implementation measured at
 /// revisions, its column at the first revision (`--baseline gzip`).
-pub fn column_name(suite: &Suite, name: &str) -> String {
+pub(crate) fn column_name(suite: &Suite, name: &str) -> String {
     if suite.implementations.iter().any(|i| i.name == name) {
         return name.to_string();
     }

@@ -20,5 +20,5 @@ mod expand;
 pub(crate) mod git;
 mod prepare;
 
-pub use expand::{RevArg, column_name, expand, parse_rev};
-pub use prepare::prepare;
+pub(crate) use expand::{RevArg, column_name, expand, parse_rev};
+pub(crate) use prepare::prepare;

@@ -55,7 +55,7 @@ fn job(imp: &Implementation, logs: &Path) -> Option<Result<Job, String>> {
 /// Checks out and builds what the plan measures; a failure marks the
 /// implementation `broken` with its message. Returns each column built at
 /// a revision, with how its build went, for the results.
-pub fn prepare(suite: &mut Suite, plan: &Plan, logs: &Path, say: &mut dyn FnMut(&str)) -> Vec<RevisionColumn> {
+pub(crate) fn prepare(suite: &mut Suite, plan: &Plan, logs: &Path, say: &mut dyn FnMut(&str)) -> Vec<RevisionColumn> {
     let planned = |i: usize| plan.groups.iter().any(|g| g.implementations.contains(&i));
     let mut done: Builds = HashMap::new();
     let mut columns = Vec::new();

@@ -46,7 +46,7 @@ impl CellState {
     }
 
     /// Warm-up samples per call (in-process batches divided by the batch size).
-    pub fn warmup_per_call(&self) -> Vec<f64> {
+    pub(super) fn warmup_per_call(&self) -> Vec<f64> {
         let sizes = &self.samples.warmup_iterations;
         if sizes.len() == self.warmup_wall_ns.len() {
             return crate::results::per_call_batches(&self.warmup_wall_ns, sizes);
@@ -57,12 +57,12 @@ impl CellState {
     /// Ends the cell with `outcome`. Its output file goes: nothing reads
     /// a failed cell's output, and a program that filled the disk with it
     /// must not keep the journal from recording the outcome.
-    pub fn fail(&mut self, outcome: Outcome, message: String) {
+    pub(super) fn fail(&mut self, outcome: Outcome, message: String) {
         self.fail_for(outcome, Failure { message, fault: None });
     }
 
     /// Ends the cell with `outcome`, keeping whose fault it was.
-    pub fn fail_for(&mut self, outcome: Outcome, failure: Failure) {
+    pub(super) fn fail_for(&mut self, outcome: Outcome, failure: Failure) {
         self.outcome = Some(outcome);
         self.message = Some(crate::base::text::capped(
             &failure.message,

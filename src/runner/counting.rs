@@ -36,14 +36,14 @@ use crate::plan::Group;
 
 /// How many times a counted run may take the timed run's time limit:
 /// valgrind runs a program tens of times slower, a JVM's start-up more.
-pub const COUNT_SLOWDOWN: u32 = 50;
+pub(super) const COUNT_SLOWDOWN: u32 = 50;
 
 /// Batches of one and of two calls each taken this many times, for the
 /// empty-batch cost.
 const EMPTY_PROBES: usize = 5;
 
 /// Instructions a counted batch aims at (see the module header).
-pub const COUNT_TARGET: u64 = 20_000_000;
+pub(super) const COUNT_TARGET: u64 = 20_000_000;
 
 /// Most warm-up batches under the counter.
 const MAX_WARMUP: usize = 20;
@@ -101,7 +101,7 @@ impl CountingWorker {
 
 /// Calls in a counted batch: about `COUNT_TARGET` instructions (and at least
 /// a hundred empty batches' worth) at `per_call`, between 1 and `timed` calls.
-pub fn counted_batch_size(per_call: u64, empty: u64, timed: u64) -> u64 {
+pub(super) fn counted_batch_size(per_call: u64, empty: u64, timed: u64) -> u64 {
     let target = COUNT_TARGET.max(empty.saturating_mul(100));
     target.div_ceil(per_call.max(1)).clamp(1, timed.max(1))
 }

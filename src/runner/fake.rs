@@ -24,7 +24,7 @@ use crate::runner::Clock;
 /// before (system time big enough to vary at the microsecond the results
 /// keep it to). With `with_noise`, every wall time and every system time is
 /// multiplied by log-normal noise of its own.
-pub struct Fake {
+pub(crate) struct Fake {
     pub log: Vec<String>,
     /// Moves by each run's wall time: the only time the stop rules see.
     pub clock: FakeClock,
@@ -37,7 +37,7 @@ pub struct Fake {
 
 /// A clock that only the fake executor moves.
 #[derive(Clone, Default)]
-pub struct FakeClock(pub std::rc::Rc<std::cell::Cell<std::time::Duration>>);
+pub(crate) struct FakeClock(pub std::rc::Rc<std::cell::Cell<std::time::Duration>>);
 
 impl Clock for FakeClock {
     fn now(&self) -> std::time::Duration {
@@ -46,7 +46,7 @@ impl Clock for FakeClock {
 }
 
 impl Fake {
-    pub fn new() -> Fake {
+    pub(crate) fn new() -> Fake {
         Fake {
             log: vec![],
             clock: FakeClock::default(),
@@ -57,7 +57,7 @@ impl Fake {
 
     /// A fake whose wall times vary by a log-normal factor of log-scale
     /// standard deviation `sd`, drawn from a generator seeded with `seed`.
-    pub fn with_noise(seed: u64, sd: f64) -> Fake {
+    pub(crate) fn with_noise(seed: u64, sd: f64) -> Fake {
         use rand::SeedableRng;
         Fake {
             noise: Some((rand_chacha::ChaCha8Rng::seed_from_u64(seed), sd)),
@@ -111,7 +111,7 @@ impl Fake {
         }
     }
 
-    pub fn calls(&self, prog: &str) -> u64 {
+    pub(crate) fn calls(&self, prog: &str) -> u64 {
         self.log.iter().filter(|l| l.split(' ').next() == Some(prog)).count() as u64
     }
 }

@@ -25,7 +25,7 @@ pub(super) struct Hooks {
 
 impl Hooks {
     /// Renders `imp`'s hooks for one cell; their standard error goes to `dir/hook.stderr`.
-    pub fn render(
+    pub(super) fn render(
         imp: &Implementation,
         scope: &Scope,
         cwd: &Path,

@@ -19,7 +19,7 @@ const MAX_CALIBRATION_STEPS: u32 = 40;
 
 /// One `run` answer.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct BatchSample {
+pub(super) struct BatchSample {
     pub elapsed_ns: u64,
     pub iterations: u64,
     pub alloc_bytes: Option<u64>,
@@ -30,7 +30,7 @@ pub struct BatchSample {
 /// `batch` calls took at least `target_ns`. Grows by the measured shortfall
 /// (with 20% headroom), at least doubling and at most ×100 per step, so
 /// a noisy first reading cannot overshoot wildly.
-pub fn next_batch(batch: u64, elapsed_ns: u64, target_ns: u64) -> Option<u64> {
+pub(super) fn next_batch(batch: u64, elapsed_ns: u64, target_ns: u64) -> Option<u64> {
     if elapsed_ns >= target_ns || batch >= MAX_BATCH {
         return None;
     }
@@ -43,7 +43,7 @@ pub fn next_batch(batch: u64, elapsed_ns: u64, target_ns: u64) -> Option<u64> {
 }
 
 /// The outcome a worker failure gives its cell.
-pub fn outcome_of(e: &WorkerError) -> Outcome {
+pub(super) fn outcome_of(e: &WorkerError) -> Outcome {
     match e {
         WorkerError::Timeout(_) => Outcome::Timeout,
         _ => Outcome::Failed,
@@ -51,7 +51,7 @@ pub fn outcome_of(e: &WorkerError) -> Outcome {
 }
 
 /// How to start a worker process.
-pub struct Spawn<'a> {
+pub(super) struct Spawn<'a> {
     pub argv: &'a [String],
     pub cwd: &'a Path,
     pub env: &'a [(String, String)],
@@ -60,7 +60,7 @@ pub struct Spawn<'a> {
     pub fixed_layout: bool,
 }
 
-pub struct InProcess {
+pub(super) struct InProcess {
     worker: WorkerProcess,
     pub hello: Hello,
     pub batch: u64,
@@ -73,7 +73,7 @@ pub struct InProcess {
 /// the time versus waited for the reply (with 1 ms for clocks that tick
 /// coarsely). A worker that says otherwise would make calibration grow the
 /// batch until the timeout, or report a median of centuries.
-pub fn plausible(elapsed_ns: u64, calls: u64, waited: Duration) -> Result<(), String> {
+pub(super) fn plausible(elapsed_ns: u64, calls: u64, waited: Duration) -> Result<(), String> {
     if elapsed_ns == 0 {
         return Err(format!(
             "reported 0 ns for {calls} calls: no batch of calls takes no time"
@@ -118,7 +118,7 @@ fn parse_result(data: &serde_json::Map<String, Value>, asked: u64) -> Result<Bat
 impl InProcess {
     /// Starts the worker, sets the operation up and calibrates the batch size.
     #[allow(clippy::too_many_arguments)]
-    pub fn start(
+    pub(super) fn start(
         argv: &[String],
         cwd: &Path,
         env: &[(String, String)],
@@ -143,7 +143,12 @@ impl InProcess {
 
     /// Starts the worker and sets the operation up, with a batch of one call
     /// and no calibration (a counted worker takes the timed cell's batch).
-    pub fn open(spawn: &Spawn, operation: &str, setup: Value, timeout: Duration) -> Result<InProcess, WorkerError> {
+    pub(super) fn open(
+        spawn: &Spawn,
+        operation: &str,
+        setup: Value,
+        timeout: Duration,
+    ) -> Result<InProcess, WorkerError> {
         let mut worker = WorkerProcess::spawn_with(spawn.argv, spawn.cwd, spawn.env, spawn.log, spawn.fixed_layout)?;
         let hello = worker.handshake(timeout)?;
         if !hello.operations.iter().any(|o| o == operation) {
@@ -166,7 +171,7 @@ impl InProcess {
     }
 
     /// The worker's process id.
-    pub fn pid(&self) -> u32 {
+    pub(super) fn pid(&self) -> u32 {
         self.worker.pid()
     }
 
@@ -174,7 +179,7 @@ impl InProcess {
     /// up to three times and judged by its fastest run, so one slow first call
     /// (class loading, a cold cache, the JIT compiling) cannot stop growth at
     /// a batch of 1. Called again after warm-up, when the code is fast.
-    pub fn calibrate(&mut self) -> Result<(), WorkerError> {
+    pub(super) fn calibrate(&mut self) -> Result<(), WorkerError> {
         for _ in 0..MAX_CALIBRATION_STEPS {
             let mut fastest = u64::MAX;
             for _ in 0..3 {
@@ -192,7 +197,7 @@ impl InProcess {
     }
 
     /// One sample: a batch of `self.batch` calls.
-    pub fn sample(&mut self) -> Result<BatchSample, WorkerError> {
+    pub(super) fn sample(&mut self) -> Result<BatchSample, WorkerError> {
         let asked = std::time::Instant::now();
         let data = self
             .worker
@@ -207,7 +212,7 @@ impl InProcess {
     }
 
     /// The digest and length of one call's output.
-    pub fn verify(&mut self) -> Result<(Digest, u64), WorkerError> {
+    pub(super) fn verify(&mut self) -> Result<(Digest, u64), WorkerError> {
         let data = self.worker.request("verify", json!({}), "output", self.timeout)?;
         let garbage = |why: &str| WorkerError::Garbage {
             reason: why.into(),
@@ -232,7 +237,7 @@ impl InProcess {
     /// Tears the operation down and stops the worker. Returns the worker's
     /// peak resident memory over its life (start-up, calibration, every
     /// batch), read just before it stops; None when /proc would not say.
-    pub fn finish(mut self) -> Option<u64> {
+    pub(super) fn finish(mut self) -> Option<u64> {
         let _ = self
             .worker
             .request("teardown", json!({}), "done", self.timeout.min(Duration::from_secs(10)));

@@ -33,7 +33,7 @@ impl Runner<'_> {
     /// Checks before anything runs that every payload of the plan can be
     /// resolved (sizes parse, files exist) and that generated ones fit on the
     /// disk, so bad input fails fast.
-    pub fn check_payloads(&self) -> Result<()> {
+    pub(crate) fn check_payloads(&self) -> Result<()> {
         let Some(p) = &self.suite.payload else { return Ok(()) };
         crate::base::private::trusted(&self.cache)?;
         let mut to_generate: Vec<(u64, Bytes)> = Vec::new();

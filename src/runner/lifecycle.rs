@@ -20,7 +20,7 @@ use crate::suite::Implementation;
 impl Runner<'_> {
     /// Runs suite and implementation setup commands. A failed suite setup is an
     /// error; a failed implementation setup fails that implementation's cells.
-    pub fn setup(&mut self, exec: &mut dyn Executor, events: &mut dyn Events) -> Result<()> {
+    pub(crate) fn setup(&mut self, exec: &mut dyn Executor, events: &mut dyn Events) -> Result<()> {
         fs::create_dir_all(&self.tmp)?;
         fs::create_dir_all(&self.work)?;
         for cmd in &self.suite.setup {
@@ -54,7 +54,7 @@ impl Runner<'_> {
     }
 
     /// Runs teardown commands; returns failures as messages (they do not change results).
-    pub fn teardown(&mut self, exec: &mut dyn Executor) -> Vec<String> {
+    pub(crate) fn teardown(&mut self, exec: &mut dyn Executor) -> Vec<String> {
         let mut problems = Vec::new();
         for imp in &self.suite.implementations {
             for cmd in &imp.teardown {

@@ -56,9 +56,9 @@ use cell::{GroupContext, Start, early_cell, finished_cell};
 use inputs::PayloadFile;
 #[cfg(test)]
 pub(crate) use policy::precise;
-pub use rounds::{Clock, SystemClock};
+pub(crate) use rounds::{Clock, SystemClock};
 pub(crate) use scope::{implementation_scope, suite_scope};
-pub use usage::ServiceMeter;
+pub(crate) use usage::ServiceMeter;
 
 /// What the runner tells the outside world as it goes (progress bars, logs).
 pub trait Events {
@@ -77,7 +77,7 @@ pub trait Events {
 }
 
 /// Events that go nowhere.
-pub struct NoEvents;
+pub(crate) struct NoEvents;
 impl Events for NoEvents {}
 
 /// How the run ended.
@@ -87,7 +87,7 @@ pub enum End {
     Interrupted,
 }
 
-pub struct Runner<'a> {
+pub(crate) struct Runner<'a> {
     pub suite: &'a Suite,
     pub plan: &'a Plan,
     /// Cell outputs and logs: `<work>/<op>/<impl>/<params>/`.
@@ -132,7 +132,7 @@ pub struct Runner<'a> {
 }
 
 impl<'a> Runner<'a> {
-    pub fn new(suite: &'a Suite, plan: &'a Plan, work: PathBuf, tmp: PathBuf, cache: PathBuf) -> Self {
+    pub(crate) fn new(suite: &'a Suite, plan: &'a Plan, work: PathBuf, tmp: PathBuf, cache: PathBuf) -> Self {
         Runner {
             suite,
             plan,
@@ -159,7 +159,7 @@ impl<'a> Runner<'a> {
 
     /// Runs every group of the plan, handing each group's cells to `sink` as
     /// it finishes (moved, not copied: a cell may hold 100,000 samples).
-    pub fn run(
+    pub(crate) fn run(
         &mut self,
         exec: &mut dyn Executor,
         events: &mut dyn Events,

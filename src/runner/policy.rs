@@ -6,9 +6,9 @@ use crate::stats::order;
 use crate::stats::steady::{self, Steady, WINDOW};
 
 /// `--warmup auto` stops warming a cell up after this many runs, steady or not.
-pub const AUTO_WARMUP_MAX: u32 = 100;
+pub(super) const AUTO_WARMUP_MAX: u32 = 100;
 /// `--warmup auto`: relative level change that still counts as level.
-pub const AUTO_WARMUP_TOLERANCE: f64 = 0.02;
+pub(super) const AUTO_WARMUP_TOLERANCE: f64 = 0.02;
 
 /// Whether the last `2·WINDOW` warm-up samples (per call) are level: no window
 /// of them differs from their common level, and the newest sample is within
@@ -17,7 +17,7 @@ pub const AUTO_WARMUP_TOLERANCE: f64 = 0.02;
 /// to its fast code: without the second test, a JVM's 100 MiB calls ended
 /// warm-up at 1.4 s, 0.68 s, 0.34 s and measured whatever came next. Needs
 /// at least `2·WINDOW` samples.
-pub fn warmed_up(warmup_per_call: &[f64]) -> bool {
+pub(super) fn warmed_up(warmup_per_call: &[f64]) -> bool {
     let n = warmup_per_call.len();
     if n < 2 * WINDOW {
         return false;
@@ -38,7 +38,7 @@ pub fn warmed_up(warmup_per_call: &[f64]) -> bool {
 /// Whether the 95% interval of the median is within `precision` (relative
 /// half-width) of the median: the report's own interval (order statistics,
 /// no resampling, so it can be asked after every round).
-pub fn precise(per_call: &[f64], precision: f64) -> bool {
+pub(crate) fn precise(per_call: &[f64], precision: f64) -> bool {
     let Some((lo, hi)) = order::median_interval(per_call, 0.95) else {
         return false;
     };
@@ -51,7 +51,7 @@ pub fn precise(per_call: &[f64], precision: f64) -> bool {
 /// pairs taken so far. `cells` holds each ok cell's samples per call, taken
 /// in the same rounds; `baseline` indexes it. A comparison with a non-positive
 /// time cannot be judged and counts as settled (nothing more would help).
-pub fn settled(cells: &[Vec<f64>], baseline: usize, band: f64) -> bool {
+pub(super) fn settled(cells: &[Vec<f64>], baseline: usize, band: f64) -> bool {
     let base = &cells[baseline];
     cells.iter().enumerate().filter(|(i, _)| *i != baseline).all(|(_, c)| {
         let n = c.len().min(base.len());
@@ -66,7 +66,7 @@ pub fn settled(cells: &[Vec<f64>], baseline: usize, band: f64) -> bool {
 
 /// The baseline of a group while it is measured: the named one among `names`
 /// when it is still going, else the cell with the smallest median so far.
-pub fn running_baseline(names: &[&str], cells: &[Vec<f64>], named: Option<&str>) -> Option<usize> {
+pub(super) fn running_baseline(names: &[&str], cells: &[Vec<f64>], named: Option<&str>) -> Option<usize> {
     if let Some(i) = named.and_then(|n| names.iter().position(|x| *x == n)) {
         return Some(i);
     }

@@ -24,13 +24,13 @@ use crate::plan::{self, Group, Sampling};
 use crate::results::{RunOrder, StopRule};
 
 /// Monotonic time as the stop rules see it.
-pub trait Clock {
+pub(crate) trait Clock {
     /// Time since some fixed origin.
     fn now(&self) -> Duration;
 }
 
 /// The real monotonic clock.
-pub struct SystemClock(Instant);
+pub(crate) struct SystemClock(Instant);
 
 impl Default for SystemClock {
     fn default() -> Self {
@@ -46,7 +46,7 @@ impl Clock for SystemClock {
 
 /// Why adaptive sampling stops every cell still going, if it does now:
 /// after `measured` rounds, `elapsed` into the group's measured rounds.
-pub fn sampling_limit(measured: u32, elapsed: Duration, max_runs: u32, max_time: Duration) -> Option<StopRule> {
+pub(super) fn sampling_limit(measured: u32, elapsed: Duration, max_runs: u32, max_time: Duration) -> Option<StopRule> {
     if measured >= max_runs {
         Some(StopRule::MaxRuns)
     } else if elapsed >= max_time {

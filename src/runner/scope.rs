@@ -16,13 +16,13 @@ fn path(p: &Path) -> String {
 }
 
 /// The suite's own setup and teardown: `{tmp}` only.
-pub fn suite_scope(tmp: &Path) -> Scope {
+pub(crate) fn suite_scope(tmp: &Path) -> Scope {
     Scope::new().with("tmp", path(tmp))
 }
 
 /// An implementation's own commands and files (setup, teardown, version,
 /// artifact): `{tmp}`, `{impl}` and its variables.
-pub fn implementation_scope(imp: &Implementation, tmp: &Path) -> Scope {
+pub(crate) fn implementation_scope(imp: &Implementation, tmp: &Path) -> Scope {
     suite_scope(tmp)
         .with("impl", imp.name.clone())
         .with_all(imp.vars.iter().map(|(k, v)| (k, v)))
@@ -30,12 +30,12 @@ pub fn implementation_scope(imp: &Implementation, tmp: &Path) -> Scope {
 
 /// Files that depend on the parameters only (payload files, expected
 /// outputs): the parameters and `{tmp}`.
-pub fn params_scope(params: &Params, tmp: &Path) -> Scope {
+pub(super) fn params_scope(params: &Params, tmp: &Path) -> Scope {
     Scope::new().with_all(params.iter()).with("tmp", path(tmp))
 }
 
 /// The files a cell's command reads and writes.
-pub struct CellFiles<'a> {
+pub(super) struct CellFiles<'a> {
     pub payload: Option<&'a Path>,
     pub input: Option<&'a Path>,
     pub out: &'a Path,
@@ -47,7 +47,7 @@ pub struct CellFiles<'a> {
 /// A cell's command: parameters (and `{<param>.label}`, the label of a
 /// labelled value), the group's variables (after overrides), the
 /// implementation's variables, and the cell's files.
-pub fn cell_scope(group: &Group, imp: &Implementation, operation: &str, files: &CellFiles) -> Scope {
+pub(super) fn cell_scope(group: &Group, imp: &Implementation, operation: &str, files: &CellFiles) -> Scope {
     let optional = |p: Option<&Path>| p.map(path).unwrap_or_default();
     Scope::new()
         .with_all(group.values.iter())

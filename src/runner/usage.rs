@@ -11,7 +11,7 @@ use crate::results::ServiceUsage;
 
 /// Reads what the services used over one run. A trait so the runner's
 /// tests can give fixed readings.
-pub trait ServiceMeter {
+pub(crate) trait ServiceMeter {
     /// The services' names, in the order readings come.
     fn names(&self) -> Vec<String>;
     /// Looks up the services' processes again (once per group).

@@ -16,7 +16,7 @@ use crate::runner::implementation_scope;
 use crate::suite::Suite;
 
 /// A new document for a run of `suite` that starts now, with no cells yet.
-pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
+pub(super) fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
     Results {
         schema_version: results::SCHEMA_VERSION,
         suite: SuiteInfo {
@@ -58,7 +58,11 @@ pub fn start(suite: &Suite, environment: Environment, noise: f64) -> Results {
 
 /// Each implementation's version (its `version` command's first line) and
 /// artifact (a file whose size the report shows).
-pub fn implementations(suite: &Suite, plan: &crate::plan::Plan, tmp: &Path) -> IndexMap<String, ImplementationInfo> {
+pub(super) fn implementations(
+    suite: &Suite,
+    plan: &crate::plan::Plan,
+    tmp: &Path,
+) -> IndexMap<String, ImplementationInfo> {
     let mut out = IndexMap::new();
     // Only those the plan runs (or reports skipped): `--only` narrows the table too.
     let planned = |i: usize| {
@@ -92,7 +96,7 @@ pub fn implementations(suite: &Suite, plan: &crate::plan::Plan, tmp: &Path) -> I
 
 /// Each running service as the report shows it: its command, port, log,
 /// and version (its `version` command's first line).
-pub fn services(
+pub(super) fn services(
     suite: &Suite,
     running: &crate::exec::Services,
     ports: &[(String, u16)],
@@ -129,7 +133,7 @@ pub fn services(
 /// back, with any password in it hidden (`base::redact`): the one place a
 /// command line is made to be recorded, so no results file, journal, report
 /// or store row ever holds the store's password.
-pub fn command_line() -> String {
+pub(crate) fn command_line() -> String {
     std::env::args()
         .enumerate()
         .map(|(i, a)| {
@@ -145,7 +149,7 @@ pub fn command_line() -> String {
 
 /// Puts cells in plan order (group by group, implementations in suite
 /// order), moving them: the map's samples are not copied.
-pub fn into_plan_order(suite: &Suite, plan: &Plan, mut cells: IndexMap<String, Cell>) -> Vec<Cell> {
+pub(super) fn into_plan_order(suite: &Suite, plan: &Plan, mut cells: IndexMap<String, Cell>) -> Vec<Cell> {
     let mut out = Vec::with_capacity(cells.len());
     for g in &plan.groups {
         let op = &suite.operations[g.operation].name;

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 /// The marker file of a folder versus writes into; also its lock.
-pub const MARKER: &str = ".versus-output";
+pub(super) const MARKER: &str = ".versus-output";
 
 /// What the marker says to whoever opens the folder.
 const MARKER_TEXT: &str = "This folder holds the output of versus (results, reports, a journal).\n\
@@ -48,7 +48,7 @@ const OURS: &[&str] = &[
 /// An output folder held for writing: its absolute path, and the lock held
 /// until this is dropped.
 #[derive(Debug)]
-pub struct Claim {
+pub(crate) struct Claim {
     pub dir: PathBuf,
     _lock: File,
 }
@@ -57,7 +57,7 @@ pub struct Claim {
 /// says why not: it holds files versus did not write, or another versus is
 /// writing there. `flag` names where the folder came from (`--out`,
 /// `--resume`) in the refusal.
-pub fn claim(dir: &Path, flag: &str) -> Result<Claim> {
+pub(crate) fn claim(dir: &Path, flag: &str) -> Result<Claim> {
     fs::create_dir_all(dir).with_context(|| format!("{flag} {}: cannot create it", dir.display()))?;
     let dir = fs::canonicalize(dir).with_context(|| format!("{flag} {}: cannot resolve it", dir.display()))?;
     let marked = dir.join(MARKER).is_file();

@@ -9,7 +9,7 @@ use crate::base::placeholder::CommandTemplate;
 use crate::suite::Suite;
 
 /// Finds a program the way exec would: a path with a slash relative to `cwd`, else on PATH.
-pub fn program_exists(program: &str, cwd: &Path, env: &[(String, String)]) -> bool {
+pub(crate) fn program_exists(program: &str, cwd: &Path, env: &[(String, String)]) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let executable = |p: &Path| p.is_file() && p.metadata().is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
     if program.contains('/') {
@@ -26,7 +26,7 @@ pub fn program_exists(program: &str, cwd: &Path, env: &[(String, String)]) -> bo
 
 /// The program a command starts, when it is written literally (no
 /// placeholder in its first word, no shell).
-pub fn literal_program(cmd: &CommandTemplate) -> Option<String> {
+pub(crate) fn literal_program(cmd: &CommandTemplate) -> Option<String> {
     match cmd {
         CommandTemplate::Words(words) if words[0].names().next().is_none() => Some(words[0].to_string()),
         _ => None,
@@ -36,7 +36,7 @@ pub fn literal_program(cmd: &CommandTemplate) -> Option<String> {
 /// Every command whose program is written literally must exist before
 /// anything runs. All that are missing are named at once, so one pass of
 /// installing fixes them all.
-pub fn check_programs(suite: &Suite) -> Result<()> {
+pub(crate) fn check_programs(suite: &Suite) -> Result<()> {
     let mut missing: Vec<String> = Vec::new();
     for imp in &suite.implementations {
         let cwd = imp.cwd.clone().unwrap_or_else(|| suite.dir.clone());
@@ -82,7 +82,7 @@ pub fn check_programs(suite: &Suite) -> Result<()> {
 }
 
 /// `--baseline NAME` must name an implementation of the suite.
-pub fn check_baseline(suite: &Suite, baseline: &str) -> Result<()> {
+pub(crate) fn check_baseline(suite: &Suite, baseline: &str) -> Result<()> {
     if suite.implementations.iter().any(|i| i.name == baseline) {
         return Ok(());
     }

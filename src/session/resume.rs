@@ -14,7 +14,7 @@ use crate::results::{Cell, Results, group_key};
 
 /// The journal's cells, split into those kept and those measured again.
 #[derive(Debug, Default)]
-pub struct Resumed {
+pub(crate) struct Resumed {
     /// Cells of the groups kept, by id.
     pub keep: IndexMap<String, Cell>,
     /// The cells whose failure was versus's own (their groups are measured again): id and fault.
@@ -24,7 +24,7 @@ pub struct Resumed {
 }
 
 /// Splits recorded cells into the groups kept and those measured again.
-pub fn split(cells: IndexMap<String, Cell>) -> Resumed {
+pub(crate) fn split(cells: IndexMap<String, Cell>) -> Resumed {
     let faulted: Vec<&Cell> = cells.values().filter(|c| c.harness_fault.is_some()).collect();
     let again_groups: HashSet<String> = faulted.iter().map(|c| group_key(&c.operation, &c.params)).collect();
     let again = faulted
@@ -44,7 +44,7 @@ pub fn split(cells: IndexMap<String, Cell>) -> Resumed {
 }
 
 /// Says which cells are measured again and why, for the terminal and the report.
-pub fn notice(resumed: &Resumed) -> Option<String> {
+pub(crate) fn notice(resumed: &Resumed) -> Option<String> {
     if resumed.again.is_empty() {
         return None;
     }
@@ -58,7 +58,7 @@ pub fn notice(resumed: &Resumed) -> Option<String> {
 
 /// After a run: the cells that failed for versus's own reasons, and how to
 /// measure them again.
-pub fn hint(results: &Results, dir: &std::path::Path) -> Option<String> {
+pub(crate) fn hint(results: &Results, dir: &std::path::Path) -> Option<String> {
     let faulted: Vec<(&str, HarnessFault)> = results
         .cells
         .iter()

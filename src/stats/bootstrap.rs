@@ -19,31 +19,31 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Resamples per interval.
-pub const RESAMPLES: usize = 2000;
+pub(crate) const RESAMPLES: usize = 2000;
 
 /// Above this many values a sample is not resampled value by value (2000
 /// resamples of a million runs are two billion draws: a hostile or merely
 /// huge file would take minutes): the median's interval comes from order
 /// statistics and the mean's from the central limit theorem, which at this
 /// size agree with the bootstrap to well within its own resampling noise.
-pub const LARGE: usize = 20_000;
+pub(crate) const LARGE: usize = 20_000;
 
 /// A two-sided interval, `low <= high`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Interval {
+pub(crate) struct Interval {
     pub low: f64,
     pub high: f64,
 }
 
 impl Interval {
     #[cfg(test)]
-    pub fn contains(&self, x: f64) -> bool {
+    pub(crate) fn contains(&self, x: f64) -> bool {
         self.low <= x && x <= self.high
     }
 }
 
 /// A stable 64-bit seed from text (FNV-1a), so intervals do not change between runs of the tool.
-pub fn seed_for(key: &str) -> u64 {
+pub(crate) fn seed_for(key: &str) -> u64 {
     key.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
@@ -71,7 +71,7 @@ fn interval_of(mut stats: Vec<f64>, level: f64) -> Option<Interval> {
 /// Which statistic of a sample an interval is for.
 #[cfg(test)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Statistic {
+pub(crate) enum Statistic {
     Mean,
     Median,
 }
@@ -137,7 +137,7 @@ fn usable(xs: &[f64]) -> bool {
 /// Interval for `stat` of `xs` at confidence `level` (e.g. 0.95). `None` with
 /// fewer than 2 samples or non-finite values.
 #[cfg(test)]
-pub fn interval(xs: &[f64], stat: Statistic, level: f64, seed: u64) -> Option<Interval> {
+pub(crate) fn interval(xs: &[f64], stat: Statistic, level: f64, seed: u64) -> Option<Interval> {
     let (median, mean) = intervals(xs, level, seed)?;
     Some(match stat {
         Statistic::Median => median,
@@ -147,7 +147,7 @@ pub fn interval(xs: &[f64], stat: Statistic, level: f64, seed: u64) -> Option<In
 
 /// Intervals for the median and the mean of `xs`, from the same resamples.
 #[cfg(test)]
-pub fn intervals(xs: &[f64], level: f64, seed: u64) -> Option<(Interval, Interval)> {
+pub(crate) fn intervals(xs: &[f64], level: f64, seed: u64) -> Option<(Interval, Interval)> {
     if !usable(xs) {
         return None;
     }
@@ -156,7 +156,7 @@ pub fn intervals(xs: &[f64], level: f64, seed: u64) -> Option<(Interval, Interva
 
 /// `intervals` of values already sorted (ascending), which are not copied.
 /// The same resamples as of the values in any order.
-pub fn intervals_of_sorted(sorted: &[f64], level: f64, seed: u64) -> Option<(Interval, Interval)> {
+pub(crate) fn intervals_of_sorted(sorted: &[f64], level: f64, seed: u64) -> Option<(Interval, Interval)> {
     if !usable(sorted) {
         return None;
     }
@@ -221,7 +221,7 @@ fn large_median_draws(xs: &[f64], count: usize, rng: &mut Xoshiro256PlusPlus) ->
 /// for statistics built from several cells' medians (a fit across sizes).
 /// Every draw is the median itself when `xs` has one value; empty when
 /// `xs` is empty or holds a non-finite value.
-pub fn median_draws(xs: &[f64], count: usize, seed: u64) -> Vec<f64> {
+pub(crate) fn median_draws(xs: &[f64], count: usize, seed: u64) -> Vec<f64> {
     if xs.is_empty() || xs.iter().any(|x| !x.is_finite()) {
         return vec![];
     }
@@ -235,7 +235,7 @@ pub fn median_draws(xs: &[f64], count: usize, seed: u64) -> Vec<f64> {
 
 /// The central `level` percentile interval of `values` (bootstrap draws of
 /// some statistic), non-finite draws left out; `None` when none is finite.
-pub fn percentile_interval(values: Vec<f64>, level: f64) -> Option<Interval> {
+pub(crate) fn percentile_interval(values: Vec<f64>, level: f64) -> Option<Interval> {
     interval_of(values, level)
 }
 

@@ -29,7 +29,7 @@
 
 /// Tuning of `detect`; `Default` is what `versus trend` uses.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Options {
+pub(crate) struct Options {
     /// β = penalty_factor × ln n.
     pub penalty_factor: f64,
     /// Fewest runs in a segment (the newest run's own check aside).
@@ -77,7 +77,7 @@ impl Change {
 
 /// What `detect` found in a series.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Detection {
+pub(crate) struct Detection {
     /// Changes in order; the last may be at the newest run.
     pub changes: Vec<Change>,
     /// The cell's noise σ (log units, ≈ relative run-to-run spread).
@@ -104,7 +104,7 @@ fn median(v: &mut [f64]) -> f64 {
 /// far too small in short series, and an underestimated σ calls noise a
 /// change; the classical one grows a little with real steps, which only
 /// makes detection more cautious.
-pub fn noise_sigma(y: &[f64]) -> f64 {
+pub(crate) fn noise_sigma(y: &[f64]) -> f64 {
     if y.len() < 3 {
         return 0.0;
     }
@@ -157,7 +157,7 @@ impl Costs {
 /// segment after the first. Found by functional pruning (`fpop`), which
 /// gives the same partition in close to linear time.
 #[cfg(test)]
-pub fn pelt(y: &[f64], penalty: f64, min_segment: usize) -> Vec<usize> {
+pub(crate) fn pelt(y: &[f64], penalty: f64, min_segment: usize) -> Vec<usize> {
     fpop::partitions(y, penalty, min_segment).changes(y.len())
 }
 
@@ -217,7 +217,7 @@ fn with_newest(
 }
 
 /// Change points of a series of positive values (per-run medians, oldest first).
-pub fn detect(values: &[f64], opts: &Options) -> Detection {
+pub(crate) fn detect(values: &[f64], opts: &Options) -> Detection {
     let y: Vec<f64> = values.iter().map(|v| v.max(f64::MIN_POSITIVE).ln()).collect();
     let sigma = noise_sigma(&y).max(opts.sigma_floor);
     let threshold_log = (opts.effect_sigmas * sigma).max((1.0 + opts.min_effect).ln());

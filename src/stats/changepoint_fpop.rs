@@ -29,7 +29,7 @@ struct Candidate {
 }
 
 /// Every prefix's optimal partition of a series.
-pub struct Partitions {
+pub(super) struct Partitions {
     /// `last[t]`: the start of the last segment in the optimal partition of `y[..t]`.
     last: Vec<usize>,
     min_segment: usize,
@@ -38,7 +38,7 @@ pub struct Partitions {
 impl Partitions {
     /// The start index of each segment after the first in the optimal
     /// partition of the first `t` values.
-    pub fn changes(&self, t: usize) -> Vec<usize> {
+    pub(super) fn changes(&self, t: usize) -> Vec<usize> {
         if t < 2 * self.min_segment {
             return vec![];
         }
@@ -123,7 +123,7 @@ fn enter(active: &mut Vec<Candidate>, new: usize, best: &[f64], c: &Costs) {
 /// The optimal partitions of every prefix of `y` (already scaled so its
 /// noise σ is 1), minimising Σ cost + `penalty` × changes with segments of
 /// at least `min_segment` values. Ties go to the earliest start, as PELT's.
-pub fn partitions(y: &[f64], penalty: f64, min_segment: usize) -> Partitions {
+pub(super) fn partitions(y: &[f64], penalty: f64, min_segment: usize) -> Partitions {
     let n = y.len();
     let m = min_segment.max(1);
     let c = Costs::new(y);

@@ -11,13 +11,13 @@
 
 /// A line y = intercept + slope·x.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Line {
+pub(crate) struct Line {
     pub intercept: f64,
     pub slope: f64,
 }
 
 impl Line {
-    pub fn at(&self, x: f64) -> f64 {
+    pub(crate) fn at(&self, x: f64) -> f64 {
         self.intercept + self.slope * x
     }
 }
@@ -25,7 +25,7 @@ impl Line {
 /// Weighted least squares of `y` on `x` with weights `1 / scale²`. `None`
 /// unless the slices have equal lengths, at least two distinct x, every
 /// value finite and every scale positive.
-pub fn relative(x: &[f64], y: &[f64], scale: &[f64]) -> Option<Line> {
+pub(crate) fn relative(x: &[f64], y: &[f64], scale: &[f64]) -> Option<Line> {
     if x.len() != y.len() || x.len() != scale.len() || x.len() < 2 {
         return None;
     }
@@ -38,7 +38,7 @@ pub fn relative(x: &[f64], y: &[f64], scale: &[f64]) -> Option<Line> {
 }
 
 /// Ordinary least squares (every weight 1); `None` as for `relative`.
-pub fn ordinary(x: &[f64], y: &[f64]) -> Option<Line> {
+pub(crate) fn ordinary(x: &[f64], y: &[f64]) -> Option<Line> {
     if x.len() != y.len() || x.len() < 2 || x.iter().chain(y).any(|v| !v.is_finite()) {
         return None;
     }
@@ -63,7 +63,7 @@ fn weighted(x: &[f64], y: &[f64], w: &[f64]) -> Option<Line> {
 }
 
 /// (observed − fitted) / observed at each point; observed values must be non-zero.
-pub fn relative_residuals(line: &Line, x: &[f64], y: &[f64]) -> Vec<f64> {
+pub(crate) fn relative_residuals(line: &Line, x: &[f64], y: &[f64]) -> Vec<f64> {
     x.iter().zip(y).map(|(a, b)| (b - line.at(*a)) / b).collect()
 }
 

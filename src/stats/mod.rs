@@ -13,12 +13,12 @@
 //! - `robust`: median absolute deviation and outliers.
 //! - `steady`: where warm-up ends in a series of samples.
 
-pub mod bootstrap;
-pub mod changepoint;
-pub mod linear;
-pub mod order;
-pub mod robust;
-pub mod steady;
-pub mod summary;
+pub(crate) mod bootstrap;
+pub(crate) mod changepoint;
+pub(crate) mod linear;
+pub(crate) mod order;
+pub(crate) mod robust;
+pub(crate) mod steady;
+pub(crate) mod summary;
 
-pub use summary::{argmin, median, median_of_sorted, summarize, throughput};
+pub(crate) use summary::{argmin, median, median_of_sorted, summarize, throughput};

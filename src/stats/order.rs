@@ -20,7 +20,7 @@
 use statrs::distribution::{Binomial, DiscreteCDF};
 
 /// Fewest samples for which a 95% interval of the median exists.
-pub const MIN_SAMPLES_95: usize = 6;
+pub(crate) const MIN_SAMPLES_95: usize = 6;
 
 /// Coverage of the interval between the k-th smallest and k-th largest of n
 /// samples (1-based k): 1 − 2·P(Binomial(n, ½) ≤ k − 1).
@@ -33,7 +33,7 @@ fn coverage(n: usize, k: usize) -> f64 {
 }
 
 /// The fewest samples for which an interval of the median at `level` exists.
-pub fn min_samples(level: f64) -> usize {
+pub(crate) fn min_samples(level: f64) -> usize {
     (1..64).find(|n| coverage(*n, 1) >= level).unwrap_or(64)
 }
 
@@ -59,7 +59,7 @@ fn widest_k(n: usize, level: f64) -> Option<usize> {
 
 /// The interpolated `level` interval of the median of `sorted` (ascending,
 /// finite): `None` with fewer samples than `min_samples(level)`.
-pub fn median_interval_sorted(sorted: &[f64], level: f64) -> Option<(f64, f64)> {
+pub(crate) fn median_interval_sorted(sorted: &[f64], level: f64) -> Option<(f64, f64)> {
     let n = sorted.len();
     let k = widest_k(n, level)?;
     let (lo_k, hi_k) = (sorted[k - 1], sorted[n - k]);
@@ -79,7 +79,7 @@ pub fn median_interval_sorted(sorted: &[f64], level: f64) -> Option<(f64, f64)> 
 }
 
 /// The same for unsorted samples (one sorted copy).
-pub fn median_interval(xs: &[f64], level: f64) -> Option<(f64, f64)> {
+pub(crate) fn median_interval(xs: &[f64], level: f64) -> Option<(f64, f64)> {
     if xs.iter().any(|x| !x.is_finite()) {
         return None;
     }

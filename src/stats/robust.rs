@@ -6,12 +6,12 @@
 use crate::stats::summary::median_of_sorted;
 
 /// The modified z-score above which a sample is an outlier.
-pub const OUTLIER_Z: f64 = 3.5;
+pub(crate) const OUTLIER_Z: f64 = 3.5;
 
 /// Median absolute deviation from the median, computed in `xs` itself (left
 /// reordered and overwritten), for a caller whose buffer is scratch anyway;
 /// `None` for an empty slice.
-pub fn mad_in_place(xs: &mut [f64]) -> Option<f64> {
+pub(crate) fn mad_in_place(xs: &mut [f64]) -> Option<f64> {
     median_and_mad_in_place(xs).map(|(_, d)| d)
 }
 
@@ -19,7 +19,7 @@ pub fn mad_in_place(xs: &mut [f64]) -> Option<f64> {
 /// median, then overwritten by the deviations (whose median does not depend
 /// on their order). Sorts in place, without the scratch buffer of a stable
 /// sort: 100,000 samples cost one copy, not three.
-pub fn median_and_mad(xs: &[f64]) -> Option<(f64, f64)> {
+pub(crate) fn median_and_mad(xs: &[f64]) -> Option<(f64, f64)> {
     median_and_mad_in_place(&mut xs.to_vec())
 }
 
@@ -28,7 +28,7 @@ pub fn median_and_mad(xs: &[f64]) -> Option<(f64, f64)> {
 /// middle outwards, ascend, as do those of the values above; merging the two
 /// runs up to the middle gives the middle deviations themselves, the same
 /// numbers the sorted deviations would hold.
-pub fn median_and_mad_of_sorted(s: &[f64]) -> Option<(f64, f64)> {
+pub(crate) fn median_and_mad_of_sorted(s: &[f64]) -> Option<(f64, f64)> {
     if s.is_empty() {
         return None;
     }
@@ -64,7 +64,7 @@ fn median_and_mad_in_place(s: &mut [f64]) -> Option<(f64, f64)> {
 
 /// Indices of the outliers in `xs`. With a MAD of zero (over half the samples
 /// identical) nothing is flagged: the score is undefined, not infinite.
-pub fn outliers(xs: &[f64]) -> Vec<usize> {
+pub(crate) fn outliers(xs: &[f64]) -> Vec<usize> {
     let Some((m, spread)) = median_and_mad(xs).filter(|(_, d)| *d > 0.0) else {
         return vec![];
     };

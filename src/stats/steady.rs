@@ -15,10 +15,10 @@
 use crate::stats::robust::mad_in_place;
 use crate::stats::summary::median;
 
-pub const WINDOW: usize = 5;
+pub(crate) const WINDOW: usize = 5;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Steady {
+pub(crate) enum Steady {
     /// The series is at its final level from this index on.
     From(usize),
     /// The series is still moving in its second half.
@@ -30,7 +30,7 @@ pub enum Steady {
 /// See the module documentation. `rel_tolerance` is the smallest relative
 /// change that counts (e.g. 0.02), so tiny systematic drifts of a very quiet
 /// series are not called warm-up.
-pub fn steady_state(series: &[f64], rel_tolerance: f64) -> Steady {
+pub(crate) fn steady_state(series: &[f64], rel_tolerance: f64) -> Steady {
     let n = series.len();
     if n < 2 * WINDOW {
         return Steady::Unknown;

@@ -3,7 +3,7 @@
 
 /// Summary of one series of samples (at least one finite value).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Summary {
+pub(crate) struct Summary {
     pub n: usize,
     pub mean: f64,
     pub median: f64,
@@ -16,13 +16,13 @@ pub struct Summary {
 impl Summary {
     /// Coefficient of variation, stddev / mean; `None` when undefined.
     #[cfg(test)]
-    pub fn cv(&self) -> Option<f64> {
+    pub(crate) fn cv(&self) -> Option<f64> {
         self.stddev.filter(|_| self.mean > 0.0).map(|s| s / self.mean)
     }
 }
 
 /// Summarizes a series; `None` if it is empty or holds a NaN or infinity.
-pub fn summarize(xs: &[f64]) -> Option<Summary> {
+pub(crate) fn summarize(xs: &[f64]) -> Option<Summary> {
     if xs.is_empty() || xs.iter().any(|x| !x.is_finite()) {
         return None;
     }
@@ -45,14 +45,14 @@ pub fn summarize(xs: &[f64]) -> Option<Summary> {
 }
 
 /// Median of a non-empty slice, from a sorted copy of it.
-pub fn median(xs: &[f64]) -> f64 {
+pub(crate) fn median(xs: &[f64]) -> f64 {
     let mut s = xs.to_vec();
     s.sort_unstable_by(f64::total_cmp);
     median_of_sorted(&s)
 }
 
 /// Median of an already sorted, non-empty slice (mean of the two middle values when even).
-pub fn median_of_sorted(sorted: &[f64]) -> f64 {
+pub(crate) fn median_of_sorted(sorted: &[f64]) -> f64 {
     let n = sorted.len();
     if n % 2 == 1 {
         sorted[n / 2]
@@ -63,19 +63,19 @@ pub fn median_of_sorted(sorted: &[f64]) -> f64 {
 
 /// The `p` quantile (0 to 1) of an already sorted, non-empty slice,
 /// interpolated linearly between the two nearest values.
-pub fn quantile_sorted(sorted: &[f64], p: f64) -> f64 {
+pub(crate) fn quantile_sorted(sorted: &[f64], p: f64) -> f64 {
     let at = p.clamp(0.0, 1.0) * (sorted.len() - 1) as f64;
     let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
     sorted[lo] + (sorted[hi] - sorted[lo]) * (at - lo as f64)
 }
 
 /// Throughput in bytes per second of moving `bytes` in `nanos`.
-pub fn throughput(bytes: u64, nanos: f64) -> Option<f64> {
+pub(crate) fn throughput(bytes: u64, nanos: f64) -> Option<f64> {
     (nanos > 0.0).then(|| bytes as f64 / (nanos / 1e9))
 }
 
 /// Index of the smallest value, for picking the fastest implementation as baseline.
-pub fn argmin(xs: &[f64]) -> Option<usize> {
+pub(crate) fn argmin(xs: &[f64]) -> Option<usize> {
     xs.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)).map(|(i, _)| i)
 }
 

@@ -9,7 +9,7 @@
 /// The first piece of `text` a POSIX shell would interpret (outside quotes:
 /// operators, redirections, substitutions, globs, variables, `~`, comments,
 /// leading assignments; inside double quotes: substitutions and variables).
-pub fn shell_syntax(text: &str) -> Option<String> {
+pub(crate) fn shell_syntax(text: &str) -> Option<String> {
     let chars: Vec<char> = text.chars().collect();
     let (mut single, mut double, mut word_start) = (false, false, true);
     let mut i = 0;

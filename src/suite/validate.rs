@@ -21,7 +21,7 @@ use crate::base::units::{parse_duration, parse_size};
 
 /// The longest command text accepted: Linux's usual limit on a program's
 /// arguments and environment together (`ARG_MAX`, a quarter of an 8 MiB stack).
-pub const COMMAND_MAX: usize = 2 << 20;
+pub(super) const COMMAND_MAX: usize = 2 << 20;
 
 pub(super) fn line_col(path: &Path, text: &str, offset: usize) -> String {
     let before = &text[..offset.min(text.len())];
@@ -41,33 +41,33 @@ pub(super) struct Names<'f> {
 }
 
 impl Names<'_> {
-    pub fn is_param(&self, n: &str) -> bool {
+    pub(super) fn is_param(&self, n: &str) -> bool {
         self.file.matrix.contains_key(n)
     }
     /// `{<param>.label}`: the label of a parameter's value in a cell's own
     /// commands (for a parameter without labels, the value itself).
-    pub fn is_param_label(&self, n: &str) -> bool {
+    pub(super) fn is_param_label(&self, n: &str) -> bool {
         n.strip_suffix(".label").is_some_and(|p| self.is_param(p))
     }
-    pub fn is_var(&self, n: &str) -> bool {
+    pub(super) fn is_var(&self, n: &str) -> bool {
         self.file.vars.contains_key(n)
     }
     /// `{<service>.port}`: the free port versus picked for a service.
-    pub fn is_service_port(&self, n: &str) -> bool {
+    pub(super) fn is_service_port(&self, n: &str) -> bool {
         n.strip_suffix(".port")
             .is_some_and(|s| self.file.services.contains_key(s))
     }
 }
 
 impl Validator<'_> {
-    pub fn err(&self, message: impl Into<String>) -> SuiteError {
+    pub(super) fn err(&self, message: impl Into<String>) -> SuiteError {
         SuiteError {
             location: self.path.display().to_string(),
             message: message.into(),
         }
     }
 
-    pub fn err_at(&self, offset: usize, message: impl Into<String>) -> SuiteError {
+    pub(super) fn err_at(&self, offset: usize, message: impl Into<String>) -> SuiteError {
         SuiteError {
             location: line_col(self.path, self.text, offset),
             message: message.into(),
@@ -75,7 +75,7 @@ impl Validator<'_> {
     }
 
     /// A duration value, which must be more than zero.
-    pub fn duration(&self, key: &str, text: &Option<String>) -> Result<Option<Duration>, SuiteError> {
+    pub(super) fn duration(&self, key: &str, text: &Option<String>) -> Result<Option<Duration>, SuiteError> {
         let Some(t) = text.as_deref() else { return Ok(None) };
         let d = parse_duration(t).map_err(|e| self.err(format!("{key}: {e}")))?;
         if d.is_zero() {
@@ -85,7 +85,7 @@ impl Validator<'_> {
     }
 
     /// The suite file's folder, which relative paths in it start from.
-    pub fn dir(&self) -> PathBuf {
+    pub(super) fn dir(&self) -> PathBuf {
         match self.path.parent().map(Path::to_path_buf) {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => PathBuf::from("."),
@@ -94,7 +94,7 @@ impl Validator<'_> {
 
     /// Parses a command and checks its placeholders against `allowed`.
     /// A command longer than [`COMMAND_MAX`] is refused before it is parsed.
-    pub fn command(
+    pub(super) fn command(
         &self,
         what: &str,
         text: &str,
@@ -128,7 +128,12 @@ program as an argument; set `shell = true` in [settings] to run commands through
         Ok(cmd)
     }
 
-    pub fn template(&self, what: &str, text: &str, allowed: &dyn Fn(&str) -> bool) -> Result<Template, SuiteError> {
+    pub(super) fn template(
+        &self,
+        what: &str,
+        text: &str,
+        allowed: &dyn Fn(&str) -> bool,
+    ) -> Result<Template, SuiteError> {
         let t = Template::parse(text).map_err(|e| self.err(format!("{what}: {e}")))?;
         if let Some(bad) = t.names().find(|n| !allowed(n)) {
             return Err(self.err(format!("{what}: unknown placeholder {{{bad}}} in `{text}`")));
@@ -136,7 +141,7 @@ program as an argument; set `shell = true` in [settings] to run commands through
         Ok(t)
     }
 
-    pub fn validate(&self, file: SuiteFile) -> Result<Suite, SuiteError> {
+    pub(super) fn validate(&self, file: SuiteFile) -> Result<Suite, SuiteError> {
         let dir = self.dir();
         let shell = file.settings.shell.unwrap_or(false);
         self.check_names(&file)?;

@@ -17,7 +17,7 @@ use crate::base::child;
 use crate::worker::protocol::{Hello, MAX_LINE_BYTES, Message, PROTOCOL_VERSION};
 
 #[derive(Debug, thiserror::Error)]
-pub enum WorkerError {
+pub(crate) enum WorkerError {
     #[error("cannot start the worker: {0}")]
     Spawn(io::Error),
     #[error("the worker did not answer within {0:?}")]
@@ -39,7 +39,7 @@ pub enum WorkerError {
 }
 
 /// A running worker.
-pub struct WorkerProcess {
+pub(crate) struct WorkerProcess {
     child: Child,
     requests: Option<File>,
     responses: File,
@@ -71,12 +71,17 @@ fn high(fd: &OwnedFd) -> io::Result<OwnedFd> {
 
 impl WorkerProcess {
     /// Starts `argv` with the protocol fds, its output appended to `log`.
-    pub fn spawn(argv: &[String], cwd: &Path, env: &[(String, String)], log: &Path) -> Result<Self, WorkerError> {
+    pub(crate) fn spawn(
+        argv: &[String],
+        cwd: &Path,
+        env: &[(String, String)],
+        log: &Path,
+    ) -> Result<Self, WorkerError> {
         Self::spawn_with(argv, cwd, env, log, false)
     }
 
     /// `spawn`, with address-space randomisation off when `fixed_layout`.
-    pub fn spawn_with(
+    pub(crate) fn spawn_with(
         argv: &[String],
         cwd: &Path,
         env: &[(String, String)],
@@ -137,12 +142,12 @@ impl WorkerProcess {
         })
     }
 
-    pub fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.child.id()
     }
 
     /// Sends a line as is (a newline is added).
-    pub fn send_raw(&mut self, line: &str) -> Result<(), WorkerError> {
+    pub(crate) fn send_raw(&mut self, line: &str) -> Result<(), WorkerError> {
         let Some(w) = self.requests.as_mut() else {
             return Err(WorkerError::Io(io::Error::other("the request channel is closed")));
         };
@@ -160,7 +165,7 @@ impl WorkerProcess {
     }
 
     /// Sends a request with a fresh id and returns the id.
-    pub fn send(&mut self, kind: &str, data: Value) -> Result<u64, WorkerError> {
+    pub(crate) fn send(&mut self, kind: &str, data: Value) -> Result<u64, WorkerError> {
         let id = self.next_id;
         self.next_id += 1;
         self.send_raw(&Message::encode(kind, id, data))?;
@@ -168,12 +173,12 @@ impl WorkerProcess {
     }
 
     /// Closes the request channel (the worker should exit).
-    pub fn close_requests(&mut self) {
+    pub(crate) fn close_requests(&mut self) {
         self.requests = None;
     }
 
     /// Reads the next line, waiting at most `timeout`.
-    pub fn recv_line(&mut self, timeout: Duration) -> Result<String, WorkerError> {
+    pub(crate) fn recv_line(&mut self, timeout: Duration) -> Result<String, WorkerError> {
         let start = Instant::now();
         loop {
             if let Some(pos) = self.buf.iter().position(|b| *b == b'\n') {
@@ -225,7 +230,7 @@ impl WorkerProcess {
     }
 
     /// Reads and decodes the next message.
-    pub fn recv(&mut self, timeout: Duration) -> Result<Message, WorkerError> {
+    pub(crate) fn recv(&mut self, timeout: Duration) -> Result<Message, WorkerError> {
         let line = self.recv_line(timeout)?;
         Message::decode(&line).map_err(|reason| WorkerError::Garbage {
             reason,
@@ -234,7 +239,7 @@ impl WorkerProcess {
     }
 
     /// Waits for the handshake and checks the version.
-    pub fn handshake(&mut self, timeout: Duration) -> Result<Hello, WorkerError> {
+    pub(crate) fn handshake(&mut self, timeout: Duration) -> Result<Hello, WorkerError> {
         let m = self.recv(timeout)?;
         let hello = Hello::from_message(&m).map_err(WorkerError::Handshake)?;
         if hello.protocol != PROTOCOL_VERSION {
@@ -245,7 +250,7 @@ impl WorkerProcess {
 
     /// Sends a request and waits for a response of type `expect`; an `error`
     /// response becomes `WorkerError::Remote`.
-    pub fn request(
+    pub(crate) fn request(
         &mut self,
         kind: &str,
         data: Value,
@@ -274,7 +279,7 @@ impl WorkerProcess {
     }
 
     /// Waits up to `timeout` for the worker to exit.
-    pub fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
+    pub(crate) fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
         let start = Instant::now();
         loop {
             if let Ok(Some(s)) = self.child.try_wait() {
@@ -288,7 +293,7 @@ impl WorkerProcess {
     }
 
     /// Asks the worker to shut down; kills it if it does not within `grace`.
-    pub fn shutdown(mut self, grace: Duration) {
+    pub(crate) fn shutdown(mut self, grace: Duration) {
         let _ = self.request("shutdown", Value::Object(Map::new()), "bye", grace);
         self.close_requests();
         if self.wait_exit(grace).is_none() {
@@ -296,7 +301,7 @@ impl WorkerProcess {
         }
     }
 
-    pub fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         // SAFETY: killpg has no memory-safety preconditions.
         unsafe { libc::killpg(self.child.id() as libc::pid_t, libc::SIGKILL) };
         let _ = self.child.wait();

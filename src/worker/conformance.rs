@@ -17,7 +17,7 @@ const STEP_TIMEOUT: Duration = Duration::from_secs(10);
 const PAYLOAD_BYTES: u64 = 1000;
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct ScenarioResult {
+pub(crate) struct ScenarioResult {
     pub name: String,
     pub description: String,
     /// `None` when the scenario passed; else which step failed and why.
@@ -140,7 +140,11 @@ fn run_steps(worker: &mut WorkerProcess, steps: &[Value], vars: &Vars) -> Result
 
 /// Runs the given scenarios (name, JSON text) against `argv`; `scratch` holds
 /// the payload and the worker logs.
-pub fn run(argv: &[String], scenarios: &[(String, String)], scratch: &Path) -> std::io::Result<Vec<ScenarioResult>> {
+pub(crate) fn run(
+    argv: &[String],
+    scenarios: &[(String, String)],
+    scratch: &Path,
+) -> std::io::Result<Vec<ScenarioResult>> {
     let payload_path = scratch.join("payload.bin");
     payload::generate(&payload_path, 7, Bytes(PAYLOAD_BYTES))?;
     let vars = Vars {
@@ -195,7 +199,7 @@ pub fn run(argv: &[String], scenarios: &[(String, String)], scratch: &Path) -> s
 }
 
 /// The built-in scenarios, or those of `dir`.
-pub fn load(dir: Option<&Path>) -> std::io::Result<Vec<(String, String)>> {
+pub(crate) fn load(dir: Option<&Path>) -> std::io::Result<Vec<(String, String)>> {
     match dir {
         None => Ok(SCENARIOS.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect()),
         Some(d) => {

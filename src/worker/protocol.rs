@@ -4,10 +4,10 @@
 use serde_json::{Map, Value, json};
 
 /// The protocol version this core speaks.
-pub const PROTOCOL_VERSION: u64 = 1;
+pub(super) const PROTOCOL_VERSION: u64 = 1;
 
 /// Longest line accepted from a worker; anything longer is garbage.
-pub const MAX_LINE_BYTES: usize = 1 << 20;
+pub(super) const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// One decoded message.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,7 +53,7 @@ impl Message {
 
 /// The worker's handshake.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Hello {
+pub(crate) struct Hello {
     pub protocol: u64,
     pub language: String,
     pub runtime: String,
@@ -62,7 +62,7 @@ pub struct Hello {
 }
 
 impl Hello {
-    pub fn from_message(m: &Message) -> Result<Hello, String> {
+    pub(crate) fn from_message(m: &Message) -> Result<Hello, String> {
         if m.kind != "hello" {
             return Err(format!("the first message was '{}', not 'hello'", m.kind));
         }

@@ -10,10 +10,10 @@ use crate::judge::{detected, screened, sentence, who};
 use crate::results::{CarryOver, Cell, Finding, FindingKind, Results, Warning};
 
 /// The warning's kind in `results.warnings`.
-pub const KIND: &str = "carry_over";
+pub(crate) const KIND: &str = "carry_over";
 
 /// One finding per cell with a detected carry-over, in document order.
-pub fn findings(results: &Results) -> Vec<Finding> {
+pub(crate) fn findings(results: &Results) -> Vec<Finding> {
     results
         .cells
         .iter()
@@ -68,7 +68,7 @@ fn count(results: &Results, cells: &[&Cell], reason: crate::results::Reason) -> 
 }
 
 /// The warning naming every cell the test found a carry-over in, if any.
-pub fn warning(results: &Results) -> Option<Warning> {
+pub(crate) fn warning(results: &Results) -> Option<Warning> {
     let cells: Vec<&Cell> = results
         .cells
         .iter()
@@ -103,7 +103,7 @@ pub fn warning(results: &Results) -> Option<Warning> {
 /// predecessor (`judge::carryover::MIN_RUNS` on each side), and what the
 /// screen made of them (`judge::carryover_screen`). `None` when every such
 /// cell was tested, or none has an order.
-pub fn coverage(results: &Results) -> Option<String> {
+pub(crate) fn coverage(results: &Results) -> Option<String> {
     let ordered: Vec<&CarryOver> = results
         .cells
         .iter()

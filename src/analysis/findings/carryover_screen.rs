@@ -18,7 +18,7 @@ use crate::judge::{detected, screen_clause, screened};
 use crate::results::{Cell, Results, RunsAfter, Verdict, Warning};
 
 /// The warning's kind in `results.warnings`.
-pub const KIND: &str = "carry_over_screen";
+pub(crate) const KIND: &str = "carry_over_screen";
 
 /// "1.40 s, 75.0 ms system time" (none said when none was counted).
 fn figures(r: &RunsAfter) -> String {
@@ -73,7 +73,7 @@ fn unknown(results: &Results, cells: &[&Cell]) -> usize {
 }
 
 /// The warning naming every cell the screen found a carry-over in, if any.
-pub fn warning(results: &Results) -> Option<Warning> {
+pub(crate) fn warning(results: &Results) -> Option<Warning> {
     let cells: Vec<&Cell> = results
         .cells
         .iter()

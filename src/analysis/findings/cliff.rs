@@ -18,11 +18,11 @@ use crate::base::units::format_throughput;
 use crate::results::Cliff;
 
 /// How many times the throughput on both sides of a cliff must be its own.
-pub const CLIFF: f64 = 4.0;
+pub(crate) const CLIFF: f64 = 4.0;
 
 /// The cliffs among `points` ((payload bytes, median), sorted by size,
 /// medians above 0).
-pub fn find(points: &[(u64, f64)]) -> Vec<Cliff> {
+pub(crate) fn find(points: &[(u64, f64)]) -> Vec<Cliff> {
     let per_byte: Vec<f64> = points.iter().map(|(b, m)| m / *b as f64).collect();
     let n = points.len();
     let mut out = Vec::new();
@@ -68,7 +68,7 @@ fn rate(metric: Metric, per_byte: f64) -> String {
 
 /// "a cliff at 500 KB and 1 MB: 110–111 MB/s against 6.33 GB/s at 5 MB
 /// and 13.0 GB/s at 100 KB": the size above first, where the slow path ends.
-pub fn text(c: &Cliff, metric: Metric) -> String {
+pub(crate) fn text(c: &Cliff, metric: Metric) -> String {
     let sizes: Vec<String> = c.payload_bytes.iter().map(|b| text::payload(*b)).collect();
     let (worst, best) = (rate(metric, c.per_byte_high_ns), rate(metric, c.per_byte_low_ns));
     let own = match (worst.split_once(' '), best.split_once(' ')) {

@@ -32,15 +32,15 @@ use crate::stats::bootstrap::{self, seed_for};
 use crate::stats::linear::{self, Line};
 
 /// Bootstrap resamples behind a fit's intervals.
-pub const RESAMPLES: usize = 400;
+pub(crate) const RESAMPLES: usize = 400;
 /// Largest relative distance of a median from the line for the line to hold.
-pub const MAX_RESIDUAL: f64 = 0.25;
+pub(crate) const MAX_RESIDUAL: f64 = 0.25;
 /// Fewest distinct payload sizes a line is fitted over.
-pub const MIN_SIZES: usize = 3;
+pub(crate) const MIN_SIZES: usize = 3;
 
 /// One implementation's fit over a series: the line, its bootstrap lines
 /// (for the crossover's interval) and what the document records.
-pub struct Fitted<'r> {
+pub(crate) struct Fitted<'r> {
     pub implementation: &'r str,
     pub cells: Vec<&'r Cell>,
     /// The payload sizes of its cells left out of the fit as unstable.
@@ -51,7 +51,7 @@ pub struct Fitted<'r> {
 }
 
 /// Each implementation's fit over `series`, where it has enough sizes.
-pub fn fits<'r>(series: &Series<'r>, confidence: f64) -> Vec<Fitted<'r>> {
+pub(crate) fn fits<'r>(series: &Series<'r>, confidence: f64) -> Vec<Fitted<'r>> {
     series
         .by_implementation()
         .into_iter()
@@ -77,7 +77,7 @@ pub fn fits<'r>(series: &Series<'r>, confidence: f64) -> Vec<Fitted<'r>> {
 }
 
 /// The fit over `cells` (ok, with payload sizes); `None` below `MIN_SIZES` sizes.
-pub fn fit(cells: &[&Cell], confidence: f64) -> Option<(Line, Vec<Line>, CostFit)> {
+pub(crate) fn fit(cells: &[&Cell], confidence: f64) -> Option<(Line, Vec<Line>, CostFit)> {
     let mut points: Vec<(u64, f64)> = cells
         .iter()
         .filter_map(|c| sized_stats(c))
@@ -184,7 +184,7 @@ fn left_out_text(sizes: &[u64]) -> String {
 }
 
 /// The finding for one fit: its cost, or that it is not linear in size.
-pub fn finding(series: &Series, f: &Fitted) -> Finding {
+pub(crate) fn finding(series: &Series, f: &Fitted) -> Finding {
     let c = &f.fit;
     let sizes: Vec<u64> = f.cells.iter().filter_map(|c| c.payload_bytes).collect();
     let span = format!(

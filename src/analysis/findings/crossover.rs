@@ -31,7 +31,7 @@ use crate::stats::linear::Line;
 const USABLE_CROSSINGS: f64 = 0.9;
 
 /// The winner or crossover finding of one series (none below two decided sizes).
-pub fn findings(series: &Series, fits: &[Fitted], settings: &AnalysisSettings) -> Vec<Finding> {
+pub(crate) fn findings(series: &Series, fits: &[Fitted], settings: &AnalysisSettings) -> Vec<Finding> {
     let sizes: Vec<Decided> = series
         .by_size()
         .into_iter()

@@ -19,7 +19,7 @@ use crate::base::text;
 use crate::results::{Cell, Drift, Finding, FindingKind, Results, Warning};
 
 /// The warning's kind in `results.warnings`.
-pub const KIND: &str = "drift";
+pub(crate) const KIND: &str = "drift";
 
 /// The cells of `results` that did the same work, in sets of two or more.
 fn identical_work(results: &Results) -> Vec<(Params, Vec<&Cell>)> {
@@ -52,7 +52,7 @@ fn identical_work(results: &Results) -> Vec<(Params, Vec<&Cell>)> {
 
 /// A drift finding for each set of identical work whose intervals do not
 /// all overlap, and one warning naming them all.
-pub fn check(results: &Results) -> (Vec<Finding>, Option<Warning>) {
+pub(crate) fn check(results: &Results) -> (Vec<Finding>, Option<Warning>) {
     let mut found = Vec::new();
     let mut named = Vec::new();
     for (shared, cells) in identical_work(results) {

@@ -34,7 +34,7 @@ fn place(c: &Cell) -> String {
 }
 
 /// One finding per implementation and operation with failed cells.
-pub fn findings(results: &Results) -> Vec<Finding> {
+pub(crate) fn findings(results: &Results) -> Vec<Finding> {
     let mut by_pair: IndexMap<(&str, &str), Vec<&Cell>> = IndexMap::new();
     for c in results.cells.iter().filter(|c| c.outcome.is_failure()) {
         by_pair

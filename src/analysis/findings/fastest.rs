@@ -15,7 +15,7 @@ use crate::base::params::params_key;
 use crate::results::{AnalysisSettings, Cell, Finding, FindingKind, Results};
 
 /// One finding per group outside every series, in document order.
-pub fn findings(results: &Results, in_series: &HashSet<&str>, settings: &AnalysisSettings) -> Vec<Finding> {
+pub(crate) fn findings(results: &Results, in_series: &HashSet<&str>, settings: &AnalysisSettings) -> Vec<Finding> {
     let mut groups: IndexMap<String, Vec<&Cell>> = IndexMap::new();
     for c in results.cells.iter().filter(|c| !in_series.contains(c.id.as_str())) {
         let key = format!(

@@ -16,13 +16,13 @@ use crate::analysis::findings::cost::MAX_RESIDUAL;
 use crate::stats::linear;
 
 /// Fewest sizes the exponent is fitted over (all of them when fewer).
-pub const UPPER_SIZES: usize = 3;
+pub(crate) const UPPER_SIZES: usize = 3;
 /// How far an exponent may be from a whole number to be named by it.
-pub const NAMED_WITHIN: f64 = 0.15;
+pub(crate) const NAMED_WITHIN: f64 = 0.15;
 
 /// The exponent over the upper sizes of `points` ((payload bytes, median),
 /// medians above 0), and the sizes it spans; `None` below two sizes.
-pub fn exponent(points: &[(u64, f64)]) -> Option<(f64, u64, u64)> {
+pub(crate) fn exponent(points: &[(u64, f64)]) -> Option<(f64, u64, u64)> {
     let mut sizes: Vec<u64> = points.iter().map(|p| p.0).collect();
     sizes.sort_unstable();
     sizes.dedup();
@@ -40,12 +40,12 @@ pub fn exponent(points: &[(u64, f64)]) -> Option<(f64, u64, u64)> {
 
 /// Whether exponent `k` over `from`..`to` bytes is growth faster than
 /// linear by more than the tolerance of "linear".
-pub fn super_linear(k: f64, from: u64, to: u64) -> bool {
+pub(crate) fn super_linear(k: f64, from: u64, to: u64) -> bool {
     from > 0 && (to as f64 / from as f64).powf(k - 1.0) > 1.0 + MAX_RESIDUAL
 }
 
 /// "linear", "quadratic", "cubic", or "size^1.6".
-pub fn name(k: f64) -> String {
+pub(crate) fn name(k: f64) -> String {
     let whole = k.round();
     match whole as i64 {
         1 if (k - whole).abs() <= NAMED_WITHIN => "linear".into(),
@@ -56,7 +56,7 @@ pub fn name(k: f64) -> String {
 }
 
 /// "×4.0": the factor per doubling of size.
-pub fn per_doubling(k: f64) -> String {
+pub(crate) fn per_doubling(k: f64) -> String {
     format!("×{:.1}", 2f64.powf(k))
 }
 

@@ -18,16 +18,16 @@ use crate::results::{Cell, Finding, FindingKind, Growth, MemoryGrowth};
 use crate::stats::linear;
 
 /// Growth below this many bytes of memory per payload byte is "constant".
-pub const CONSTANT_BELOW: f64 = 0.05;
+pub(crate) const CONSTANT_BELOW: f64 = 0.05;
 /// Memory at the largest payload within this share of the memory at the
 /// smallest is "constant" whatever the slope.
-pub const SMALL_GROWTH: f64 = 0.10;
+pub(crate) const SMALL_GROWTH: f64 = 0.10;
 /// Fewest times the largest payload must be the smallest's to tell growth.
 const MIN_SPAN: f64 = 10.0;
 /// A peak that does not grow with the payload but whose highest cell is
 /// more than this much above its lowest is not "constant": it varies for
 /// another reason (a runtime's heap sized on the first call, a collector).
-pub const CONSTANT_SPREAD: f64 = 0.5;
+pub(crate) const CONSTANT_SPREAD: f64 = 0.5;
 
 struct Point<'r> {
     cell: &'r Cell,
@@ -65,7 +65,7 @@ fn points<'r>(cells: &[&'r Cell]) -> Vec<Point<'r>> {
 
 /// One finding per implementation of the series with peak memory at two
 /// or more sizes spanning at least `MIN_SPAN`.
-pub fn findings(series: &Series) -> Vec<Finding> {
+pub(crate) fn findings(series: &Series) -> Vec<Finding> {
     series
         .by_implementation()
         .into_iter()

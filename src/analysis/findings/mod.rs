@@ -26,21 +26,21 @@
 //! `check` reads a document's findings against its verdicts and names any
 //! finding a verdict contradicts: CI runs it over every committed report.
 
-pub mod carryover;
-pub mod carryover_screen;
-pub mod check;
-pub mod cliff;
-pub mod cost;
-pub mod crossover;
-pub mod drift;
-pub mod failures;
-pub mod fastest;
-pub mod growth;
-pub mod memory;
-pub mod series;
-pub mod unstable;
-pub mod warmup;
-pub mod winner;
+pub(super) mod carryover;
+pub(super) mod carryover_screen;
+pub(super) mod check;
+pub(super) mod cliff;
+pub(super) mod cost;
+pub(super) mod crossover;
+pub(super) mod drift;
+pub(super) mod failures;
+pub(super) mod fastest;
+pub(super) mod growth;
+pub(super) mod memory;
+pub(super) mod series;
+pub(super) mod unstable;
+pub(super) mod warmup;
+pub(super) mod winner;
 
 #[cfg(test)]
 pub(crate) mod tests;
@@ -69,7 +69,7 @@ fn rank(kind: FindingKind) -> usize {
 /// Every finding of `results`, grouped by operation (in suite order) and
 /// the values of its other parameters, and
 /// the drift warning when there is drift. Reads only cells and their stats.
-pub fn compute(results: &Results) -> (Vec<Finding>, Option<Warning>) {
+pub(super) fn compute(results: &Results) -> (Vec<Finding>, Option<Warning>) {
     let settings = &results.analysis;
     let mut found = Vec::new();
     let all = series::all(results);
@@ -115,7 +115,7 @@ pub fn compute(results: &Results) -> (Vec<Finding>, Option<Warning>) {
 /// Puts fresh findings and the drift warning in `results`, replacing any it
 /// held: what `analysis::analyze` ends with, and what `versus report` does
 /// to a results file, so findings follow this versus, not the one that ran.
-pub fn refresh(results: &mut Results) {
+pub(super) fn refresh(results: &mut Results) {
     let (findings, warning) = compute(results);
     results.findings = findings;
     results.warnings.retain(|w| w.kind != drift::KIND);

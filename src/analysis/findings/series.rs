@@ -13,7 +13,7 @@ use crate::base::params::params_key;
 use crate::results::{Cell, Results, Stats};
 
 /// One operation's cells at one value of its other parameters.
-pub struct Series<'r> {
+pub(crate) struct Series<'r> {
     pub operation: &'r str,
     /// The parameters that do not set the payload size, and their values here.
     pub params: Params,
@@ -24,13 +24,13 @@ pub struct Series<'r> {
 }
 
 /// An ok cell's statistics and payload size.
-pub fn sized_stats(c: &Cell) -> Option<(&Stats, u64)> {
+pub(crate) fn sized_stats(c: &Cell) -> Option<(&Stats, u64)> {
     Some((c.stats.as_ref()?, c.payload_bytes.filter(|b| *b > 0)?))
 }
 
 impl<'r> Series<'r> {
     /// The ok cells of each implementation, smallest payload first.
-    pub fn by_implementation(&self) -> IndexMap<&'r str, Vec<&'r Cell>> {
+    pub(crate) fn by_implementation(&self) -> IndexMap<&'r str, Vec<&'r Cell>> {
         let mut out: IndexMap<&str, Vec<&Cell>> = IndexMap::new();
         for c in self.cells.iter().copied().filter(|c| sized_stats(c).is_some()) {
             out.entry(c.implementation.as_str()).or_default().push(c);
@@ -43,7 +43,7 @@ impl<'r> Series<'r> {
 
     /// The series' groups (cells of one parameter set), smallest payload first,
     /// each with its payload size and its ok cells.
-    pub fn by_size(&self) -> Vec<(u64, Vec<&'r Cell>)> {
+    pub(crate) fn by_size(&self) -> Vec<(u64, Vec<&'r Cell>)> {
         let mut groups: IndexMap<String, (u64, Vec<&Cell>)> = IndexMap::new();
         for c in &self.cells {
             let Some(bytes) = c.payload_bytes.filter(|b| *b > 0) else {
@@ -90,7 +90,7 @@ fn without(params: &Params, names: &[String]) -> Params {
 }
 
 /// Every series with at least two payload sizes, operations in suite order.
-pub fn all(results: &Results) -> Vec<Series<'_>> {
+pub(crate) fn all(results: &Results) -> Vec<Series<'_>> {
     let mut out = Vec::new();
     for op in &results.operations {
         let cells: Vec<&Cell> = results

@@ -11,13 +11,13 @@ use crate::base::text;
 use crate::results::{Cell, Finding, FindingKind, Instability, InstabilityKind, Results, UnstableCell};
 
 /// Whether `c` is ok with unstable runs.
-pub fn is_unstable(c: &Cell) -> bool {
+pub(crate) fn is_unstable(c: &Cell) -> bool {
     c.stats.as_ref().is_some_and(|s| s.unstable.is_some())
 }
 
 /// "two modes, 2.01 and 45.3 ms", "runs spread widely, middle half
 /// 2.10–60.2 ms", "passes or forks at 1.00 and 1.80 ms".
-pub fn why(i: &Instability) -> String {
+pub(crate) fn why(i: &Instability) -> String {
     let pair = text::time_pair(i.low_ns, i.high_ns).replace(" against ", " and ");
     match i.kind {
         InstabilityKind::TwoModes => format!("two modes, {pair}"),
@@ -39,7 +39,7 @@ fn place(c: &Cell) -> String {
 }
 
 /// One finding per operation with unstable cells.
-pub fn findings(results: &Results) -> Vec<Finding> {
+pub(crate) fn findings(results: &Results) -> Vec<Finding> {
     let mut by_op: IndexMap<&str, Vec<&Cell>> = IndexMap::new();
     for c in results.cells.iter().filter(|c| is_unstable(c)) {
         by_op.entry(c.operation.as_str()).or_default().push(c);

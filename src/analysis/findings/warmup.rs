@@ -18,10 +18,10 @@ use crate::results::{Cell, Finding, FindingKind, FirstRun, Results, SteadyState}
 use crate::stats::summary::median_of_sorted;
 
 /// Median ratio (or its inverse) from which a first-run effect is reported.
-pub const NOTABLE: f64 = 1.2;
+pub(crate) const NOTABLE: f64 = 1.2;
 
 /// first run / steady median of one cell, where warm-up was measured.
-pub fn first_run_ratio(cell: &Cell) -> Option<f64> {
+pub(crate) fn first_run_ratio(cell: &Cell) -> Option<f64> {
     let s = cell.stats.as_ref()?;
     // In-process warm-up without its batch sizes (older files) cannot be
     // turned into time per call: calibration grows the batch after warm-up.
@@ -87,7 +87,7 @@ type ByImplementation<'r> = IndexMap<&'r str, Vec<(&'r Cell, f64)>>;
 
 /// One finding per operation naming each implementation whose first run
 /// stands out from its steady median.
-pub fn findings(results: &Results) -> Vec<Finding> {
+pub(crate) fn findings(results: &Results) -> Vec<Finding> {
     let mut by_op: IndexMap<&str, ByImplementation> = IndexMap::new();
     for c in &results.cells {
         if let Some(r) = first_run_ratio(c) {

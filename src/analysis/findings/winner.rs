@@ -23,7 +23,7 @@ use crate::judge::judge_pair;
 use crate::results::{AnalysisSettings, Cell, Ratio, SizeAnswer, SizeWinner, Verdict};
 
 /// One group decided: the answer and the cells it looked at.
-pub struct Decided<'r> {
+pub(crate) struct Decided<'r> {
     pub bytes: u64,
     pub winner: SizeWinner,
     /// The fastest and the cell the answer rests on.
@@ -36,7 +36,7 @@ pub struct Decided<'r> {
 /// their runs took turns; where either cell's time depends on the run before
 /// it, called only if the runs after each predecessor give the verdict on
 /// their own (`judge::withhold`, the tables' rule).
-pub fn ratio(slow: &Cell, fast: &Cell, settings: &AnalysisSettings) -> Option<Ratio> {
+pub(crate) fn ratio(slow: &Cell, fast: &Cell, settings: &AnalysisSettings) -> Option<Ratio> {
     let c = judge_pair(Metric::Wall, slow, fast, settings)?.comparison;
     Some(Ratio {
         ratio: c.ratio,
@@ -50,7 +50,7 @@ pub fn ratio(slow: &Cell, fast: &Cell, settings: &AnalysisSettings) -> Option<Ra
 }
 
 /// Whether every run of `fastest` was faster than every run of `others`.
-pub fn apart(fastest: &Cell, others: &[&Cell]) -> bool {
+pub(crate) fn apart(fastest: &Cell, others: &[&Cell]) -> bool {
     let Some(slowest) = fastest.stats.as_ref().map(|s| s.max_ns) else {
         return false;
     };
@@ -86,7 +86,7 @@ fn standing(fastest: &Cell, c: &Cell, r: &Option<Ratio>) -> Standing {
 
 /// The answer for the ok cells among `cells` (at payload size `bytes`);
 /// `None` with fewer than two.
-pub fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSettings) -> Option<Decided<'r>> {
+pub(crate) fn decide<'r>(bytes: u64, cells: &[&'r Cell], settings: &AnalysisSettings) -> Option<Decided<'r>> {
     let mut ok: Vec<&Cell> = cells.iter().copied().filter(|c| c.stats.is_some()).collect();
     if ok.len() < 2 {
         return None;
@@ -163,7 +163,7 @@ fn answer(others: &[Other], stable: bool, every_run: bool) -> (SizeAnswer, usize
 
 /// Two medians and their ratio: "4.91 against 6.02 ms: 1.27x [1.15, 1.35]";
 /// without an interval, "(n=3: no interval below 6 runs)" takes its place.
-pub fn pair_text(metric: Metric, fast_ns: f64, slow_ns: f64, r: Option<&Ratio>) -> String {
+pub(crate) fn pair_text(metric: Metric, fast_ns: f64, slow_ns: f64, r: Option<&Ratio>) -> String {
     let mut out = text::figure_pair(metric, fast_ns, slow_ns);
     if let Some(r) = r {
         out.push_str(&format!(": {}", text::ratio(r.ratio)));
@@ -181,7 +181,7 @@ pub fn pair_text(metric: Metric, fast_ns: f64, slow_ns: f64, r: Option<&Ratio>) 
 /// The medians of a decided group's two compared cells with their ratio;
 /// for a winner over unstable runs, both cells' ranges instead: "every
 /// run: 8.71–16.4 µs against 700–764 µs".
-pub fn evidence_text(d: &Decided, metric: Metric) -> String {
+pub(crate) fn evidence_text(d: &Decided, metric: Metric) -> String {
     let [fast, slow] = d.compared;
     if d.winner.every_run {
         let range = |c: &Cell| {
@@ -201,7 +201,7 @@ pub fn evidence_text(d: &Decided, metric: Metric) -> String {
 /// faster (…)", "unknown which is fastest at 1 MB: a, c or b (a against
 /// b: …)", "unknown which is fastest: the runs of a are unstable";
 /// in `metric`'s words ("a needs the fewest instructions, …").
-pub fn sentence(d: &Decided, place: &str, noise: f64, metric: Metric) -> String {
+pub(crate) fn sentence(d: &Decided, place: &str, noise: f64, metric: Metric) -> String {
     let w = &d.winner;
     let (a, b) = (&w.fastest, &w.runner_up);
     let at = if place.is_empty() {
@@ -240,7 +240,7 @@ pub fn sentence(d: &Decided, place: &str, noise: f64, metric: Metric) -> String 
 /// The cells an `unknown` answer leaves open, fastest first: the fastest,
 /// the cell the answer rests on, and the others not confirmed slower —
 /// never one whose every run was slower than every run of the fastest.
-pub fn contenders(d: &Decided) -> Vec<String> {
+pub(crate) fn contenders(d: &Decided) -> Vec<String> {
     let w = &d.winner;
     let open = |n: &String| (*n == w.runner_up || w.also_unknown.contains(n)) && !w.behind_every_run.contains(n);
     d.cells

@@ -17,11 +17,11 @@ use super::search::{Ending, Measure, Measured, Outcome, Probe, Step};
 use super::step::Call;
 
 /// The version of `bisect.json`'s layout.
-pub const FORMAT: u32 = 1;
+pub(crate) const FORMAT: u32 = 1;
 
 /// The replayable summary of a bisection.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Summary {
+pub(crate) struct Summary {
     pub format: u32,
     /// The suite file and the cell bisected (`op/impl/params`).
     pub suite: String,
@@ -46,7 +46,7 @@ pub struct Summary {
 }
 
 impl Summary {
-    pub fn read(path: &Path) -> Result<Summary> {
+    pub(crate) fn read(path: &Path) -> Result<Summary> {
         let text = fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
         let s: Summary =
             serde_json::from_str(&text).with_context(|| format!("{}: not a bisect.json", path.display()))?;
@@ -60,13 +60,13 @@ impl Summary {
         Ok(s)
     }
 
-    pub fn write(&self, path: &Path) -> Result<()> {
+    pub(crate) fn write(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string_pretty(self)?;
         fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))
     }
 
     /// A commit's short name and subject: `1a2b3c4d5e "add a loop"`.
-    pub fn name(&self, commit: &str) -> String {
+    pub(crate) fn name(&self, commit: &str) -> String {
         let short: String = commit.chars().take(10).collect();
         match self
             .commits
@@ -80,7 +80,7 @@ impl Summary {
     }
 
     /// Sets the end of the bisection from the search's outcome.
-    pub fn finish(&mut self, outcome: Outcome) {
+    pub(crate) fn finish(&mut self, outcome: Outcome) {
         self.steps = outcome.steps;
         self.ending = Some(outcome.ending);
         self.skipped = outcome.skipped;
@@ -89,7 +89,7 @@ impl Summary {
 }
 
 /// A step as the log says it.
-pub fn step_text(s: &Summary, step: &Step) -> String {
+pub(crate) fn step_text(s: &Summary, step: &Step) -> String {
     let short = |c: &str| c.chars().take(10).collect::<String>();
     let mut out = match &step.mid {
         Some(m) => format!(
@@ -135,7 +135,7 @@ pub fn step_text(s: &Summary, step: &Step) -> String {
 }
 
 /// The conclusion, as the bisection ends with it.
-pub fn conclusion(s: &Summary) -> String {
+pub(crate) fn conclusion(s: &Summary) -> String {
     let mut out = match &s.ending {
         Some(Ending::Found { commit }) => format!("first bad commit: {}\n", s.name(commit)),
         Some(Ending::AmongSkipped { commits }) => format!(
@@ -166,12 +166,12 @@ pub fn conclusion(s: &Summary) -> String {
 }
 
 /// Measurements played back from a summary, in the order they were taken.
-pub struct Recorded {
+pub(crate) struct Recorded {
     queue: VecDeque<(Probe, Measured)>,
 }
 
 impl Recorded {
-    pub fn new(s: &Summary) -> Recorded {
+    pub(crate) fn new(s: &Summary) -> Recorded {
         let mut queue = VecDeque::new();
         for step in &s.steps {
             let probe = |attempt| Probe {

@@ -18,7 +18,7 @@ use super::step::{Attempt, Call, classify, ends_regressed, nearer};
 /// What the search asks to be measured: `mid` (when there is one) beside
 /// `good` and `bad`, in one run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Probe {
+pub(crate) struct Probe {
     /// The step (1-based) and its attempt (1-based).
     pub step: usize,
     pub attempt: usize,
@@ -29,20 +29,20 @@ pub struct Probe {
 
 /// What a measurement found.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Measured {
+pub(crate) enum Measured {
     Attempt(Attempt),
     /// The middle commit could not be built, or its cell did not end ok: why.
     Unusable(String),
 }
 
 /// Builds and measures commits.
-pub trait Measure {
+pub(crate) trait Measure {
     fn measure(&mut self, probe: &Probe) -> Result<Measured>;
 }
 
 /// How the search decides.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// The ends must differ by more than this (0.03 = 3%).
     pub threshold: f64,
     /// Measurements of one step before the nearer end decides an unclear one.
@@ -51,7 +51,7 @@ pub struct Settings {
 
 /// One step, with its evidence and what it decided.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Step {
+pub(crate) struct Step {
     pub number: usize,
     pub good: String,
     /// Absent when the range had nothing between its ends left to try.
@@ -71,7 +71,7 @@ pub struct Step {
 /// How a bisection ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
-pub enum Ending {
+pub(crate) enum Ending {
     /// The first commit that is bad.
     Found { commit: String },
     /// The first bad commit is one of these: every commit between the last
@@ -83,7 +83,7 @@ pub enum Ending {
 
 /// A bisection from its steps to its end.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub steps: Vec<Step>,
     pub ending: Ending,
     /// Commits that could not be used, with why.
@@ -103,7 +103,7 @@ fn pick(lo: usize, hi: usize, skipped: &[usize]) -> Option<usize> {
 
 /// Bisects `commits` (the good commit first, the bad one last), calling
 /// `on_step` after each step.
-pub fn run(
+pub(crate) fn run(
     commits: &[String],
     measure: &mut dyn Measure,
     settings: Settings,

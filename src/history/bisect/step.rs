@@ -16,7 +16,7 @@ use crate::results::{Comparison, Verdict};
 
 /// A ratio with its interval and verdict, as a step records it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Evidence {
+pub(crate) struct Evidence {
     /// Time of the first commit over the second's, above 1 is slower.
     pub ratio: f64,
     pub ci_low: Option<f64>,
@@ -37,7 +37,7 @@ impl From<&Comparison> for Evidence {
 
 impl Evidence {
     /// "+5.1% [+3.9%, +6.3%] slower".
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let pct = |r: f64| format!("{:+.1}%", (r - 1.0) * 100.0);
         let interval = match (self.ci_low, self.ci_high) {
             (Some(lo), Some(hi)) => format!(" [{}, {}]", pct(lo), pct(hi)),
@@ -54,7 +54,7 @@ impl Evidence {
 /// One measurement of a step: the middle against both ends, and the ends
 /// against each other, from one run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Attempt {
+pub(crate) struct Attempt {
     /// middle / good; absent when the step had no middle (the ends alone).
     pub mid_vs_good: Option<Evidence>,
     /// middle / bad.
@@ -71,14 +71,14 @@ pub struct Attempt {
 /// What a step says of its middle commit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Call {
+pub(crate) enum Call {
     Good,
     Bad,
     Unclear,
 }
 
 /// The middle's call from one attempt's verdicts.
-pub fn classify(a: &Attempt) -> Call {
+pub(crate) fn classify(a: &Attempt) -> Call {
     let (Some(g), Some(b)) = (a.mid_vs_good, a.mid_vs_bad) else {
         return Call::Unclear;
     };
@@ -93,7 +93,7 @@ pub fn classify(a: &Attempt) -> Call {
 }
 
 /// The end the middle is nearer to, by the point estimates (log scale).
-pub fn nearer(a: &Attempt) -> Call {
+pub(crate) fn nearer(a: &Attempt) -> Call {
     match (a.mid_vs_good, a.mid_vs_bad) {
         (Some(g), Some(b)) if g.ratio > 0.0 && b.ratio > 0.0 => {
             if g.ratio.ln().abs() <= b.ratio.ln().abs() {
@@ -109,7 +109,7 @@ pub fn nearer(a: &Attempt) -> Call {
 /// What the ends say: whether bad is slower than good by more than
 /// `threshold` (a `slower` verdict and a ratio above 1 + threshold, the
 /// rule of `--fail-above`); `None` while the verdict is unknown.
-pub fn ends_regressed(a: &Attempt, threshold: f64) -> Option<bool> {
+pub(crate) fn ends_regressed(a: &Attempt, threshold: f64) -> Option<bool> {
     match a.bad_vs_good.verdict {
         Verdict::Unknown => None,
         Verdict::Slower => Some(a.bad_vs_good.ratio > 1.0 + threshold),

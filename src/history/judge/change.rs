@@ -29,19 +29,19 @@ use crate::results::{AnalysisSettings, Cell, Comparison, Verdict};
 
 /// The half-width (log units) run-to-run noise alone gives a change at
 /// `level` between one run and one earlier run.
-pub fn noise_half_width(noise: &RunNoise, level: f64) -> f64 {
+pub(crate) fn noise_half_width(noise: &RunNoise, level: f64) -> f64 {
     reference_half_width(noise, level, 1.0)
 }
 
 /// The same against a reference whose variance is `share` of one run's
 /// (`Level::variance_share`; 1 for a single earlier run).
-pub fn reference_half_width(noise: &RunNoise, level: f64, share: f64) -> f64 {
+pub(crate) fn reference_half_width(noise: &RunNoise, level: f64, share: f64) -> f64 {
     let df = noise.runs.saturating_sub(1).max(1) as f64;
     t_quantile(level, df) * (1.0 + share).sqrt() * noise.sigma
 }
 
 /// `est` with its interval widened to at least ±`half` around its center.
-pub fn widen(mut est: LogEstimate, half: f64) -> LogEstimate {
+pub(crate) fn widen(mut est: LogEstimate, half: f64) -> LogEstimate {
     if let Some((lo, hi)) = est.interval {
         est.interval = Some((lo.min(est.center - half), hi.max(est.center + half)));
     }
@@ -49,7 +49,7 @@ pub fn widen(mut est: LogEstimate, half: f64) -> LogEstimate {
 }
 
 /// How a noise figure reads in a report: "±3.1% (12 runs of this cell)".
-pub fn describe(noise: &RunNoise, level: f64) -> String {
+pub(crate) fn describe(noise: &RunNoise, level: f64) -> String {
     let pct = (noise_half_width(noise, level).exp() - 1.0) * 100.0;
     let whose = match noise.source {
         Source::Cell => "of this cell",
@@ -61,7 +61,7 @@ pub fn describe(noise: &RunNoise, level: f64) -> String {
 /// `new` against `old` (the same cell in two runs, both analysed), with
 /// the cell's run-to-run noise when it is known; measured from `reference`
 /// (the cell's level over its last runs, `old` among them) when given.
-pub fn change(
+pub(crate) fn change(
     new: &Cell,
     old: &Cell,
     noise: Option<&RunNoise>,
@@ -82,7 +82,7 @@ pub fn change(
 /// the run-to-run noise (with the reference's share of it) when known, and
 /// the verdict read off it. Also the judge of a ratio beside the others of a
 /// group (`history::judge::relative`), whose runs are the cell's own.
-pub fn judged(
+pub(crate) fn judged(
     new: &Cell,
     old: &Cell,
     center: f64,
@@ -96,7 +96,7 @@ pub fn judged(
 
 /// `judged` with the runs' own part of the interval given: `within`, an
 /// estimate whose interval is moved to `center`.
-pub fn judged_within(
+pub(crate) fn judged_within(
     new: &Cell,
     old: &Cell,
     mut est: LogEstimate,
@@ -135,7 +135,7 @@ pub fn judged_within(
 /// t over the two levels' means, and the verdict is read off it as every
 /// verdict is: a change only when the interval excludes none and the step
 /// passes the noise floor.
-pub fn step(before: &[f64], after: &[f64], sigma: f64, runs: usize, settings: &AnalysisSettings) -> Verdict {
+pub(crate) fn step(before: &[f64], after: &[f64], sigma: f64, runs: usize, settings: &AnalysisSettings) -> Verdict {
     if before.is_empty() || after.is_empty() {
         return Verdict::Unknown;
     }
@@ -160,7 +160,7 @@ pub fn step(before: &[f64], after: &[f64], sigma: f64, runs: usize, settings: &A
 /// given; another metric by the same rule on both
 /// cells' views, with that metric's band (counts move between runs no more
 /// than between the runs of one cell, which the band already holds).
-pub fn change_in(
+pub(crate) fn change_in(
     metric: Metric,
     new: &Cell,
     old: &Cell,

@@ -25,13 +25,13 @@ use crate::results::{NoiseSource as Source, RunNoise};
 use crate::stats::changepoint::noise_sigma;
 
 /// Recorded runs a cell needs before its own run-to-run noise is used.
-pub const MIN_RUNS: usize = 5;
+pub(crate) const MIN_RUNS: usize = 5;
 /// Most recent runs a noise figure is learned from: the machine of a year
 /// ago is not today's.
-pub const WINDOW: usize = 30;
+pub(crate) const WINDOW: usize = 30;
 
 /// Recorded runs a cell's level (the reference of a change since) is the median of.
-pub const REFERENCE_RUNS: usize = 5;
+pub(crate) const REFERENCE_RUNS: usize = 5;
 
 /// Where a cell stood over its last runs: the median of their log medians.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -55,12 +55,12 @@ impl Level {
 }
 
 /// A cell's level from its recorded medians (oldest first, nanoseconds).
-pub fn level_of(medians_ns: &[f64]) -> Option<Level> {
+pub(crate) fn level_of(medians_ns: &[f64]) -> Option<Level> {
     level_of_logs(&logs_of(medians_ns))
 }
 
 /// The same from a series already on the log scale (oldest first).
-pub fn level_of_logs(logs: &[f64]) -> Option<Level> {
+pub(crate) fn level_of_logs(logs: &[f64]) -> Option<Level> {
     let recent = &logs[logs.len().saturating_sub(REFERENCE_RUNS)..];
     (!recent.is_empty()).then(|| Level {
         log_median: crate::stats::median(recent),
@@ -75,16 +75,16 @@ fn logs_of(medians_ns: &[f64]) -> Vec<f64> {
 
 /// Each cell's recorded medians (nanoseconds), oldest first, with the id of
 /// the run each was measured in.
-pub type Recorded = Vec<(String, Vec<(i64, f64)>)>;
+pub(crate) type Recorded = Vec<(String, Vec<(i64, f64)>)>;
 
 /// A cell's noise from its recorded medians (oldest first, nanoseconds, at
 /// most the last `WINDOW` used); `None` with fewer than `MIN_RUNS`.
-pub fn of_cell(medians_ns: &[f64]) -> Option<RunNoise> {
+pub(crate) fn of_cell(medians_ns: &[f64]) -> Option<RunNoise> {
     of_logs(&logs_of(medians_ns))
 }
 
 /// The same from a series already on the log scale (oldest first).
-pub fn of_logs(logs: &[f64]) -> Option<RunNoise> {
+pub(crate) fn of_logs(logs: &[f64]) -> Option<RunNoise> {
     let recent = &logs[logs.len().saturating_sub(WINDOW)..];
     if recent.len() < MIN_RUNS {
         return None;
@@ -98,7 +98,7 @@ pub fn of_logs(logs: &[f64]) -> Option<RunNoise> {
 
 /// The machine's figure: the median of the cells' own figures; `None` when
 /// no cell has one.
-pub fn of_machine(cells: &[RunNoise]) -> Option<RunNoise> {
+pub(crate) fn of_machine(cells: &[RunNoise]) -> Option<RunNoise> {
     let mut own: Vec<&RunNoise> = cells.iter().filter(|n| n.source == Source::Cell).collect();
     if own.is_empty() {
         return None;

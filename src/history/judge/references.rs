@@ -32,12 +32,16 @@ use crate::results::{AnalysisSettings, Cell, Comparison, RunNoise, SpeedReadings
 use crate::results::{NoiseSource, SharedBy, SharedShift};
 
 /// Readings each run needs for the machine's change to be judged.
-pub const MIN_READINGS: usize = 3;
+pub(crate) const MIN_READINGS: usize = 3;
 
 /// The machine's change between two runs, log(now / before) of its speed
 /// readings' medians with their intervals combined; `None` when either run
 /// has too few readings or they timed different workloads.
-pub fn machine_shift(old: Option<&SpeedReadings>, new: Option<&SpeedReadings>, level: f64) -> Option<LogEstimate> {
+pub(crate) fn machine_shift(
+    old: Option<&SpeedReadings>,
+    new: Option<&SpeedReadings>,
+    level: f64,
+) -> Option<LogEstimate> {
     let (old, new) = (old?, new?);
     if old.workload != new.workload || old.samples_ns.len() < MIN_READINGS || new.samples_ns.len() < MIN_READINGS {
         return None;
@@ -81,12 +85,12 @@ fn as_estimate(c: &Comparison) -> LogEstimate {
 /// beyond it: a busy machine slows work unevenly (measured on 2 cores
 /// under two busy loops: the speed reference 2.1x slower, CPU loops of
 /// 10–120 ms 3.1x), so what is left is not the cell's own.
-pub const MACHINE_SHARE: f64 = 0.5;
+pub(crate) const MACHINE_SHARE: f64 = 0.5;
 
 /// `change` beyond the machine's own change `machine`: its log change less
 /// the machine's, intervals combined, and `unknown` where the machine moved
 /// beyond its own interval the same way by at least `MACHINE_SHARE` of it.
-pub fn beyond_machine(change: &Comparison, machine: &LogEstimate, band: f64) -> SharedShift {
+pub(crate) fn beyond_machine(change: &Comparison, machine: &LogEstimate, band: f64) -> SharedShift {
     let own = as_estimate(change);
     let beyond = unpaired(&own, machine);
     let mut s = shared(SharedBy::Machine, Vec::new(), machine.center, &beyond, band);
@@ -101,7 +105,7 @@ pub fn beyond_machine(change: &Comparison, machine: &LogEstimate, band: f64) -> 
 /// group measured in both runs (`others`, cell ids): its ratio to their
 /// median now against the same ratio then, each run's interval from its
 /// own rounds. `None` without others or paired rounds.
-pub fn beyond_group(
+pub(crate) fn beyond_group(
     (new, old): (&Cell, &Cell),
     others: &[String],
     now: (&HashMap<&str, f64>, &Cells<'_>),
@@ -152,7 +156,7 @@ fn shared(by: SharedBy, with: Vec<String>, shift: f64, beyond: &LogEstimate, ban
 /// Withholds `change`'s verdict when a reference explains it: `faster` or
 /// `slower` stands only where the change beyond every reference in
 /// `shared` reads the same. Returns whether it was withheld.
-pub fn withhold(change: &mut Comparison, shared: &[SharedShift]) -> bool {
+pub(crate) fn withhold(change: &mut Comparison, shared: &[SharedShift]) -> bool {
     if !matches!(change.verdict, Verdict::Slower | Verdict::Faster) {
         return false;
     }
@@ -168,10 +172,10 @@ pub fn withhold(change: &mut Comparison, shared: &[SharedShift]) -> bool {
     true
 }
 
-pub use crate::results::{GROUP_MOVED, MACHINE_MOVED};
+pub(crate) use crate::results::{GROUP_MOVED, MACHINE_MOVED};
 
 /// Why a change was withheld, for the reader.
-pub fn explain(s: &SharedShift) -> String {
+pub(crate) fn explain(s: &SharedShift) -> String {
     let how = |r: f64| {
         if r >= 1.0 {
             format!("{:.0}% slower", (r - 1.0) * 100.0)

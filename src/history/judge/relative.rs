@@ -36,7 +36,7 @@ use crate::results::RunNoise;
 use crate::results::{AnalysisSettings, Cell, Comparison, Results, Verdict};
 
 /// Other implementations a group needs for a cell to be judged beside them.
-pub const MIN_OTHERS: usize = 2;
+pub(crate) const MIN_OTHERS: usize = 2;
 
 /// One reference a cell is measured against in its group.
 #[derive(Debug, Clone, PartialEq)]
@@ -186,13 +186,13 @@ fn median_series(cells: &[String], runs: &HashMap<&str, HashMap<i64, f64>>) -> V
 
 /// The log ratio of `cell` to the median of `against` in one run, from its
 /// cells' log medians; `None` when any of them is missing there.
-pub fn ratio_in(cell: &str, against: &[String], logs: &HashMap<&str, f64>) -> Option<f64> {
+pub(crate) fn ratio_in(cell: &str, against: &[String], logs: &HashMap<&str, f64>) -> Option<f64> {
     let theirs: Option<Vec<f64>> = against.iter().map(|a| logs.get(a.as_str()).copied()).collect();
     Some(logs.get(cell)? - median(&theirs?))
 }
 
 /// The median of `cells`' log medians in one run; `None` when any is missing.
-pub fn together_in(cells: &[String], logs: &HashMap<&str, f64>) -> Option<f64> {
+pub(crate) fn together_in(cells: &[String], logs: &HashMap<&str, f64>) -> Option<f64> {
     let all: Option<Vec<f64>> = cells.iter().map(|c| logs.get(c.as_str()).copied()).collect();
     Some(median(&all?))
 }
@@ -200,7 +200,7 @@ pub fn together_in(cells: &[String], logs: &HashMap<&str, f64>) -> Option<f64> {
 /// A group's change as a whole, `center` (log) from its reference, as an
 /// estimate whose interval is the run-to-run noise of the group's median
 /// (with the reference's `share` of it).
-pub fn shift(noise: &RunNoise, center: f64, share: f64, level: f64) -> LogEstimate {
+pub(crate) fn shift(noise: &RunNoise, center: f64, share: f64, level: f64) -> LogEstimate {
     let half = change::reference_half_width(noise, level, share);
     LogEstimate {
         center,
@@ -213,7 +213,7 @@ pub fn shift(noise: &RunNoise, center: f64, share: f64, level: f64) -> LogEstima
 }
 
 /// The log medians of a run's ok cells, by id.
-pub fn logs_of(results: &Results) -> HashMap<&str, f64> {
+pub(crate) fn logs_of(results: &Results) -> HashMap<&str, f64> {
     results
         .cells
         .iter()
@@ -228,10 +228,10 @@ pub fn logs_of(results: &Results) -> HashMap<&str, f64> {
 }
 
 /// The runs of one run's cells, by id, for the paired part of an interval.
-pub type Cells<'a> = HashMap<&'a str, &'a Cell>;
+pub(crate) type Cells<'a> = HashMap<&'a str, &'a Cell>;
 
 /// The cells of a run by id.
-pub fn cells_of(results: &Results) -> Cells<'_> {
+pub(crate) fn cells_of(results: &Results) -> Cells<'_> {
     results.cells.iter().map(|c| (c.id.as_str(), c)).collect()
 }
 
@@ -239,7 +239,7 @@ pub fn cells_of(results: &Results) -> Cells<'_> {
 /// round by round (the runs of a group are taken in turns, so run i of each
 /// was measured side by side), what the machine did to all of them in that
 /// round cancels, and the segments (passes, forks) count as `levels` says.
-pub fn within(cell: &Cell, against: &[String], cells: &Cells<'_>, level: f64) -> Option<LogEstimate> {
+pub(crate) fn within(cell: &Cell, against: &[String], cells: &Cells<'_>, level: f64) -> Option<LogEstimate> {
     let mut per_mate = Vec::new();
     let mut lengths = None;
     for a in against {
@@ -262,7 +262,7 @@ pub fn within(cell: &Cell, against: &[String], cells: &Cells<'_>, level: f64) ->
 /// ratio over its last runs, or its value in one earlier run (with that
 /// run's log medians and cells).
 #[derive(Debug, Clone, Copy)]
-pub enum From<'a> {
+pub(crate) enum From<'a> {
     Levels,
     Run(&'a HashMap<&'a str, f64>, &'a Cells<'a>),
 }
@@ -274,7 +274,7 @@ pub enum From<'a> {
 /// round) widened to the ratio's run-to-run noise. With two references both
 /// must give the same verdict, else it is `unknown`; the one printed is the
 /// smaller change.
-pub fn change_beside(
+pub(crate) fn change_beside(
     (new, old): (&Cell, &Cell),
     refs: &[Reference],
     (logs, cells): (&HashMap<&str, f64>, &Cells<'_>),

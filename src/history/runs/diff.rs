@@ -77,7 +77,7 @@ pub struct Diff {
 }
 
 /// Differences of machine that make old and new incomparable.
-pub fn machine_differences(old: &Results, new: &Results) -> Vec<String> {
+pub(crate) fn machine_differences(old: &Results, new: &Results) -> Vec<String> {
     let (a, b) = (&old.environment, &new.environment);
     let mut out = Vec::new();
     if a.cpu_model != b.cpu_model {
@@ -387,7 +387,7 @@ fn shifts(old: &Results, new: &Results, noise: &Prior, from_levels: bool) -> Vec
 /// analysed; `run_id`, `label` and `warning` say what `old` is. With
 /// `from_levels` (`old` is the last run, not one the user named), time is
 /// measured from each cell's level over its last runs where history has one.
-pub fn since(
+pub(crate) fn since(
     old: &Results,
     new: &Results,
     noise: &Prior,
@@ -460,7 +460,7 @@ fn machine_change(est: &crate::judge::LogEstimate, settings: &crate::results::An
 }
 
 /// Rows that are slower (with a `slower` verdict) by more than `threshold` (0.05 = 5%).
-pub fn regressions(d: &Diff, threshold: f64) -> Vec<&Row> {
+pub(crate) fn regressions(d: &Diff, threshold: f64) -> Vec<&Row> {
     d.rows
         .iter()
         .filter(|r| {

@@ -11,13 +11,13 @@ use crate::history::{Store, machine_of};
 use crate::results::{self, Results};
 
 /// This machine's identity, as runs record it.
-pub fn this_machine() -> String {
+pub(crate) fn this_machine() -> String {
     machine_of(&crate::environment::collect(""))
 }
 
 /// The change since an earlier run: `--compare-to`'s run or baseline,
 /// else the last run of the suite on this machine; `None` when there is none.
-pub fn since(store: &mut Store, results: &Results, compare_to: Option<&str>) -> Result<Option<results::Since>> {
+pub(crate) fn since(store: &mut Store, results: &Results, compare_to: Option<&str>) -> Result<Option<results::Since>> {
     let here = machine_of(&results.environment);
     let (id, label) = match compare_to {
         None => match store.last_run(&results.suite.name, &here, content_key(results))? {
@@ -82,7 +82,7 @@ fn content_key(results: &Results) -> Option<&str> {
 /// The run-to-run noise of the cells of `results`' suite on `machine`, from
 /// the store's recent runs; empty (changes judged by their intervals alone)
 /// when the store cannot say.
-pub fn prior(store: &mut Store, results: &Results, machine: &str) -> Prior {
+pub(crate) fn prior(store: &mut Store, results: &Results, machine: &str) -> Prior {
     match store.recent_medians(&results.suite.name, machine, content_key(results), noise::WINDOW) {
         Ok(by_cell) => {
             let groups = results
@@ -102,7 +102,7 @@ pub fn prior(store: &mut Store, results: &Results, machine: &str) -> Prior {
 }
 
 /// A run id, or a baseline name (of `suite` when given; this machine's when several).
-pub fn resolve(store: &mut Store, reference: &str, suite: Option<&str>) -> Result<i64> {
+pub(crate) fn resolve(store: &mut Store, reference: &str, suite: Option<&str>) -> Result<i64> {
     if let Ok(id) = reference.parse::<i64>() {
         store.run(id)?;
         return Ok(id);

@@ -13,21 +13,21 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::base::metric::Metric;
-pub use crate::history::TrendRun;
+pub(crate) use crate::history::TrendRun;
 use crate::results::{AnalysisSettings, Verdict};
 use crate::stats::changepoint::{self, Change, Detection, Options};
 
 /// Suites with at most this many cells are drawn in full whatever changed.
-pub const DRAW_ALL_UP_TO: usize = 24;
+pub(crate) const DRAW_ALL_UP_TO: usize = 24;
 
 /// At most this many cells are drawn in full: those whose newest run starts
 /// a change first, then the largest changes. The others with a change stay
 /// a line of the summary (`--cell` draws any one).
-pub const DRAW_AT_MOST: usize = 60;
+pub(crate) const DRAW_AT_MOST: usize = 60;
 
 /// One run of one cell.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Point {
+pub(crate) struct Point {
     /// The run: an index into `Trend::runs`.
     pub run: usize,
     /// The implementation's version line in that run.
@@ -40,7 +40,7 @@ pub struct Point {
 /// One cell's medians over the runs where it finished ok, oldest first:
 /// what change detection reads.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Medians {
+pub(crate) struct Medians {
     pub id: String,
     pub run_ids: Vec<i64>,
     pub median_ns: Vec<f64>,
@@ -48,7 +48,7 @@ pub struct Medians {
 
 /// One cell over the runs where it finished ok.
 #[derive(Debug, Clone, PartialEq)]
-pub struct CellTrend {
+pub(crate) struct CellTrend {
     pub id: String,
     /// Runs where the cell finished ok.
     pub runs: usize,
@@ -65,21 +65,21 @@ pub struct CellTrend {
 
 impl CellTrend {
     /// The change the newest run starts, if any.
-    pub fn newest_change(&self) -> Option<&Change> {
+    pub(crate) fn newest_change(&self) -> Option<&Change> {
         self.changes
             .last()
             .filter(|c| c.index + 1 == self.runs && self.runs > 1)
     }
 
     /// Drawn in full (every run's point kept).
-    pub fn drawn(&self) -> bool {
+    pub(crate) fn drawn(&self) -> bool {
         !self.points.is_empty()
     }
 }
 
 /// A suite's trend on one machine.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Trend {
+pub(crate) struct Trend {
     pub suite: String,
     /// What the medians are of: time per call, or instructions per call.
     pub metric: Metric,
@@ -95,7 +95,7 @@ pub struct Trend {
 
 impl Trend {
     /// Cells whose newest run starts a slowdown: `versus trend` exits 4.
-    pub fn newest_regressions(&self) -> Vec<&CellTrend> {
+    pub(crate) fn newest_regressions(&self) -> Vec<&CellTrend> {
         self.cells
             .iter()
             .filter(|c| c.newest_change().is_some_and(|ch| ch.ratio() > 1.0))
@@ -127,21 +127,21 @@ fn confirmed(medians: &[f64], changes: Vec<Change>, sigma: f64, metric: Metric) 
 
 /// The change rule, applied to one cell's medians.
 /// The segmentation's changes are kept only where `confirmed` agrees.
-pub fn detect_cell(m: &Medians, opts: &Options, metric: Metric) -> Detection {
+pub(crate) fn detect_cell(m: &Medians, opts: &Options, metric: Metric) -> Detection {
     let mut d = changepoint::detect(&m.median_ns, opts);
     d.changes = confirmed(&m.median_ns, std::mem::take(&mut d.changes), d.sigma, metric);
     d
 }
 
 /// Each cell's changes, once per cell, the cells shared out over the cores.
-pub fn detect(cells: &[Medians], opts: &Options, metric: Metric) -> Vec<Detection> {
+pub(crate) fn detect(cells: &[Medians], opts: &Options, metric: Metric) -> Vec<Detection> {
     crate::base::parallel::map(cells, |m| detect_cell(m, opts, metric))
 }
 
 /// Which cells are drawn in full: those with a change (at most
 /// `DRAW_AT_MOST`, the newest changes and then the largest first), or all
 /// of a small suite.
-pub fn to_draw(cells: &[Medians], detections: &[Detection]) -> Vec<bool> {
+pub(crate) fn to_draw(cells: &[Medians], detections: &[Detection]) -> Vec<bool> {
     if cells.len() <= DRAW_ALL_UP_TO {
         return vec![true; cells.len()];
     }
@@ -166,7 +166,7 @@ pub fn to_draw(cells: &[Medians], detections: &[Detection]) -> Vec<bool> {
 
 /// The trend of `cells` over `runs`, with `detections` from `detect`;
 /// `points` holds every point of the cells drawn in full, by cell id.
-pub fn build(
+pub(crate) fn build(
     suite: &str,
     machine: &str,
     runs: Vec<TrendRun>,

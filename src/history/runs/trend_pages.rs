@@ -20,7 +20,7 @@ use crate::report::formats::markdown::escape;
 use crate::report::write_file;
 
 /// Writes a suite's trend (`versus trend`) as HTML and/or Markdown.
-pub fn write(trend: &Trend, html_path: Option<&Path>, markdown_path: Option<&Path>) -> anyhow::Result<()> {
+pub(crate) fn write(trend: &Trend, html_path: Option<&Path>, markdown_path: Option<&Path>) -> anyhow::Result<()> {
     if let Some(p) = html_path {
         write_file(p, &html_page(trend))?;
     }
@@ -167,7 +167,7 @@ fn markdown_long(out: &mut String, t: &Trend, c: &CellTrend) {
 }
 
 /// The Markdown page.
-pub fn markdown(t: &Trend) -> String {
+pub(crate) fn markdown(t: &Trend) -> String {
     let mut out = format!("# Trend: {}{}\n\n", escape(&t.suite), in_metric(t));
     let _ = writeln!(
         out,
@@ -389,7 +389,7 @@ fn chart(t: &Trend, c: &CellTrend) -> String {
 }
 
 /// The self-contained HTML page.
-pub fn html_page(t: &Trend) -> String {
+pub(crate) fn html_page(t: &Trend) -> String {
     let mut out = format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Trend: {0}{5}</title>\
 <style>body{{font-family:system-ui,sans-serif;max-width:1000px;margin:2rem auto;padding:0 1rem}}\

@@ -26,7 +26,7 @@ const POINT_BYTES: u64 = 32;
 
 /// One point as the cache keeps it.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Raw {
+pub(crate) struct Raw {
     pub series_id: i64,
     pub run: usize,
     pub median_ns: f64,
@@ -35,7 +35,7 @@ pub struct Raw {
 }
 
 /// The cache file of a pair of a store; the address is only hashed, never written.
-pub fn path(store: &str, suite: &str, machine: &str) -> PathBuf {
+pub(crate) fn path(store: &str, suite: &str, machine: &str) -> PathBuf {
     let key = crate::base::digest::sha256_hex(format!("{store}\0{suite}\0{machine}").as_bytes());
     crate::payload::cache_dir()
         .join("site")
@@ -45,7 +45,7 @@ pub fn path(store: &str, suite: &str, machine: &str) -> PathBuf {
 /// Feeds the cached points to `each` and says how many of `runs` (the
 /// first ones) they cover; 0, feeding nothing, when the file is missing or
 /// not to be trusted.
-pub fn read(path: &PathBuf, runs: &[TrendRun], each: &mut dyn FnMut(Raw)) -> usize {
+pub(crate) fn read(path: &PathBuf, runs: &[TrendRun], each: &mut dyn FnMut(Raw)) -> usize {
     let Ok(file) = File::open(path) else { return 0 };
     let Ok(length) = file.metadata().map(|m| m.len()) else {
         return 0;
@@ -100,7 +100,7 @@ fn take<const N: usize>(r: &mut impl Read) -> Option<[u8; N]> {
 /// Keeps the `count` `points` of `runs` for the next publish (written
 /// aside and renamed, so a reader sees the old file or the new); silent
 /// when it cannot.
-pub fn write(path: &PathBuf, runs: &[TrendRun], count: usize, points: &mut dyn Iterator<Item = Raw>) {
+pub(crate) fn write(path: &PathBuf, runs: &[TrendRun], count: usize, points: &mut dyn Iterator<Item = Raw>) {
     let aside = path.with_extension("part");
     let written = path
         .parent()

@@ -12,7 +12,7 @@ use crate::history::site::model::{CellHistory, SuiteHistory};
 use crate::results::NoiseSource;
 
 /// Runs listed in the table, newest first.
-pub const RUNS_LISTED: usize = 50;
+pub(crate) const RUNS_LISTED: usize = 50;
 
 fn noise_text(c: &CellHistory) -> String {
     match &c.noise {
@@ -100,7 +100,7 @@ fn runs_table(from: &str, h: &SuiteHistory, c: &CellHistory) -> String {
 }
 
 /// The page of cell `c` of `h`.
-pub fn render(h: &SuiteHistory, c: &CellHistory) -> String {
+pub(crate) fn render(h: &SuiteHistory, c: &CellHistory) -> String {
     let from = paths::cell(&h.suite, &h.machine, &c.id);
     let mut body = format!(
         "<p>Suite {} on {}: {} ok runs of {}.</p>\n",

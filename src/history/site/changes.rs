@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::history::site::model::{ChangeEntry, ChangeKind};
 
 /// The version of the JSON below; raised when a field changes meaning or goes.
-pub const JSON_VERSION: u32 = 1;
+pub(crate) const JSON_VERSION: u32 = 1;
 
 #[derive(Serialize)]
 struct Envelope<'a> {
@@ -19,7 +19,7 @@ struct Envelope<'a> {
 }
 
 /// The list as JSON.
-pub fn json(changes: &[ChangeEntry]) -> String {
+pub(crate) fn json(changes: &[ChangeEntry]) -> String {
     let newest_slower = changes
         .iter()
         .filter(|e| e.kind == ChangeKind::Newest && e.slower)
@@ -34,7 +34,7 @@ pub fn json(changes: &[ChangeEntry]) -> String {
 
 /// The list as text, one change a line, newest run first. Names are not
 /// escaped here: the terminal's sink (`say!`) does that on the way out.
-pub fn text(changes: &[ChangeEntry]) -> String {
+pub(crate) fn text(changes: &[ChangeEntry]) -> String {
     if changes.is_empty() {
         return "no changes in the history store\n".into();
     }

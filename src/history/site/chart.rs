@@ -14,14 +14,14 @@ const COLOURS: [&str; 8] = [
 ];
 
 /// One series: (x, y) points, x a run index, y above 0; optional interval per point.
-pub struct Series {
+pub(crate) struct Series {
     pub label: String,
     pub points: Vec<(usize, f64)>,
     pub band: Vec<(usize, f64, f64)>,
 }
 
 /// What a chart shows.
-pub struct Chart<'a> {
+pub(crate) struct Chart<'a> {
     /// Runs along the x axis (indexes 0..runs).
     pub runs: usize,
     pub series: &'a [Series],
@@ -169,7 +169,7 @@ fn band(s: &mut String, f: &Frame, series: &Series, colour: &str) {
 const MARKED_POINTS: usize = 60;
 
 /// The chart as an inline SVG element; empty when there is nothing to draw.
-pub fn svg(c: &Chart) -> String {
+pub(crate) fn svg(c: &Chart) -> String {
     let Some(f) = frame(c) else { return String::new() };
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" role=\"img\">\
@@ -229,7 +229,7 @@ pub fn svg(c: &Chart) -> String {
 }
 
 /// The legend: each series' label in its colour (escaped here).
-pub fn legend(series: &[Series]) -> String {
+pub(crate) fn legend(series: &[Series]) -> String {
     let items: Vec<String> = series
         .iter()
         .enumerate()

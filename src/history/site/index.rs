@@ -8,7 +8,7 @@ use crate::base::sink::html;
 use crate::history::site::model::{ChangeEntry, ChangeKind, SuiteHistory};
 
 /// At most this many changes are listed on the index (`versus site --regressions` gives them all).
-pub const CHANGES_LISTED: usize = 200;
+pub(crate) const CHANGES_LISTED: usize = 200;
 
 fn machine_name(h: &SuiteHistory) -> String {
     let id: String = h.machine.chars().take(12).collect();
@@ -56,7 +56,7 @@ fn suite_rows(suites: &[SuiteHistory]) -> Vec<Vec<String>> {
 }
 
 /// The list of changes as table rows, links relative to `from`.
-pub fn change_rows(from: &str, changes: &[ChangeEntry]) -> Vec<Vec<String>> {
+pub(crate) fn change_rows(from: &str, changes: &[ChangeEntry]) -> Vec<Vec<String>> {
     changes
         .iter()
         .map(|e| {
@@ -84,7 +84,7 @@ pub fn change_rows(from: &str, changes: &[ChangeEntry]) -> Vec<Vec<String>> {
 }
 
 /// The index page.
-pub fn render(suites: &[SuiteHistory], changes: &[ChangeEntry]) -> String {
+pub(crate) fn render(suites: &[SuiteHistory], changes: &[ChangeEntry]) -> String {
     let mut body = String::from("<h2>Suites</h2>\n");
     body.push_str(&table(
         &[

@@ -16,14 +16,14 @@ nav{font-size:.9em;margin-bottom:1em}code{background:#f4f4f4;padding:0 .2em}svg{
 /// What every page versus writes carries in its head, site pages and
 /// reports alike (`report.html.j2`): `publish` overwrites or removes only
 /// files that have it.
-pub const GENERATOR: &str = "<meta name=\"generator\" content=\"versus site\">";
+pub(crate) const GENERATOR: &str = "<meta name=\"generator\" content=\"versus site\">";
 
 /// The mark `GENERATOR` and the reports' own generator line share.
-pub const MARK: &str = "<meta name=\"generator\" content=\"versus";
+pub(crate) const MARK: &str = "<meta name=\"generator\" content=\"versus";
 
 /// A whole page: `title` (plain text, escaped here), `crumbs` (links back
 /// up, as (href, text), both plain), and `body` (markup, already escaped).
-pub fn page(title: &str, crumbs: &[(String, String)], body: &str) -> String {
+pub(crate) fn page(title: &str, crumbs: &[(String, String)], body: &str) -> String {
     let nav: Vec<String> = crumbs
         .iter()
         .map(|(href, text)| format!("<a href=\"{}\">{}</a>", html(href), html(text)))
@@ -40,7 +40,7 @@ pub fn page(title: &str, crumbs: &[(String, String)], body: &str) -> String {
 
 /// A table: header cells and rows of cells, all markup already escaped;
 /// columns listed in `numeric` are right-aligned.
-pub fn table(header: &[&str], rows: &[Vec<String>], numeric: &[usize]) -> String {
+pub(crate) fn table(header: &[&str], rows: &[Vec<String>], numeric: &[usize]) -> String {
     let class = |k: usize| if numeric.contains(&k) { " class=\"n\"" } else { "" };
     let mut out = String::from("<table><thead><tr>");
     for (k, h) in header.iter().enumerate() {
@@ -59,17 +59,17 @@ pub fn table(header: &[&str], rows: &[Vec<String>], numeric: &[usize]) -> String
 }
 
 /// A link: `href` and `text` plain, escaped here.
-pub fn a(href: &str, text: &str) -> String {
+pub(crate) fn a(href: &str, text: &str) -> String {
     format!("<a href=\"{}\">{}</a>", html(href), html(text))
 }
 
 /// A commit as shown: its first 12 characters, or "—".
-pub fn commit(c: Option<&str>) -> String {
+pub(crate) fn commit(c: Option<&str>) -> String {
     c.map_or_else(|| "—".to_string(), |c| html(&c.chars().take(12).collect::<String>()))
 }
 
 /// A ratio as a signed percentage, with its direction's class.
-pub fn change(ratio: f64) -> String {
+pub(crate) fn change(ratio: f64) -> String {
     let class = if ratio > 1.0 { "slower" } else { "faster" };
     format!("<span class=\"{class}\">{:+.1}%</span>", (ratio - 1.0) * 100.0)
 }

@@ -14,12 +14,12 @@
 use serde::Serialize;
 
 use crate::history::StoredBisect;
-pub use crate::history::TrendRun;
+pub(crate) use crate::history::TrendRun;
 use crate::results::{RunNoise, Since, Verdict};
 use crate::stats::changepoint::Change;
 
 /// Runs of a suite on a machine whose reports the site renders, newest first.
-pub const REPORTS_KEPT: usize = 20;
+pub(crate) const REPORTS_KEPT: usize = 20;
 
 /// One cell's summary in one run where it finished ok.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -132,7 +132,7 @@ pub struct ChangeEntry {
 }
 
 /// Counts the verdicts of a "change since" (`history::runs::diff::since`).
-pub fn counts(since: &Since) -> SinceCounts {
+pub(crate) fn counts(since: &Since) -> SinceCounts {
     let mut c = SinceCounts {
         against_run: since.run_id,
         ..Default::default()
@@ -151,7 +151,7 @@ pub fn counts(since: &Since) -> SinceCounts {
 /// A cell id's operation and parameters, given its implementation:
 /// `OPERATION/IMPLEMENTATION[/PARAMS]`. Names may hold `/` themselves, so
 /// the implementation, known from the store, is what splits it.
-pub fn split_cell_id(id: &str, implementation: &str) -> (String, String) {
+pub(crate) fn split_cell_id(id: &str, implementation: &str) -> (String, String) {
     let mark = format!("/{implementation}");
     let found = id
         .match_indices(&mark)
@@ -168,7 +168,7 @@ pub fn split_cell_id(id: &str, implementation: &str) -> (String, String) {
 
 /// The newest run's changes, for the list: each cell the judge called
 /// faster or slower.
-pub fn newest_entries(h: &SuiteHistory, since: &Since) -> Vec<ChangeEntry> {
+pub(crate) fn newest_entries(h: &SuiteHistory, since: &Since) -> Vec<ChangeEntry> {
     let Some(run) = h.newest() else { return Vec::new() };
     since
         .changes
@@ -190,7 +190,7 @@ pub fn newest_entries(h: &SuiteHistory, since: &Since) -> Vec<ChangeEntry> {
 }
 
 /// Every change point of every cell of `h`, for the list.
-pub fn step_entries(h: &SuiteHistory) -> Vec<ChangeEntry> {
+pub(crate) fn step_entries(h: &SuiteHistory) -> Vec<ChangeEntry> {
     let mut out = Vec::new();
     for c in &h.cells {
         for ch in &c.changes {
@@ -214,7 +214,7 @@ pub fn step_entries(h: &SuiteHistory) -> Vec<ChangeEntry> {
 
 /// Each bisection recorded in the store, for the list: filed under its
 /// last run, its commit the first bad one (none when it found none).
-pub fn bisect_entries(bisects: &[StoredBisect]) -> Vec<ChangeEntry> {
+pub(crate) fn bisect_entries(bisects: &[StoredBisect]) -> Vec<ChangeEntry> {
     bisects
         .iter()
         .map(|b| ChangeEntry {
@@ -233,7 +233,7 @@ pub fn bisect_entries(bisects: &[StoredBisect]) -> Vec<ChangeEntry> {
 }
 
 /// The list, newest run first; within a run, slower first, then by suite and cell.
-pub fn sort_entries(entries: &mut [ChangeEntry]) {
+pub(crate) fn sort_entries(entries: &mut [ChangeEntry]) {
     entries.sort_by(|a, b| {
         b.run_id
             .cmp(&a.run_id)
@@ -257,14 +257,14 @@ impl ChangeKind {
 
 /// Whether the list holds a slowdown of some suite's newest run: what
 /// `versus site --regressions` exits 4 on.
-pub fn has_newest_slowdown(entries: &[ChangeEntry]) -> bool {
+pub(crate) fn has_newest_slowdown(entries: &[ChangeEntry]) -> bool {
     entries.iter().any(|e| e.kind == ChangeKind::Newest && e.slower)
 }
 
 /// Each implementation's ratio to `baseline` per run in `operation`: the
 /// geometric mean over the operation's parameters measured by both in that
 /// run, as (run index, ratio), oldest first. The baseline itself is left out.
-pub fn ratios(h: &SuiteHistory, operation: &str, baseline: &str) -> Vec<(String, Vec<(usize, f64)>)> {
+pub(crate) fn ratios(h: &SuiteHistory, operation: &str, baseline: &str) -> Vec<(String, Vec<(usize, f64)>)> {
     use std::collections::BTreeMap;
     let cells: Vec<&CellHistory> = h.cells.iter().filter(|c| c.operation == operation).collect();
     let mut base: BTreeMap<(&str, usize), f64> = BTreeMap::new();

@@ -7,14 +7,14 @@
 use sha2::{Digest, Sha256};
 
 /// The index, at the site's root.
-pub const INDEX: &str = "index.html";
+pub(crate) const INDEX: &str = "index.html";
 
 /// The folder of the runs' reports.
-pub const REPORTS: &str = "reports";
+pub(crate) const REPORTS: &str = "reports";
 
 /// A file-name-safe form of `name`: its safe characters (at most 40) and
 /// 8 hex digits of its SHA-256.
-pub fn slug(name: &str) -> String {
+pub(crate) fn slug(name: &str) -> String {
     let kept: String = name
         .chars()
         .map(|c| {
@@ -35,22 +35,22 @@ pub fn slug(name: &str) -> String {
 }
 
 /// A suite's page.
-pub fn suite(name: &str) -> String {
+pub(crate) fn suite(name: &str) -> String {
     format!("suites/{}/index.html", slug(name))
 }
 
 /// A cell's page: under its suite's folder, in its machine's.
-pub fn cell(suite: &str, machine: &str, cell: &str) -> String {
+pub(crate) fn cell(suite: &str, machine: &str, cell: &str) -> String {
     format!("suites/{}/{}/{}.html", slug(suite), slug(machine), slug(cell))
 }
 
 /// A run's report.
-pub fn report(run_id: i64) -> String {
+pub(crate) fn report(run_id: i64) -> String {
     format!("{REPORTS}/run-{run_id}.html")
 }
 
 /// The link from the page at `from` to the page at `to` (both site paths).
-pub fn link(from: &str, to: &str) -> String {
+pub(crate) fn link(from: &str, to: &str) -> String {
     let depth = from.matches('/').count();
     format!("{}{to}", "../".repeat(depth))
 }

@@ -26,7 +26,7 @@ fn ours(bytes: &[u8]) -> bool {
 
 /// What a publish did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Published {
+pub(crate) struct Published {
     /// Pages of the site.
     pub pages: usize,
     /// Of those, written now (new or changed).
@@ -36,7 +36,7 @@ pub struct Published {
 }
 
 /// Writes `page` under `dir` unless the file there has the same bytes; true when written.
-pub fn write_page(dir: &Path, page: &Page) -> Result<bool> {
+pub(crate) fn write_page(dir: &Path, page: &Page) -> Result<bool> {
     let path = dir.join(&page.path);
     if let Ok(old) = fs::read(&path) {
         if old == page.html.as_bytes() {
@@ -61,7 +61,7 @@ pub fn write_page(dir: &Path, page: &Page) -> Result<bool> {
 
 /// Removes the site's HTML files under `dir` that are not in `keep` (site
 /// paths) and that versus wrote.
-pub fn remove_others(dir: &Path, keep: &HashSet<String>) -> Result<usize> {
+pub(crate) fn remove_others(dir: &Path, keep: &HashSet<String>) -> Result<usize> {
     let mut removed = 0;
     for top in ["suites", paths::REPORTS] {
         removed += remove_under(dir, Path::new(top), keep)?;

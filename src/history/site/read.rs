@@ -21,7 +21,7 @@ use crate::results::{Results, Since};
 use crate::stats::changepoint;
 
 /// Every (suite, machine) pair's runs, oldest first, the pairs in the order of their newest run, newest first.
-pub fn pairs(store: &mut Store) -> Result<Vec<Vec<RunSummary>>> {
+pub(crate) fn pairs(store: &mut Store) -> Result<Vec<Vec<RunSummary>>> {
     let all = store.list(&Filter::default(), i64::MAX as usize)?;
     let mut order: Vec<(String, String)> = Vec::new();
     let mut by_pair: HashMap<(String, String), Vec<RunSummary>> = HashMap::new();
@@ -188,7 +188,7 @@ fn pair(store: &mut Store, summaries: &[RunSummary]) -> Result<(SuiteHistory, Ve
 }
 
 /// The runs whose reports the site links: each pair's last `REPORTS_KEPT`.
-pub fn reported(pairs: &[Vec<RunSummary>]) -> Vec<i64> {
+pub(crate) fn reported(pairs: &[Vec<RunSummary>]) -> Vec<i64> {
     let mut ids: Vec<i64> = pairs
         .iter()
         .flat_map(|runs| runs.iter().rev().take(model::REPORTS_KEPT).map(|r| r.id))
@@ -198,7 +198,7 @@ pub fn reported(pairs: &[Vec<RunSummary>]) -> Vec<i64> {
 }
 
 /// Every suite on every machine in the store (`pairs`), and the list of changes, newest first.
-pub fn site(store: &mut Store, pairs: Vec<Vec<RunSummary>>) -> Result<(Vec<SuiteHistory>, Vec<ChangeEntry>)> {
+pub(crate) fn site(store: &mut Store, pairs: Vec<Vec<RunSummary>>) -> Result<(Vec<SuiteHistory>, Vec<ChangeEntry>)> {
     let mut suites = Vec::new();
     let mut changes = Vec::new();
     for summaries in pairs {

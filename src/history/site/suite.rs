@@ -165,7 +165,7 @@ fn machine_section(from: &str, h: &SuiteHistory) -> String {
 }
 
 /// The page of suite `name`, with its history on each machine.
-pub fn render(name: &str, machines: &[&SuiteHistory]) -> String {
+pub(crate) fn render(name: &str, machines: &[&SuiteHistory]) -> String {
     let from = paths::suite(name);
     let body: String = machines.iter().map(|h| machine_section(&from, h)).collect();
     page(name, &[(paths::link(&from, paths::INDEX), "All suites".into())], &body)

@@ -151,10 +151,10 @@ impl Column {
     }
 }
 
-pub type Row = Vec<Value>;
+pub(crate) type Row = Vec<Value>;
 
 /// What `Backend::query_each` hands each row to.
-pub type EachRow<'a> = dyn FnMut(&[Value]) -> Result<()> + 'a;
+pub(crate) type EachRow<'a> = dyn FnMut(&[Value]) -> Result<()> + 'a;
 
 /// Which SQL dialect a backend speaks, for the few statements that differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

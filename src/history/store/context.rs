@@ -17,7 +17,7 @@ fn git(dir: &Path, args: &[&str]) -> Option<String> {
 /// `known` is the state the run's document already read when it started
 /// (`results.suite.git`, `environment::git::of_folder`): its commit and
 /// changes are taken as they are, and git is asked only for the branch.
-pub fn git_state(dir: &Path, known: Option<&GitState>) -> Git {
+pub(crate) fn git_state(dir: &Path, known: Option<&GitState>) -> Git {
     let (commit, dirty) = match known {
         Some(k) => (k.commit.clone(), Some(k.dirty)),
         None => {

@@ -14,14 +14,14 @@ use std::ops::Range;
 const HEAD_MAX: usize = 1 << 20;
 
 /// `inner`, with the first `"command": "…"` string's passwords hidden.
-pub struct Hidden<R> {
+pub(super) struct Hidden<R> {
     inner: R,
     /// The head read so far (hidden once complete), and how much of it was given out.
     head: Option<(Vec<u8>, usize)>,
 }
 
 impl<R: Read> Hidden<R> {
-    pub fn new(inner: R) -> Hidden<R> {
+    pub(super) fn new(inner: R) -> Hidden<R> {
         Hidden { inner, head: None }
     }
 

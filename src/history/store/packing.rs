@@ -51,7 +51,7 @@ impl Packing {
 }
 
 /// The text of `packed`, as it is decompressed (gzip or bzip2, by its first bytes).
-pub fn unpack(packed: &[u8]) -> Box<dyn Read + '_> {
+pub(crate) fn unpack(packed: &[u8]) -> Box<dyn Read + '_> {
     if packed.starts_with(&GZIP_MAGIC) {
         Box::new(GzDecoder::new(packed))
     } else {

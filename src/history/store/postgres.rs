@@ -22,7 +22,7 @@ use postgres::{Client, Config};
 
 use super::backend::{Backend, Column, Dialect, EachRow, Param, Value};
 
-pub struct Postgres {
+pub(crate) struct Postgres {
     client: Client,
     url: String,
     statements: u64,
@@ -50,7 +50,7 @@ const KEYWORDS: &[&str] = &[
 ];
 
 /// Whether `text` is a libpq keyword/value connection string (`host=h dbname=d`).
-pub fn is_keywords(text: &str) -> bool {
+pub(crate) fn is_keywords(text: &str) -> bool {
     text.split_once('=')
         .is_some_and(|(key, _)| KEYWORDS.contains(&key.trim()))
 }
@@ -72,7 +72,7 @@ fn config(url: &str, shown: &str, password: Option<String>) -> Result<Config> {
 }
 
 impl Postgres {
-    pub fn connect(url: &str) -> Result<Postgres> {
+    pub(crate) fn connect(url: &str) -> Result<Postgres> {
         let shown = crate::base::redact::word(url).into_owned();
         let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
         let tls = super::tls::settings(url, &shown, env)?;

@@ -16,14 +16,14 @@ use anyhow::{Result, bail};
 use super::backend::{Backend, Dialect};
 
 /// The schema version this versus writes.
-pub const VERSION: i64 = 6;
+pub(crate) const VERSION: i64 = 6;
 
 /// Each migration: the version it brings the store to, and its statements.
 /// `{id}`, `{int}`, `{real}` and `{blob}` become each dialect's types;
 /// `{clustered}` ends a table kept in its primary key's order (SQLite's
 /// `WITHOUT ROWID`; nothing on PostgreSQL). A migration that begins with
 /// `{postgres}` runs on PostgreSQL only (on SQLite it only moves the version).
-pub const MIGRATIONS: &[(i64, &str)] = &[
+pub(crate) const MIGRATIONS: &[(i64, &str)] = &[
     (
         1,
         "CREATE TABLE machines (
@@ -195,7 +195,7 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
 ];
 
 /// A migration's statements in `dialect`.
-pub fn sql(dialect: Dialect, template: &str) -> String {
+pub(crate) fn sql(dialect: Dialect, template: &str) -> String {
     let template = match template.strip_prefix("{postgres}") {
         Some(_) if dialect == Dialect::Sqlite => return String::new(),
         Some(rest) => rest,
@@ -227,7 +227,7 @@ fn current(db: &mut dyn Backend) -> Result<i64> {
 }
 
 /// Brings the store to `VERSION`, in one statement when it is already there.
-pub fn open(db: &mut dyn Backend, location: &str) -> Result<i64> {
+pub(crate) fn open(db: &mut dyn Backend, location: &str) -> Result<i64> {
     // Outside a transaction: on a new store the table is missing and this fails.
     let known = db
         .query("SELECT max(version) FROM versus_schema", &[])
@@ -240,7 +240,7 @@ pub fn open(db: &mut dyn Backend, location: &str) -> Result<i64> {
 }
 
 /// Brings the store to `target` (normally `VERSION`); `location` names it in messages.
-pub fn migrate(db: &mut dyn Backend, target: i64, location: &str) -> Result<i64> {
+pub(crate) fn migrate(db: &mut dyn Backend, target: i64, location: &str) -> Result<i64> {
     db.begin()?;
     let out = migrate_locked(db, target, location);
     match out {

@@ -21,7 +21,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use super::backend::{Backend, Column, Dialect, EachRow, Param, Value};
 
-pub struct Sqlite {
+pub(crate) struct Sqlite {
     conn: Connection,
     path: PathBuf,
     statements: u64,
@@ -35,7 +35,7 @@ const ONE_PASS_CACHE_KIB: i64 = 256;
 
 impl Sqlite {
     /// Opens (creating when missing) the database file at `path`, and its folder.
-    pub fn open(path: &Path) -> Result<Sqlite> {
+    pub(crate) fn open(path: &Path) -> Result<Sqlite> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             super::create_folder(dir).with_context(|| {
                 format!(

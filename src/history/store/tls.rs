@@ -46,7 +46,7 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 
 /// libpq's sslmode values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     Disable,
     Allow,
     Prefer,
@@ -65,7 +65,7 @@ impl Mode {
         Mode::VerifyFull,
     ];
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Mode::Disable => "disable",
             Mode::Allow => "allow",
@@ -83,7 +83,7 @@ impl Mode {
 
 /// Where the root certificates come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Roots {
+pub(crate) enum Roots {
     /// A PEM file (`sslrootcert=FILE`).
     File(PathBuf),
     /// The system's store (`sslrootcert=system`, or verify-* without sslrootcert).
@@ -101,7 +101,7 @@ impl std::fmt::Display for Roots {
 
 /// What a store's location says of TLS, and the location without it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// The location without `sslmode` and `sslrootcert`, for tokio-postgres.
     pub rest: String,
     pub mode: Mode,
@@ -113,7 +113,7 @@ pub struct Settings {
 
 /// The TLS settings of `location` (`shown`, the same with passwords hidden,
 /// names it in errors); `env` gives libpq's environment variables.
-pub fn settings(location: &str, shown: &str, env: impl Fn(&str) -> Option<String>) -> Result<Settings> {
+pub(crate) fn settings(location: &str, shown: &str, env: impl Fn(&str) -> Option<String>) -> Result<Settings> {
     let (rest, taken) = if is_url(location) {
         take_from_url(location)
     } else {
@@ -242,7 +242,7 @@ fn take_from_keywords(text: &str) -> (String, Vec<(String, String)>) {
 }
 
 /// Connects with `config` as `tls` says; `shown` names the store in errors.
-pub fn connect(config: &mut Config, tls: &Settings, shown: &str) -> Result<Client> {
+pub(crate) fn connect(config: &mut Config, tls: &Settings, shown: &str) -> Result<Client> {
     // libpq uses no TLS over Unix-domain sockets, whatever the sslmode.
     let unix_only = config.get_hostaddrs().is_empty()
         && !config.get_hosts().is_empty()

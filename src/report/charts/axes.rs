@@ -18,11 +18,11 @@ const LADDERS: [&[f64]; 5] = [
 
 /// The widest range a ratio axis may be narrowed to: a bar of "≈ 1.01" still
 /// sits on an axis with ticks either side of 1×.
-pub const MIN_RATIO_SPAN: (f64, f64) = (1.0 / 1.6, 1.6);
+pub(crate) const MIN_RATIO_SPAN: (f64, f64) = (1.0 / 1.6, 1.6);
 
 /// The range of a ratio axis: `lo..hi` widened to hold 1× and at least
 /// [`MIN_RATIO_SPAN`], with a little room at both ends.
-pub fn ratio_range(lo: f64, hi: f64) -> (f64, f64) {
+pub(crate) fn ratio_range(lo: f64, hi: f64) -> (f64, f64) {
     let lo = if lo.is_finite() && lo > 0.0 { lo } else { 1.0 };
     let hi = if hi.is_finite() && hi > 0.0 { hi } else { 1.0 };
     ((lo / 1.15).min(MIN_RATIO_SPAN.0), (hi * 1.15).max(MIN_RATIO_SPAN.1))
@@ -33,7 +33,7 @@ pub fn ratio_range(lo: f64, hi: f64) -> (f64, f64) {
 /// the pixels a label needs over the pixels per decade), always with 1× when
 /// the range holds it. When even one tick per decade is too dense, every
 /// second (third, …) decade is kept, counted from 1×.
-pub fn log_ticks(lo: f64, hi: f64, min_gap_decades: f64) -> Vec<f64> {
+pub(crate) fn log_ticks(lo: f64, hi: f64, min_gap_decades: f64) -> Vec<f64> {
     if !(lo > 0.0 && hi > lo && lo.is_finite() && hi.is_finite()) {
         return vec![];
     }
@@ -69,7 +69,7 @@ fn tidy(x: f64) -> f64 {
 }
 
 /// A ratio label as short as it can be: "0.5×", "2×", "1.5×", "50×", "0.02×".
-pub fn ratio_label(r: f64) -> String {
+pub(crate) fn ratio_label(r: f64) -> String {
     let text = format!("{r:.4}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
     format!("{text}×")
@@ -78,7 +78,7 @@ pub fn ratio_label(r: f64) -> String {
 /// Values (ascending, > 0) on a log axis of `px_per_decade`, thinned so that
 /// the labels of neighbours, `label_px` wide each, stay 10 pixels apart: the
 /// first is kept, then each one far enough from the last kept.
-pub fn thin(values: &[f64], label_px: &dyn Fn(f64) -> f64, px_per_decade: f64) -> Vec<f64> {
+pub(crate) fn thin(values: &[f64], label_px: &dyn Fn(f64) -> f64, px_per_decade: f64) -> Vec<f64> {
     let mut kept: Vec<f64> = Vec::new();
     for &v in values {
         match kept.last() {
@@ -91,7 +91,7 @@ pub fn thin(values: &[f64], label_px: &dyn Fn(f64) -> f64, px_per_decade: f64) -
 
 /// A formatted figure without the zeros that only pad it: "2.00 ms" → "2 ms",
 /// "1.50 MB" → "1.5 MB", "10.0 ms" → "10 ms".
-pub fn compact(label: &str) -> String {
+pub(crate) fn compact(label: &str) -> String {
     let (number, unit) = label.split_once(' ').unwrap_or((label, ""));
     let number = if number.contains('.') {
         number.trim_end_matches('0').trim_end_matches('.')
@@ -106,7 +106,7 @@ pub fn compact(label: &str) -> String {
 }
 
 /// `text` cut with "…" to about `max_px` pixels at `font_px`.
-pub fn fit(text: &str, max_px: f64, font_px: f64) -> String {
+pub(crate) fn fit(text: &str, max_px: f64, font_px: f64) -> String {
     if text_px(text, font_px) <= max_px {
         return text.to_string();
     }
@@ -117,7 +117,7 @@ pub fn fit(text: &str, max_px: f64, font_px: f64) -> String {
 
 /// `text` in lines of at most `max_px` at `font_px`, broken at spaces; a
 /// word wider than a line is cut by `fit`.
-pub fn wrap_px(text: &str, max_px: f64, font_px: f64) -> Vec<String> {
+pub(crate) fn wrap_px(text: &str, max_px: f64, font_px: f64) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
     for word in text.split(' ') {
@@ -139,14 +139,14 @@ pub fn wrap_px(text: &str, max_px: f64, font_px: f64) -> Vec<String> {
 
 /// Roughly how many pixels `text` takes at `font_px` in a sans-serif face
 /// (an average glyph is a little over half the font size wide).
-pub fn text_px(text: &str, font_px: f64) -> f64 {
+pub(crate) fn text_px(text: &str, font_px: f64) -> f64 {
     text.chars().count() as f64 * font_px * 0.58
 }
 
 /// The "on" pieces of a polyline (in pixels) under `pattern`; the pattern
 /// runs on across corners rather than restarting at each point. An empty
 /// pattern is a solid line.
-pub fn dash(points: &[(f64, f64)], pattern: &[f64]) -> Vec<Vec<(f64, f64)>> {
+pub(crate) fn dash(points: &[(f64, f64)], pattern: &[f64]) -> Vec<Vec<(f64, f64)>> {
     if pattern.is_empty() || points.len() < 2 {
         return vec![points.to_vec()];
     }

@@ -16,7 +16,7 @@ use super::{Polylines, font};
 
 /// What a legend entry shows before its words.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Key {
+pub(super) enum Key {
     /// Series `i`'s line (dashed as it is) and marker.
     Series(usize),
     /// A shaded band: an interval around a line.
@@ -34,13 +34,13 @@ pub enum Key {
 
 /// One entry: a key and its words.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub(super) struct Entry {
     pub key: Key,
     pub label: String,
 }
 
 impl Entry {
-    pub fn new(key: Key, label: impl Into<String>) -> Self {
+    pub(super) fn new(key: Key, label: impl Into<String>) -> Self {
         Entry {
             key,
             label: label.into(),
@@ -98,7 +98,7 @@ fn layout(entries: &[Entry], width: u32, font_px: u32) -> Layout {
 
 /// The height in pixels a legend of `entries` adds below a chart `width`
 /// wide; 0 when there is nothing to explain.
-pub fn height(entries: &[Entry], width: u32, font_px: u32) -> u32 {
+pub(super) fn height(entries: &[Entry], width: u32, font_px: u32) -> u32 {
     if entries.is_empty() {
         return 0;
     }
@@ -108,7 +108,13 @@ pub fn height(entries: &[Entry], width: u32, font_px: u32) -> u32 {
 
 /// Adds the legend to `svg` (a whole chart, `width` × `total` pixels) in
 /// the band that starts `top` pixels down, as a `<g class="legend">`.
-pub fn append(svg: &mut String, entries: &[Entry], (width, total): (u32, u32), top: u32, font_px: u32) -> Option<()> {
+pub(super) fn append(
+    svg: &mut String,
+    entries: &[Entry],
+    (width, total): (u32, u32),
+    top: u32,
+    font_px: u32,
+) -> Option<()> {
     if entries.is_empty() {
         return Some(());
     }

@@ -6,20 +6,20 @@
 //! phone's width; legends (`legend`) sit below the plot, never on it. Like
 //! every reporter, this only draws numbers `analysis` computed.
 
-pub mod axes;
+pub(super) mod axes;
 mod legend;
-pub mod panels;
+pub(super) mod panels;
 mod relative;
 mod runs;
 mod scaling;
 mod sizes;
-pub mod style;
+pub(super) mod style;
 #[cfg(test)]
 mod tests;
 
-pub use relative::relative;
-pub use runs::{distribution, run_range};
-pub use scaling::scaling;
+pub(super) use relative::relative;
+pub(super) use runs::{distribution, run_range};
+pub(super) use scaling::scaling;
 
 use plotters::element::PathElement;
 use plotters::prelude::*;

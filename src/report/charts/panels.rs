@@ -10,10 +10,10 @@ use crate::report::tables::Subset;
 use crate::results::{Cell, SteadyState};
 
 /// The SVG bytes of run strips one report draws at most.
-pub const BUDGET_BYTES: usize = 800_000;
+pub(crate) const BUDGET_BYTES: usize = 800_000;
 
 /// Each subset's strips in table order, and how many of its drawable cells were left out.
-pub struct Panels {
+pub(crate) struct Panels {
     pub svgs: Vec<Vec<String>>,
     pub left: Vec<usize>,
 }
@@ -32,7 +32,7 @@ fn attention(cell: &Cell) -> (bool, f64) {
 }
 
 /// The strips of `subsets`, most needed first until `budget` bytes are spent.
-pub fn panels(subsets: &[Subset], budget: usize) -> Panels {
+pub(crate) fn panels(subsets: &[Subset], budget: usize) -> Panels {
     let mut order: Vec<(usize, usize)> = subsets
         .iter()
         .enumerate()

@@ -17,7 +17,7 @@ const ROW_KEY_PX: i32 = 18;
 
 /// Relative speed against the baseline: one bar per implementation and row
 /// value, on a log axis holding 1×, with the ratio's interval as a whisker.
-pub fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option<String> {
+pub(crate) fn relative(results: &Results, subset: &Subset, row: Option<&str>) -> Option<String> {
     let comps = compared(results, subset);
     if comps.is_empty() {
         return None;

@@ -12,7 +12,7 @@ use plotters::prelude::*;
 
 /// The range of the time axis shared by the run charts of `cells` (the
 /// panels of one group, so they compare at a glance): every run's time, padded.
-pub fn run_range<'c>(cells: impl IntoIterator<Item = &'c Cell>) -> Option<(f64, f64)> {
+pub(crate) fn run_range<'c>(cells: impl IntoIterator<Item = &'c Cell>) -> Option<(f64, f64)> {
     let (lo, hi) = cells
         .into_iter()
         .filter(|c| c.stats.is_some())
@@ -88,7 +88,7 @@ fn points(warm: &[f64], measured: &[f64], outliers: &[usize], columns: usize) ->
 /// Every run of one cell in order: warm-up runs hollow, measured runs filled,
 /// outliers as crosses, on the time axis `y_range` (from [`run_range`]).
 /// Shows warm-up trends and outliers at a glance.
-pub fn distribution(cell: &Cell, y_range: (f64, f64)) -> Option<String> {
+pub(crate) fn distribution(cell: &Cell, y_range: (f64, f64)) -> Option<String> {
     let stats = cell.stats.as_ref()?;
     let warm = cell.warmup_per_call_ns();
     let measured = cell.samples.per_call_ns();

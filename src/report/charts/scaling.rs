@@ -15,7 +15,7 @@ use plotters::prelude::*;
 /// Time per call against payload size, log-log, one line per implementation
 /// with its interval band; cells that are not ok are marked along the top with
 /// their outcome. `None` when the subset has no sizes to plot.
-pub fn scaling(results: &Results, subset: &Subset, row: &str) -> Option<String> {
+pub(crate) fn scaling(results: &Results, subset: &Subset, row: &str) -> Option<String> {
     let sized: Vec<(&Cell, f64)> = subset
         .cells
         .iter()

@@ -11,11 +11,11 @@ use crate::report::charts::axes::compact;
 use crate::results::Cell;
 
 /// One tick: a size in bytes and its label.
-pub type SizeTick = (f64, String);
+pub(super) type SizeTick = (f64, String);
 
 /// Every distinct size of `sized` (cells with the bytes they are plotted
 /// at), ascending, labelled as the tables label its row (`row`'s value).
-pub fn size_ticks(sized: &[(&Cell, f64)], row: &str) -> Vec<SizeTick> {
+pub(super) fn size_ticks(sized: &[(&Cell, f64)], row: &str) -> Vec<SizeTick> {
     let mut points: Vec<(f64, String)> = sized
         .iter()
         .map(|(c, b)| (*b, c.params.get(row).map(|v| v.to_string()).unwrap_or_default()))
@@ -65,7 +65,7 @@ fn is_binary(points: &[(f64, String)]) -> bool {
 
 /// The label of the tick at `bytes` among `ticks` (the value plotters hands
 /// back is the key point it was given).
-pub fn label_at(ticks: &[SizeTick], bytes: f64) -> String {
+pub(super) fn label_at(ticks: &[SizeTick], bytes: f64) -> String {
     // Ticks ascend and are distinct (`size_ticks`): the nearest is one of
     // the two around `bytes`, the lower one on a tie.
     let at = ticks.partition_point(|t| t.0 < bytes);

@@ -13,7 +13,7 @@ use plotters::style::ShapeStyle;
 /// Okabe–Ito's colour-blind-safe colours first (their light sky blue and
 /// orange darkened to hold 3:1 on white), then six more of other hues,
 /// each at least ΔE 20 (CIE76) from every other.
-pub const PALETTE: [RGBColor; 12] = [
+pub(crate) const PALETTE: [RGBColor; 12] = [
     RGBColor(0, 114, 178),
     RGBColor(213, 94, 0),
     RGBColor(0, 158, 115),
@@ -30,7 +30,7 @@ pub const PALETTE: [RGBColor; 12] = [
 
 /// The marker shapes, in the order series take them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Marker {
+pub(crate) enum Marker {
     Circle,
     Triangle,
     Square,
@@ -51,23 +51,27 @@ const MARKERS: [Marker; 5] = [
 const DASHES: [&[f64]; 4] = [&[], &[6.0, 3.0], &[2.0, 3.0], &[6.0, 3.0, 2.0, 3.0]];
 
 /// Series `i`'s colour.
-pub fn colour(i: usize) -> RGBColor {
+pub(crate) fn colour(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
 
 /// Series `i`'s marker shape.
-pub fn marker_shape(i: usize) -> Marker {
+pub(crate) fn marker_shape(i: usize) -> Marker {
     MARKERS[i % MARKERS.len()]
 }
 
 /// Series `i`'s dash pattern in pixels; empty is a solid line.
-pub fn dash_pattern(i: usize) -> &'static [f64] {
+pub(crate) fn dash_pattern(i: usize) -> &'static [f64] {
     DASHES[i % DASHES.len()]
 }
 
 /// Draws series `i`'s marker centred at `at` (pixels, relative to the
 /// element it is added to), about 9 pixels across.
-pub fn marker<DB: DrawingBackend>(i: usize, at: (i32, i32), style: ShapeStyle) -> DynElement<'static, DB, (i32, i32)> {
+pub(crate) fn marker<DB: DrawingBackend>(
+    i: usize,
+    at: (i32, i32),
+    style: ShapeStyle,
+) -> DynElement<'static, DB, (i32, i32)> {
     let (x, y) = at;
     match marker_shape(i) {
         Marker::Circle => Circle::new(at, 4, style).into_dyn(),

@@ -17,7 +17,7 @@ const MERGE_FROM: usize = 3;
 
 /// One finding (or several merged) as a report line.
 #[derive(Debug, Clone, Serialize)]
-pub struct Line {
+pub(crate) struct Line {
     /// The finding's kind as the results file writes it (`cost`, `crossover`…).
     pub kind: String,
     pub text: String,
@@ -25,7 +25,7 @@ pub struct Line {
 
 /// The findings of one operation at one value of its other parameters.
 #[derive(Debug, Clone, Serialize)]
-pub struct Group {
+pub(crate) struct Group {
     /// "encrypt", or "encrypt — armor=true" (as the tables title a subset).
     pub title: String,
     pub lines: Vec<Line>,
@@ -44,7 +44,7 @@ fn kind_name(kind: FindingKind) -> String {
 /// Fitted costs, a line's residual misfit, memory growth and warm-up are
 /// detail, for the appendix; so is a carry-over only the screen found
 /// (too few runs for the test) that left no verdict of its cells unknown.
-pub fn leads(results: &Results) -> impl Fn(&Finding) -> bool + '_ {
+pub(crate) fn leads(results: &Results) -> impl Fn(&Finding) -> bool + '_ {
     move |f| {
         let residual = f.kind == FindingKind::NotLinear
             && f.cost.as_ref().is_some_and(|c| c.problem == Some(FitProblem::Residual));
@@ -76,12 +76,12 @@ fn withheld_any(results: &Results, f: &Finding) -> bool {
 }
 
 /// The findings in groups, in the document's order; empty when there are none.
-pub fn groups(results: &Results) -> Vec<Group> {
+pub(crate) fn groups(results: &Results) -> Vec<Group> {
     groups_of(results, &|_| true)
 }
 
 /// The findings `keep` accepts, in groups.
-pub fn groups_of(results: &Results, keep: &dyn Fn(&Finding) -> bool) -> Vec<Group> {
+pub(crate) fn groups_of(results: &Results, keep: &dyn Fn(&Finding) -> bool) -> Vec<Group> {
     let mut grouped: Vec<(String, Vec<&Finding>)> = Vec::new();
     for f in results.findings.iter().filter(|f| keep(f)) {
         let label = params_key(&f.params).replace(',', ", ");

@@ -10,7 +10,7 @@ use crate::results::{Cell, Comparison, Results, Verdict};
 /// How a summary cell reads at a glance; the HTML report colours by it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Mark {
+pub(crate) enum Mark {
     Faster,
     Slower,
     Same,
@@ -24,7 +24,7 @@ pub enum Mark {
 /// parameters) and implementation, a column per value of the row parameter.
 /// It is what a reader wants first — who is faster where, by how much, and
 /// how sure — before the per-operation tables.
-pub struct SummaryGrid {
+pub(crate) struct SummaryGrid {
     pub title: String,
     pub header: Vec<String>,
     pub rows: Vec<Vec<GridCell>>,
@@ -35,7 +35,7 @@ pub struct SummaryGrid {
 
 /// One cell of the summary grid: the verdict, its evidence, and its mark.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct GridCell {
+pub(crate) struct GridCell {
     pub text: String,
     pub detail: String,
     pub mark: Mark,
@@ -52,7 +52,7 @@ impl GridCell {
 }
 
 impl SummaryGrid {
-    pub fn table(&self) -> Table {
+    pub(crate) fn table(&self) -> Table {
         Table {
             notes: vec![],
             runs: vec![],
@@ -94,7 +94,7 @@ fn mark(cell: &Cell, comparison: Option<&Comparison>) -> Mark {
 }
 
 /// The summary grid, or `None` when there is nothing to compare (one implementation).
-pub fn summary_grid(results: &Results) -> Option<SummaryGrid> {
+pub(crate) fn summary_grid(results: &Results) -> Option<SummaryGrid> {
     let impls = results.implementations_that_ran();
     if impls.len() < 2 {
         return None;

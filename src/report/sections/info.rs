@@ -6,7 +6,7 @@ use crate::base::units::format_bytes;
 use crate::report::tables::{Table, TableKind};
 use crate::results::Results;
 
-pub fn environment_table(results: &Results) -> Table {
+pub(crate) fn environment_table(results: &Results) -> Table {
     let e = &results.environment;
     let rows = vec![
         ("CPU", e.cpu_model.clone()),
@@ -42,7 +42,7 @@ pub fn environment_table(results: &Results) -> Table {
 /// One row per implementation that ran: its version, note and, where the
 /// suite names one, its artifact's size (e.g. a WASM module, in bytes and
 /// SI units); the suite's others are named under it as not run.
-pub fn versions_table(results: &Results) -> Table {
+pub(crate) fn versions_table(results: &Results) -> Table {
     let ran = crate::report::sections::record::ran(results);
     let ran: std::collections::HashSet<&String> = ran.iter().collect();
     let impls: indexmap::IndexMap<&String, &crate::results::ImplementationInfo> = results
@@ -95,7 +95,7 @@ pub fn versions_table(results: &Results) -> Table {
 /// The suite's labelled matrix values (`filter = { count = "…" }`): what
 /// each label in the tables, ids and charts stands for. `None` when the
 /// suite labelled none.
-pub fn labels_table(results: &Results) -> Option<Table> {
+pub(crate) fn labels_table(results: &Results) -> Option<Table> {
     let labels = &results.suite.labels;
     if labels.is_empty() {
         return None;

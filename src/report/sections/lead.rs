@@ -13,7 +13,7 @@ use crate::results::{Results, RunStatus, Verdict, Warning};
 
 /// "9 implementations × 5 operations × 8 sizes (360 cells), 3 runs each
 /// in-process, against go-sdk; a complete run started 2026-11-27T08:55Z."
-pub fn measured_line(results: &Results) -> String {
+pub(crate) fn measured_line(results: &Results) -> String {
     let ran = results.implementations_that_ran();
     let mut dims = vec![
         count(ran.len(), "implementation"),
@@ -73,7 +73,7 @@ fn count(n: usize, noun: &str) -> String {
 
 /// One headline line as reports lay it out.
 #[derive(Debug, Clone, serde::Serialize)]
-pub struct HeadlineLine {
+pub(crate) struct HeadlineLine {
     /// The suite's question, when it asked one.
     pub question: Option<String>,
     /// "encrypt at size=100MiB": what the figures are of.
@@ -84,14 +84,14 @@ pub struct HeadlineLine {
 
 impl HeadlineLine {
     /// The line as one sentence, for plain text.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let q = self.question.as_ref().map_or(String::new(), |q| format!("{q} "));
         format!("{q}{}: {}", self.place, self.figures)
     }
 }
 
 /// The headline as lines.
-pub fn headline_lines(results: &Results) -> Vec<HeadlineLine> {
+pub(crate) fn headline_lines(results: &Results) -> Vec<HeadlineLine> {
     results
         .headline
         .iter()
@@ -112,7 +112,7 @@ pub fn headline_lines(results: &Results) -> Vec<HeadlineLine> {
 }
 
 /// Where the headline comes from, said under it.
-pub fn headline_source(results: &Results) -> Option<String> {
+pub(crate) fn headline_source(results: &Results) -> Option<String> {
     let first = results.headline.first()?;
     Some(if first.declared {
         "The comparisons the suite states ([[report.headline]]).".into()
@@ -122,11 +122,11 @@ pub fn headline_source(results: &Results) -> Option<String> {
 }
 
 /// The most changed cells the lead lists; the appendix has every cell.
-pub const CHANGED_IN_LEAD: usize = 10;
+pub(crate) const CHANGED_IN_LEAD: usize = 10;
 
 /// Change since the last run in brief: a sentence with the counts, and a
 /// table of the cells that changed (none when nothing did).
-pub fn since_brief(results: &Results) -> Option<(String, Option<Table>)> {
+pub(crate) fn since_brief(results: &Results) -> Option<(String, Option<Table>)> {
     let full = crate::report::sections::since::table(results)?;
     let since = results.since.as_ref()?;
     let changed: Vec<usize> = since
@@ -176,7 +176,7 @@ pub fn since_brief(results: &Results) -> Option<(String, Option<Table>)> {
 
 /// The cells that did not end ok, one line per implementation, outcome and
 /// reason, naming the operations: failures first, then the cells the suite skips.
-pub fn outcome_lines(results: &Results) -> (Vec<String>, Vec<String>) {
+pub(crate) fn outcome_lines(results: &Results) -> (Vec<String>, Vec<String>) {
     type Key = (String, Outcome, Option<String>);
     let mut groups: IndexMap<Key, IndexMap<String, Vec<String>>> = IndexMap::new();
     for c in results.cells.iter().filter(|c| c.outcome != Outcome::Ok) {
@@ -221,7 +221,7 @@ pub fn outcome_lines(results: &Results) -> (Vec<String>, Vec<String>) {
 }
 
 /// A warning in one line: its kind and its first sentence.
-pub fn warning_line(w: &Warning) -> String {
+pub(crate) fn warning_line(w: &Warning) -> String {
     format!("{}: {}", w.kind, first_sentence(&w.message))
 }
 

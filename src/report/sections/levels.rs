@@ -8,7 +8,7 @@ use crate::report::tables::{Table, TableKind};
 use crate::results::Results;
 
 /// The table, or `None` when every cell was measured in one go.
-pub fn levels_table(results: &Results) -> Option<Table> {
+pub(crate) fn levels_table(results: &Results) -> Option<Table> {
     let rows: Vec<Vec<String>> = results
         .cells
         .iter()

@@ -8,7 +8,7 @@ use crate::results::{Results, Verdict};
 
 /// How the verdicts were reached, in one paragraph, with the count of each
 /// answer and the smallest change the run could have seen.
-pub fn verdict_note(results: &Results) -> String {
+pub(crate) fn verdict_note(results: &Results) -> String {
     let count = |v: Verdict| results.comparisons.iter().filter(|c| c.verdict == v).count();
     let noise = results.analysis.noise * 100.0;
     let could_see = match crate::results::detectable(results.comparisons.iter().filter_map(|c| c.minimum_detectable)) {
@@ -43,7 +43,7 @@ pub fn verdict_note(results: &Results) -> String {
 }
 
 /// How instructions were counted, in one sentence; `None` when no cell was.
-pub fn counting_sentence(results: &Results) -> Option<String> {
+pub(crate) fn counting_sentence(results: &Results) -> Option<String> {
     let mut counters: Vec<&str> = results
         .cells
         .iter()
@@ -70,13 +70,13 @@ pub fn counting_sentence(results: &Results) -> Option<String> {
 }
 
 /// The fewest and most measured runs of the cells that have any.
-pub fn run_counts(results: &Results) -> Option<(usize, usize)> {
+pub(crate) fn run_counts(results: &Results) -> Option<(usize, usize)> {
     let runs = results.cells.iter().map(|c| c.samples.len()).filter(|n| *n > 0);
     Some((runs.clone().min()?, runs.max()?))
 }
 
 /// How each cell was measured, in one sentence.
-pub fn method_sentence(results: &Results) -> Option<String> {
+pub(crate) fn method_sentence(results: &Results) -> Option<String> {
     let (lo, hi) = run_counts(results)?;
     let warm = results.cells.iter().map(|c| c.warmup_runs).max().unwrap_or(0);
     let in_process = results.cells.iter().any(|c| !c.samples.iterations.is_empty());

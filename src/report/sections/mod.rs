@@ -3,15 +3,15 @@
 //! since the last run, revisions, the record of the run, the method, and
 //! the author's notes.
 
-pub mod findings;
-pub mod grid;
-pub mod info;
-pub mod lead;
-pub mod levels;
-pub mod method;
-pub mod notes;
-pub mod overall;
-pub mod pieces;
-pub mod record;
-pub mod revisions;
-pub mod since;
+pub(super) mod findings;
+pub(super) mod grid;
+pub(super) mod info;
+pub(super) mod lead;
+pub(super) mod levels;
+pub(super) mod method;
+pub(super) mod notes;
+pub(super) mod overall;
+pub(super) mod pieces;
+pub(super) mod record;
+pub(super) mod revisions;
+pub(crate) mod since;

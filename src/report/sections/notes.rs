@@ -24,7 +24,7 @@ fn safe_url(url: &str) -> bool {
 /// source: a link whose target is not safe, and every image, is replaced by
 /// its text. The Markdown report includes descriptions and notes as prose, so
 /// a `javascript:` link must not survive there either.
-pub fn safe_markdown(markdown: &str) -> String {
+pub(crate) fn safe_markdown(markdown: &str) -> String {
     let mut cut: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     let mut inside: Option<(std::ops::Range<usize>, String)> = None;
     for (event, range) in Parser::new(markdown).into_offset_iter() {
@@ -54,7 +54,7 @@ pub fn safe_markdown(markdown: &str) -> String {
 }
 
 /// The notes as an HTML fragment, safe to insert into the report.
-pub fn to_html(markdown: &str) -> String {
+pub(crate) fn to_html(markdown: &str) -> String {
     // An image's alt text arrives as text events between its start and end,
     // so dropping those two leaves the alt text in place.
     let events = Parser::new(markdown).filter_map(|event| match event {

@@ -55,7 +55,7 @@ fn spread_text(r: &OverallRow) -> String {
 }
 
 /// The table; `None` without a summary.
-pub fn table(results: &Results) -> Option<Table> {
+pub(crate) fn table(results: &Results) -> Option<Table> {
     let o = results.overall.as_ref()?;
     let rows = o
         .implementations
@@ -128,7 +128,7 @@ pub fn table(results: &Results) -> Option<Table> {
 /// Each operation's own mean, a column per operation, when some
 /// implementation's operations disagree in direction (`Overall::by_operation`):
 /// what a reader should take instead of the whole-suite mean.
-pub fn by_operation_table(results: &Results) -> Option<Table> {
+pub(crate) fn by_operation_table(results: &Results) -> Option<Table> {
     let o = results.overall.as_ref()?;
     if o.by_operation.is_empty() {
         return None;

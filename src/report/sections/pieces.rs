@@ -7,7 +7,7 @@ use crate::results::{Results, RunStatus};
 
 /// One row per piece: shard, host, machine id, CPU, load, status, the rows it
 /// ran. None unless the document was merged.
-pub fn pieces_table(results: &Results) -> Option<Table> {
+pub(crate) fn pieces_table(results: &Results) -> Option<Table> {
     let merge = results.merge.as_ref()?;
     let rows = merge
         .pieces

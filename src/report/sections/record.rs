@@ -8,13 +8,13 @@ use crate::results::Results;
 use crate::results::RunLoad;
 
 /// Implementations with cells, in report order.
-pub fn ran(results: &Results) -> Vec<String> {
+pub(crate) fn ran(results: &Results) -> Vec<String> {
     results.implementations_that_ran()
 }
 
 /// The suite's implementations that did not run (`--only`), in suite order:
 /// from the suite's own list, or in older files the environment's.
-pub fn not_run(results: &Results) -> Vec<String> {
+pub(crate) fn not_run(results: &Results) -> Vec<String> {
     let ran = ran(results);
     let ran: std::collections::HashSet<&String> = ran.iter().collect();
     let listed: Vec<String> = if results.suite.implementations.is_empty() {
@@ -27,7 +27,7 @@ pub fn not_run(results: &Results) -> Vec<String> {
 
 /// The report's title: the suite's name, and which implementations ran
 /// when not all did: "… — 3 of 9 implementations: a, b and c".
-pub fn title(results: &Results) -> String {
+pub(crate) fn title(results: &Results) -> String {
     let name = &results.suite.name;
     let missing = not_run(results);
     if missing.is_empty() {
@@ -43,7 +43,7 @@ pub fn title(results: &Results) -> String {
 }
 
 /// "min 0.52, median 1.10, max 2.34 over 120 readings (every 2 s)".
-pub fn load_text(l: &RunLoad) -> String {
+pub(crate) fn load_text(l: &RunLoad) -> String {
     match (l.load_min, l.load_median, l.load_max) {
         (Some(lo), Some(mid), Some(hi)) => format!(
             "min {lo:.2}, median {mid:.2}, max {hi:.2} over {} readings (every {} s)",
@@ -54,7 +54,7 @@ pub fn load_text(l: &RunLoad) -> String {
 }
 
 /// "12% of the machine (0.24 of 2 CPUs); versus and its children 85%; steal 0%".
-pub fn share_text(l: &RunLoad) -> Option<String> {
+pub(crate) fn share_text(l: &RunLoad) -> Option<String> {
     let others = l.others_share?;
     let mut out = format!("{:.0}% of the machine's CPU time", others * 100.0);
     if let Some(cpus) = l.others_cpus() {
@@ -96,7 +96,7 @@ fn topology_text(d: &crate::results::CpuDetails) -> String {
 }
 
 /// The record's rows for the environment table, after the machine's own.
-pub fn rows(results: &Results) -> Vec<(&'static str, String)> {
+pub(crate) fn rows(results: &Results) -> Vec<(&'static str, String)> {
     let e = &results.environment;
     let mut out = vec![(
         "versus commit",
@@ -135,7 +135,7 @@ pub fn rows(results: &Results) -> Vec<(&'static str, String)> {
 }
 
 /// The record in a few lines for the terminal's end-of-run text.
-pub fn terminal_lines(results: &Results) -> Vec<String> {
+pub(crate) fn terminal_lines(results: &Results) -> Vec<String> {
     let e = &results.environment;
     let commit = |g: &Option<crate::results::GitState>| {
         g.as_ref()

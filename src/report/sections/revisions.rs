@@ -11,7 +11,7 @@ use crate::results::{Cell, Comparison, Results, Revisions, Verdict, group_key};
 
 /// One cell of a column at a later revision, beside the same
 /// implementation's cell at the first revision.
-pub struct Row<'a> {
+pub(crate) struct Row<'a> {
     /// The cell's id without the revision: `op/impl/params`.
     pub id: String,
     pub base: Option<&'a Cell>,
@@ -20,17 +20,17 @@ pub struct Row<'a> {
 }
 
 /// The revisions after the first, by label.
-pub fn later(revisions: &Revisions) -> Vec<&str> {
+pub(crate) fn later(revisions: &Revisions) -> Vec<&str> {
     revisions.revisions.iter().skip(1).map(|r| r.label.as_str()).collect()
 }
 
 /// The label of the revision the others are compared with.
-pub fn first(revisions: &Revisions) -> &str {
+pub(crate) fn first(revisions: &Revisions) -> &str {
     revisions.revisions.first().map_or("", |r| r.label.as_str())
 }
 
 /// The rows of revision `label`, in column and then cell order.
-pub fn rows<'a>(results: &'a Results, label: &str) -> Vec<Row<'a>> {
+pub(crate) fn rows<'a>(results: &'a Results, label: &str) -> Vec<Row<'a>> {
     let Some(revs) = &results.revisions else { return vec![] };
     let first = first(revs);
     let mut out = Vec::new();
@@ -63,14 +63,14 @@ pub fn rows<'a>(results: &'a Results, label: &str) -> Vec<Row<'a>> {
 }
 
 /// A change as a signed percentage: 1.051 → "+5.1%".
-pub fn pct(ratio: f64) -> String {
+pub(crate) fn pct(ratio: f64) -> String {
     format!("{:+.1}%", (ratio - 1.0) * 100.0)
 }
 
 /// An interval's bound as a change: as `pct`, but a bound just past zero is
 /// printed as such, never as "-0.0%" (the verdict beside it rests on which
 /// side of zero it lies).
-pub fn bound(ratio: f64) -> String {
+pub(crate) fn bound(ratio: f64) -> String {
     let p = (ratio - 1.0) * 100.0;
     let mut decimals = 1;
     while decimals < 4 && p != 0.0 && (p * 10f64.powi(decimals)).round() == 0.0 {
@@ -80,7 +80,7 @@ pub fn bound(ratio: f64) -> String {
 }
 
 /// "+5.1% [+3.9%, +6.3%]", or the ratio alone without an interval.
-pub fn change_text(c: &Comparison) -> String {
+pub(crate) fn change_text(c: &Comparison) -> String {
     match (c.ci_low, c.ci_high) {
         (Some(lo), Some(hi)) => format!("{} [{}, {}]", pct(c.ratio), bound(lo), bound(hi)),
         _ => pct(c.ratio),
@@ -88,7 +88,7 @@ pub fn change_text(c: &Comparison) -> String {
 }
 
 /// The verdict in a word.
-pub fn verdict_word(v: Verdict) -> &'static str {
+pub(crate) fn verdict_word(v: Verdict) -> &'static str {
     match v {
         Verdict::Slower => "slower",
         Verdict::Faster => "faster",
@@ -99,7 +99,7 @@ pub fn verdict_word(v: Verdict) -> &'static str {
 }
 
 /// The median time of a cell, or its outcome.
-pub fn time_of(cell: Option<&Cell>) -> String {
+pub(crate) fn time_of(cell: Option<&Cell>) -> String {
     match cell {
         Some(c) => c
             .stats
@@ -118,7 +118,7 @@ fn not_ok_side<'a>(row: &Row<'a>, first: &'a str, label: &'a str) -> Option<(&'a
 }
 
 /// Why a row has no comparison: the outcome and message of whichever side did not end ok.
-pub fn why_not(row: &Row, first: &str, label: &str) -> String {
+pub(crate) fn why_not(row: &Row, first: &str, label: &str) -> String {
     match not_ok_side(row, first, label) {
         Some((c, at)) => format!(
             "{} at {at}{}",

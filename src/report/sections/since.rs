@@ -25,7 +25,7 @@ pub(crate) fn change_text(ratio: Option<f64>, low: Option<f64>, high: Option<f64
 /// The verdict of a change in words: "slower", "faster", "same", "within
 /// noise ±3.1%", "unknown (too few runs)", or why there is none (its
 /// `note`); in instructions "more" and "fewer".
-pub fn verdict_word(
+pub(crate) fn verdict_word(
     verdict: Option<Verdict>,
     reason: Option<Reason>,
     note: Option<&str>,
@@ -101,7 +101,7 @@ fn beside_notes(since: &Since) -> Vec<String> {
 /// What the machine did between the two runs, and how many changes its
 /// group or the machine explained (`judge::shared`); `None` when neither
 /// has anything to say.
-pub fn shared_note(since: &Since) -> Option<String> {
+pub(crate) fn shared_note(since: &Since) -> Option<String> {
     let held = since
         .changes
         .iter()
@@ -176,7 +176,7 @@ fn could_find(changes: &[Change]) -> Option<String> {
 }
 
 /// The table, or None when the document has no earlier run to compare with.
-pub fn table(results: &Results) -> Option<Table> {
+pub(crate) fn table(results: &Results) -> Option<Table> {
     let since = results.since.as_ref().filter(|s| !s.changes.is_empty())?;
     let (floor, metric) = (results.analysis.noise, results.view);
     let mut notes = noise_notes(since.noise.as_ref(), metric);

@@ -7,13 +7,13 @@ use crate::base::units::{format_bytes, format_nanos, format_rate};
 use crate::results::{Cell, Comparison, Results, Verdict};
 
 /// What a cell shows in place of a number when it is not ok.
-pub fn not_ok(cell: &Cell) -> String {
+pub(crate) fn not_ok(cell: &Cell) -> String {
     cell.outcome.label().to_string()
 }
 
 /// What a cell shows for a figure it lacks: its outcome when not ok; "—"
 /// when ok but not measured in the metric shown (not counted).
-pub fn missing(cell: &Cell) -> String {
+pub(crate) fn missing(cell: &Cell) -> String {
     if cell.outcome == Outcome::Ok {
         "—".into()
     } else {
@@ -21,7 +21,7 @@ pub fn missing(cell: &Cell) -> String {
     }
 }
 
-pub fn time_text(cell: &Cell, metric: Metric) -> String {
+pub(crate) fn time_text(cell: &Cell, metric: Metric) -> String {
     match &cell.stats {
         Some(s) => match s.stddev_ns {
             Some(sd) => format!("{} ± {}", metric.format(s.median_ns), metric.format(sd)),
@@ -32,7 +32,7 @@ pub fn time_text(cell: &Cell, metric: Metric) -> String {
 }
 
 /// "3.40 ms … 5.10 ms": the fastest and the slowest measured run.
-pub fn range_text(cell: &Cell, metric: Metric) -> String {
+pub(crate) fn range_text(cell: &Cell, metric: Metric) -> String {
     match &cell.stats {
         Some(s) => format!("{} … {}", metric.format(s.min_ns), metric.format(s.max_ns)),
         None => missing(cell),
@@ -40,7 +40,7 @@ pub fn range_text(cell: &Cell, metric: Metric) -> String {
 }
 
 /// "2.30 ms / 1.50 ms": median user and system CPU time; "—" for in-process cells.
-pub fn cpu_text(cell: &Cell) -> String {
+pub(crate) fn cpu_text(cell: &Cell) -> String {
     match &cell.stats {
         Some(s) => match (s.median_user_ns, s.median_sys_ns) {
             (Some(user), Some(sys)) => format!("{} / {}", cpu_time(user), cpu_time(sys)),
@@ -54,11 +54,11 @@ pub fn cpu_text(cell: &Cell) -> String {
 /// between user and system by which of them its clock ticks caught, so a
 /// share no tick caught reads 0 (and is counted in the other): that is
 /// shown as "< 1 tick", never as a time of zero.
-pub fn cpu_time(ns: f64) -> String {
+pub(crate) fn cpu_time(ns: f64) -> String {
     if ns <= 0.0 { "< 1 tick".into() } else { format_nanos(ns) }
 }
 
-pub fn ratio_text(results: &Results, cell: &Cell) -> String {
+pub(crate) fn ratio_text(results: &Results, cell: &Cell) -> String {
     if cell.outcome != Outcome::Ok {
         return not_ok(cell);
     }
@@ -71,7 +71,7 @@ pub fn ratio_text(results: &Results, cell: &Cell) -> String {
 /// "unknown 1.05 [0.97, 1.13]", "baseline"; in instructions "1.27x more",
 /// "1.25x fewer". A faster ratio is shown inverted, so the factor always
 /// reads as "times".
-pub fn verdict_text(c: &Comparison) -> String {
+pub(crate) fn verdict_text(c: &Comparison) -> String {
     let (main, detail) = verdict_parts(c);
     if detail.is_empty() {
         main
@@ -82,7 +82,7 @@ pub fn verdict_text(c: &Comparison) -> String {
 
 /// `verdict_text` in two parts: the verdict with its factor ("1.27x slower")
 /// and the evidence ("[1.21, 1.33]"; "(n=3, no interval)").
-pub fn verdict_parts(c: &Comparison) -> (String, String) {
+pub(crate) fn verdict_parts(c: &Comparison) -> (String, String) {
     let (main, detail) = verdict_and_interval(c);
     if c.load_dependent.is_some() {
         // Widened for other work on the machine (`judge::contention`).
@@ -121,7 +121,7 @@ fn verdict_and_interval(c: &Comparison) -> (String, String) {
 
 /// How many measured runs `cells` had: "10", or "8–10" when they differ;
 /// empty when none was measured.
-pub fn runs_text<'c>(cells: impl Iterator<Item = &'c Cell>) -> String {
+pub(crate) fn runs_text<'c>(cells: impl Iterator<Item = &'c Cell>) -> String {
     let counts: Vec<usize> = cells.map(|c| c.samples.len()).filter(|n| *n > 0).collect();
     match (counts.iter().min(), counts.iter().max()) {
         (Some(lo), Some(hi)) if lo == hi => lo.to_string(),
@@ -131,7 +131,7 @@ pub fn runs_text<'c>(cells: impl Iterator<Item = &'c Cell>) -> String {
 }
 
 /// A peak-memory figure, "≤ 5.54 MB" when it is only an upper bound.
-pub fn rss_text(bytes: u64, at_most: bool) -> String {
+pub(crate) fn rss_text(bytes: u64, at_most: bool) -> String {
     if at_most {
         format!("≤ {}", format_bytes(bytes))
     } else {
@@ -141,7 +141,7 @@ pub fn rss_text(bytes: u64, at_most: bool) -> String {
 
 /// Calls per second at the median, with the interval of the median turned
 /// into rates: in-process cells, whose figure readers compare as ops/sec.
-pub fn rate_text(cell: &Cell) -> String {
+pub(crate) fn rate_text(cell: &Cell) -> String {
     let Some(s) = cell.stats.as_ref().filter(|_| !cell.samples.iterations.is_empty()) else {
         return "—".into();
     };
@@ -158,7 +158,7 @@ pub fn rate_text(cell: &Cell) -> String {
 }
 
 /// A column of a statistic: its text, "—" where the statistic is missing.
-pub fn stat_with(f: impl Fn(&crate::results::Stats) -> Option<String>) -> impl Fn(&Cell) -> String {
+pub(crate) fn stat_with(f: impl Fn(&crate::results::Stats) -> Option<String>) -> impl Fn(&Cell) -> String {
     move |c: &Cell| {
         c.stats
             .as_ref()

@@ -13,10 +13,10 @@ use crate::base::params::ParamValue;
 use crate::results::{Cell, Finding, FindingKind, Results, Verdict};
 
 /// The mark of the confirmed fastest of a row.
-pub const FASTEST: &str = "★";
+pub(crate) const FASTEST: &str = "★";
 
 /// The sentence under every compact table.
-pub fn legend(results: &Results) -> String {
+pub(crate) fn legend(results: &Results) -> String {
     let against = results
         .suite
         .baseline
@@ -28,7 +28,7 @@ pub fn legend(results: &Results) -> String {
 }
 
 /// One table per subset; one table in all when the suite has no parameters.
-pub fn tables(results: &Results) -> Vec<Table> {
+pub(crate) fn tables(results: &Results) -> Vec<Table> {
     if results.view != Metric::Wall {
         return vec![];
     }
@@ -187,7 +187,7 @@ impl<'r> Winners<'r> {
 }
 
 /// The compact table the headline's first line is about (else the first).
-pub fn lead_index(results: &Results, compact: &[Table]) -> Option<usize> {
+pub(crate) fn lead_index(results: &Results, compact: &[Table]) -> Option<usize> {
     if compact.is_empty() {
         return None;
     }

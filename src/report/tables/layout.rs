@@ -10,14 +10,14 @@
 
 /// How a column's text sits in its width.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Align {
+pub(crate) enum Align {
     Left,
     Right,
 }
 
 /// Where a column's cells may break onto a new line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Breaks {
+pub(crate) enum Breaks {
     /// At any space: labels, headings, prose.
     Words,
     /// Only between a figure and its evidence: before "[", before a
@@ -26,7 +26,7 @@ pub enum Breaks {
 }
 
 /// A table to lay out: plain text cells (no escape codes).
-pub struct Grid<'a> {
+pub(crate) struct Grid<'a> {
     pub header: &'a [String],
     pub rows: &'a [Vec<String>],
     /// Leading columns shown in every block when the table is stacked.
@@ -45,7 +45,7 @@ fn width(s: &str) -> usize {
 /// The pieces of `text` between its break opportunities, each with what
 /// ends it (a space, or the "/" or "," of a cell id): joined they give the
 /// text back. A line may end after any piece, the space dropped.
-pub fn pieces(text: &str, breaks: Breaks) -> Vec<&str> {
+pub(crate) fn pieces(text: &str, breaks: Breaks) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     for (i, c) in text.char_indices() {
@@ -78,7 +78,7 @@ pub fn pieces(text: &str, breaks: Breaks) -> Vec<&str> {
 
 /// `text` wrapped to `columns` at its break opportunities; a piece longer
 /// than the line stays whole.
-pub fn wrap(text: &str, breaks: Breaks, columns: usize) -> Vec<String> {
+pub(crate) fn wrap(text: &str, breaks: Breaks, columns: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
     for piece in pieces(text, breaks) {
@@ -161,7 +161,7 @@ fn fit(natural: &[usize], least: &[usize], cols: &[usize], repeat: usize, column
 /// The table as lines of at most `columns` (unless a single unbreakable
 /// piece is wider), `paint` applied to each line of each body cell:
 /// `paint(cell, line)`.
-pub fn render(grid: &Grid, columns: usize, paint: &dyn Fn(&str, &str) -> String) -> Vec<String> {
+pub(crate) fn render(grid: &Grid, columns: usize, paint: &dyn Fn(&str, &str) -> String) -> Vec<String> {
     let n = grid.header.len().max(grid.rows.iter().map(Vec::len).max().unwrap_or(0));
     let (natural, least): (Vec<usize>, Vec<usize>) = (0..n).map(|c| widths(grid, c)).unzip();
     let repeat: Vec<usize> = (0..grid.repeat.min(n)).collect();

@@ -3,12 +3,12 @@
 //! numbers are the ones `analysis` put in the document.
 
 mod cells;
-pub mod compact;
-pub mod layout;
-pub mod paired;
-pub mod services;
+pub(super) mod compact;
+pub(super) mod layout;
+pub(super) mod paired;
+pub(super) mod services;
 
-pub use cells::*;
+pub(super) use cells::*;
 
 use indexmap::IndexMap;
 
@@ -56,7 +56,7 @@ pub struct Table {
 }
 
 /// The parameter that becomes table rows: `size` when there is one, else the first.
-pub fn row_param(results: &Results) -> Option<String> {
+pub(super) fn row_param(results: &Results) -> Option<String> {
     if results.matrix.contains_key("size") {
         Some("size".into())
     } else {
@@ -66,7 +66,7 @@ pub fn row_param(results: &Results) -> Option<String> {
 
 /// The cells of one operation that share every parameter but the row
 /// parameter: what one table (or chart) shows.
-pub struct Subset<'r> {
+pub(super) struct Subset<'r> {
     pub operation: String,
     /// "armor=true, level=9": the other parameters' values; empty when there are none.
     pub label: String,
@@ -74,7 +74,7 @@ pub struct Subset<'r> {
 }
 
 /// Every operation's cells split into subsets, in report order.
-pub fn subsets(results: &Results) -> Vec<Subset<'_>> {
+pub(super) fn subsets(results: &Results) -> Vec<Subset<'_>> {
     let row = row_param(results);
     // One pass over the cells, then the operations in suite order.
     let mut by_operation: std::collections::HashMap<&str, IndexMap<String, Vec<&Cell>>> =
@@ -108,7 +108,7 @@ pub fn subsets(results: &Results) -> Vec<Subset<'_>> {
 /// Per operation (and per combination of the parameters other than the row
 /// parameter): a time table, a ratio table and, where they apply, throughput,
 /// memory and allocation tables.
-pub fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
+pub(super) fn result_tables(results: &Results) -> Vec<(String, Vec<Table>)> {
     let mut sections: Vec<(String, Vec<Table>)> = Vec::new();
     for subset in subsets(results) {
         if sections.last().is_none_or(|(op, _)| *op != subset.operation) {
@@ -144,7 +144,7 @@ fn ratio_title(results: &Results) -> String {
 }
 
 /// The tables of one subset.
-pub fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
+pub(super) fn subset_tables(results: &Results, subset: &Subset) -> Vec<Table> {
     let impls = results.implementations_that_ran();
     let Some(row) = row_param(results) else {
         return vec![summary_table(results, &subset.cells)];
@@ -320,7 +320,7 @@ struct Row<'c> {
 }
 
 impl<'c> Rows<'c> {
-    pub fn of(cells: &[&'c Cell], row_of: &dyn Fn(&Cell) -> String) -> Rows<'c> {
+    pub(super) fn of(cells: &[&'c Cell], row_of: &dyn Fn(&Cell) -> String) -> Rows<'c> {
         let mut values = Vec::new();
         let mut rows: std::collections::HashMap<String, Row<'c>> = std::collections::HashMap::new();
         for c in cells {
@@ -336,12 +336,12 @@ impl<'c> Rows<'c> {
     }
 
     /// The row's cells, in document order.
-    pub fn cells(&self, value: &str) -> &[&'c Cell] {
+    pub(super) fn cells(&self, value: &str) -> &[&'c Cell] {
         self.rows.get(value).map_or(&[], |r| &r.cells)
     }
 
     /// The row's first cell of `implementation`.
-    pub fn cell(&self, value: &str, implementation: &str) -> Option<&'c Cell> {
+    pub(super) fn cell(&self, value: &str, implementation: &str) -> Option<&'c Cell> {
         self.rows.get(value)?.by_implementation.get(implementation).copied()
     }
 }
@@ -424,7 +424,7 @@ fn summary_table(results: &Results, cells: &[&Cell]) -> Table {
 }
 
 /// Cells that are not ok, with why.
-pub fn outcome_rows(results: &Results) -> Vec<String> {
+pub(super) fn outcome_rows(results: &Results) -> Vec<String> {
     results
         .cells
         .iter()

@@ -15,7 +15,7 @@ use crate::results::PairedMedians;
 
 /// The note under a ratio table whose cells took different numbers of
 /// runs: `rows` are (row label, implementation, baseline, medians).
-pub fn note(rows: &[(String, String, String, PairedMedians)]) -> Option<String> {
+pub(crate) fn note(rows: &[(String, String, String, PairedMedians)]) -> Option<String> {
     if rows.is_empty() {
         return None;
     }

@@ -7,7 +7,7 @@ use crate::base::units::{format_bytes, format_nanos};
 use crate::results::{Cell, Results, ServiceUsage};
 
 /// One row per service: its version, port, command and log file.
-pub fn services_table(results: &Results) -> Option<Table> {
+pub(crate) fn services_table(results: &Results) -> Option<Table> {
     let services = &results.environment.services;
     if services.is_empty() {
         return None;
@@ -37,7 +37,7 @@ pub fn services_table(results: &Results) -> Option<Table> {
 }
 
 /// The services whose use some of `cells` recorded, in the suite's order.
-pub fn metered(results: &Results, cells: &[&Cell]) -> Vec<String> {
+pub(crate) fn metered(results: &Results, cells: &[&Cell]) -> Vec<String> {
     results
         .environment
         .services
@@ -52,7 +52,7 @@ fn usage<'c>(cell: &'c Cell, service: &str) -> Option<&'c ServiceUsage> {
 }
 
 /// A cell's figure for one service: `f` of its use, or why there is none.
-pub fn figure(cell: &Cell, service: &str, f: fn(&ServiceUsage) -> Option<String>) -> String {
+pub(crate) fn figure(cell: &Cell, service: &str, f: fn(&ServiceUsage) -> Option<String>) -> String {
     if cell.stats.is_none() {
         return not_ok(cell);
     }
@@ -60,20 +60,20 @@ pub fn figure(cell: &Cell, service: &str, f: fn(&ServiceUsage) -> Option<String>
 }
 
 /// CPU time per call: the service's work for one call of the client.
-pub fn cpu_text(u: &ServiceUsage) -> Option<String> {
+pub(crate) fn cpu_text(u: &ServiceUsage) -> Option<String> {
     u.cpu_per_call_ns().map(format_nanos)
 }
 
 /// Peak resident memory over the cell's runs.
-pub fn peak_text(u: &ServiceUsage) -> Option<String> {
+pub(crate) fn peak_text(u: &ServiceUsage) -> Option<String> {
     u.peak_rss_bytes.map(format_bytes)
 }
 
 /// Builds one table of the subset from a kind, a title and each cell's figure.
-pub type TableBuilder<'b> = dyn Fn(TableKind, String, &dyn Fn(&Cell) -> String) -> Table + 'b;
+pub(crate) type TableBuilder<'b> = dyn Fn(TableKind, String, &dyn Fn(&Cell) -> String) -> Table + 'b;
 
 /// Two tables per metered service: its CPU time per call and its peak memory.
-pub fn cell_tables(results: &Results, cells: &[&Cell], suffix: &str, build: &TableBuilder) -> Vec<Table> {
+pub(crate) fn cell_tables(results: &Results, cells: &[&Cell], suffix: &str, build: &TableBuilder) -> Vec<Table> {
     let mut tables = Vec::new();
     for service in metered(results, cells) {
         tables.push(build(

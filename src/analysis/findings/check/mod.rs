@@ -84,7 +84,7 @@ pub fn contradictions(results: &Results) -> Vec<Contradiction> {
 
 /// Whether `c`'s runs are unstable, assessed again from its samples (a
 /// cell that holds only a harness's summary keeps its recorded answer).
-pub fn unstable(c: &Cell) -> bool {
+pub(crate) fn unstable(c: &Cell) -> bool {
     if c.samples.is_empty() {
         return c.stats.as_ref().is_some_and(|s| s.unstable.is_some());
     }
