@@ -352,6 +352,7 @@ fn every_module_of_src_has_a_row() {
         .filter_map(|l| {
             l.trim()
                 .strip_prefix("pub mod ")
+                .or_else(|| l.trim().strip_prefix("pub(crate) mod "))
                 .or_else(|| l.trim().strip_prefix("mod "))
         })
         .filter_map(|l| l.split(';').next())
@@ -444,5 +445,141 @@ fn the_readme_layout_names_every_module_and_every_room_of_history() {
         rooms,
         folders(&src().join("history")),
         "README.md's history/ row against src/history/"
+    );
+}
+
+/// The modules a layer shows by name besides what its `mod.rs` re-exports:
+/// namespaces whose name says what is in them. Every other module under a
+/// top-level module (and under each room of `history`) is private, so a
+/// call from outside reaches it only through a re-export, and the compiler
+/// refuses one that goes past. A module made public has to be named here.
+const NAMESPACES: &[(&str, &[&str])] = &[
+    // Shared nouns and pure statistics, one file per idea.
+    (
+        "base",
+        &[
+            "child",
+            "digest",
+            "folder",
+            "metric",
+            "order",
+            "outcome",
+            "output",
+            "parallel",
+            "params",
+            "placeholder",
+            "private",
+            "redact",
+            "sink",
+            "text",
+            "units",
+        ],
+    ),
+    (
+        "stats",
+        &[
+            "bootstrap",
+            "changepoint",
+            "linear",
+            "order",
+            "robust",
+            "steady",
+            "summary",
+        ],
+    ),
+    // What main.rs calls before any subcommand.
+    ("exec", &["guard", "helper", "interrupt"]),
+    ("app", &["cli", "exit"]),
+    // One module per output format.
+    ("report", &["formats"]),
+    // The one git toolbox of a revisions run.
+    ("revisions", &["git"]),
+    // The wing's rooms.
+    ("history", &["bisect", "judge", "runs", "site", "store"]),
+];
+
+/// Each `mod` line of a `mod.rs`: (name, visibility as written).
+fn declared_modules(mod_rs: &Path) -> Vec<(String, String)> {
+    let code = strip_test_items(&code_of(&fs::read_to_string(mod_rs).unwrap()));
+    let mut out = Vec::new();
+    for line in code.lines().map(str::trim) {
+        let Some(rest) = line.strip_suffix(';') else { continue };
+        let (vis, name) = match rest.rsplit_once("mod ") {
+            Some((vis, name)) if !name.contains(' ') && (vis.is_empty() || vis.starts_with("pub")) => {
+                (vis.trim().to_string(), name.to_string())
+            }
+            _ => continue,
+        };
+        out.push((name, vis));
+    }
+    out
+}
+
+/// Whether a module declared `vis` under `parent` keeps within the face.
+fn within_face(parent: &str, name: &str, vis: &str) -> bool {
+    let named = NAMESPACES
+        .iter()
+        .any(|(p, names)| *p == parent && names.contains(&name));
+    let room_of_history = parent.starts_with("history/");
+    vis.is_empty() || named || (room_of_history && vis == "pub(in crate::history)")
+}
+
+fn faces_loosened(root: &Path) -> Vec<String> {
+    let mut wrong = Vec::new();
+    let mut parents: Vec<String> = LAYERS.iter().map(|(m, _)| m.to_string()).collect();
+    parents.extend(["bisect", "judge", "runs", "site", "store"].map(|r| format!("history/{r}")));
+    for parent in parents {
+        let mod_rs = root.join(&parent).join("mod.rs");
+        if !mod_rs.is_file() {
+            continue;
+        }
+        for (name, vis) in declared_modules(&mod_rs) {
+            if !within_face(&parent, &name, &vis) {
+                wrong.push(format!("src/{parent}/mod.rs: `{vis} mod {name}`"));
+            }
+        }
+    }
+    wrong
+}
+
+#[test]
+fn each_layer_shows_a_face_and_hides_the_rest() {
+    let wrong = faces_loosened(&src());
+    assert!(
+        wrong.is_empty(),
+        "modules shown past their layer's face (make them private and re-export what callers \
+         need from the mod.rs, or name the namespace in NAMESPACES):\n  {}",
+        wrong.join("\n  ")
+    );
+    let lib = fs::read_to_string(src().join("lib.rs")).unwrap();
+    assert!(
+        lib.contains("#![warn(unreachable_pub)]"),
+        "lib.rs no longer warns on an unreachable `pub`"
+    );
+}
+
+#[test]
+fn the_face_check_finds_a_module_made_public() {
+    let dir = tempfile::tempdir().unwrap();
+    for (parent, text) in [
+        (
+            "judge",
+            "mod pair;\npub mod verdict;\npub(crate) use pair::judge_pair;\n",
+        ),
+        (
+            "history/site",
+            "pub(in crate::history) mod model;\npub(crate) mod read;\n",
+        ),
+        ("report", "pub mod formats;\nmod files;\n"),
+    ] {
+        fs::create_dir_all(dir.path().join(parent)).unwrap();
+        fs::write(dir.path().join(parent).join("mod.rs"), text).unwrap();
+    }
+    assert_eq!(
+        faces_loosened(dir.path()),
+        [
+            "src/judge/mod.rs: `pub mod verdict`",
+            "src/history/site/mod.rs: `pub(crate) mod read`"
+        ]
     );
 }
