@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::base::metric::Metric;
 use crate::base::params::Params;
 
-mod carry_over;
+mod carryover;
 mod cell;
 mod column;
 mod comparison;
@@ -30,7 +30,7 @@ mod samples;
 mod segments;
 mod since;
 mod validate;
-pub use carry_over::{CarryOver, Effect, RunsAfter, Screen, ScreenMetric};
+pub use carryover::{CarryOver, Effect, RunsAfter, Screen, ScreenMetric};
 pub use cell::{Cell, ServiceUsage, Stats, SteadyState, StopRule, WorkerInfo};
 pub use column::Column;
 pub use comparison::{
