@@ -14,7 +14,6 @@ use std::path::Path;
 use anyhow::{Result, bail};
 use indexmap::IndexMap;
 
-use super::params;
 use crate::app::cli::ExecArgs;
 use crate::base::params::ParamValue;
 use crate::base::placeholder::CommandTemplate;
@@ -33,7 +32,7 @@ pub(super) fn suite(args: &ExecArgs) -> Result<Suite> {
         );
     }
     let (commands, names) = with_reference(args);
-    let matrix = params::matrix(
+    let matrix = crate::suite::hyperfine_matrix(
         &args.parameter_list,
         &args.parameter_scan,
         args.parameter_step_size.as_deref(),

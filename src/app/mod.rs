@@ -20,7 +20,6 @@ pub mod exit;
 mod history;
 mod import;
 mod notes;
-mod params;
 mod recording;
 mod report;
 mod revisions;

@@ -3,8 +3,10 @@
 //! whose references are checked, so that every later layer can trust it.
 //! Every error names the file, and the line and column where the text allows.
 //! A suite made in code (`versus exec`) goes through the same validation:
-//! build a `SuiteFile` and call `from_file`.
+//! build a `SuiteFile` and call `from_file`; its `-L`/`-P` parameters
+//! become the matrix in `hyperfine`, hyperfine's order kept.
 
+mod hyperfine;
 mod implementations;
 mod model;
 mod overrides;
@@ -22,6 +24,7 @@ use crate::base::order::Order;
 use crate::base::params::ParamValue;
 use crate::base::placeholder::{CommandTemplate, Template};
 use crate::base::units::Bytes;
+pub(crate) use hyperfine::matrix as hyperfine_matrix;
 pub use model::{CounterChoice, OutputMode, SuiteFile};
 pub(crate) use model::{ImplementationSpec, OperationSpec, PayloadSpec};
 pub(crate) use shell::shell_syntax;

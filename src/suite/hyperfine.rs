@@ -14,7 +14,7 @@ use crate::base::params::ParamValue;
 const MAX_SCAN_VALUES: usize = 100_000;
 
 /// The matrix from `-L` pairs (VAR VALUES, flattened) or one `-P` triple.
-pub(super) fn matrix(
+pub(crate) fn matrix(
     lists: &[String],
     scan: &[String],
     step: Option<&str>,
