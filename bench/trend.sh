@@ -16,7 +16,7 @@ table=$($cmd 2>/dev/null | grep '^|')
   echo "[docs/history.md](../history.md)). Each row: 200 series of per-run medians"
   echo "with Gaussian relative noise σ and steps of the given size at random places"
   echo "(at least 6 runs apart; successive steps alternate up and down), seeds fixed"
-  echo "in src/stats/changepoint_bench.rs. A step is *found* when a change lies"
+  echo "in src/stats/changepoint/bench.rs. A step is *found* when a change lies"
   echo "within 2 runs of it; every other change is *false*."
   echo
   echo "Made by \`bash bench/trend.sh\`, which runs \`$cmd\`, on $(date -u +%Y-%m-%d)."

@@ -126,18 +126,60 @@ fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-/// Every `.rs` file under `dir`, test-only files left out.
+/// Every `.rs` file under `dir`, test-only files left out: a module's
+/// tests are inline, in its folder's `tests.rs`, or, when they need several
+/// files, in its folder's `tests/`.
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
     entries.sort();
     for path in entries {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        if path.is_dir() {
+        if path.is_dir() && name != "tests" {
             sources(&path, out);
-        } else if name.ends_with(".rs") && name != "tests.rs" && !name.ends_with("_tests.rs") {
+        } else if name.ends_with(".rs") && name != "tests.rs" {
             out.push(path);
         }
     }
+}
+
+/// Every `.rs` file under `dir`, tests included.
+fn all_sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            all_sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn tests_have_one_layout() {
+    let mut files = Vec::new();
+    all_sources(&src(), &mut files);
+    let mut odd: Vec<String> = Vec::new();
+    for file in files {
+        let rel = file.strip_prefix(src()).unwrap().display().to_string();
+        let text = fs::read_to_string(&file).unwrap();
+        if rel.ends_with("_tests.rs") {
+            odd.push(format!(
+                "{rel}: a test file beside the code (move it to the folder's tests.rs or tests/)"
+            ));
+        }
+        if text.lines().any(|l| l.trim_start().starts_with("#[path")) {
+            odd.push(format!("{rel}: #[path] (give the module its own file in a folder)"));
+        }
+        let stem = file.file_stem().unwrap().to_string_lossy().to_string();
+        let beside = file.with_file_name(&stem).join("tests.rs");
+        if stem != "mod" && beside.is_file() {
+            odd.push(format!(
+                "{rel}: its tests in {stem}/tests.rs (make {stem}/ a folder with mod.rs)"
+            ));
+        }
+    }
+    odd.sort();
+    assert!(odd.is_empty(), "tests outside the one layout:\n  {}", odd.join("\n  "));
 }
 
 /// The module path of a file: `src/judge/noise.rs` is `[judge, noise]`,

@@ -52,6 +52,6 @@ pub(crate) use withhold::{detected, screen_clause, screened, sentence, who};
 pub(crate) use {counts::compare_in, withhold::WITHHELD};
 
 #[cfg(test)]
-mod carryover_screen_tests;
-#[cfg(test)]
 mod simulation;
+#[cfg(test)]
+mod tests;

@@ -355,8 +355,4 @@ impl<'a> Runner<'a> {
 }
 
 #[cfg(test)]
-mod carryover_screen_tests;
-#[cfg(test)]
-mod carryover_tests;
-#[cfg(test)]
 mod tests;

@@ -44,8 +44,6 @@ pub(super) mod winner;
 
 #[cfg(test)]
 pub(crate) mod tests;
-#[cfg(test)]
-mod verdict_tests;
 
 use crate::base::params::params_key;
 use crate::results::{Finding, FindingKind, Results, Warning};

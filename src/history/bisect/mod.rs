@@ -24,4 +24,4 @@ pub(crate) use search::{Ending, Measure, Measured, Probe, Settings, Step, run as
 pub(crate) use step::{Attempt, Evidence};
 
 #[cfg(test)]
-pub(in crate::history) mod tests;
+mod tests;

@@ -177,6 +177,4 @@ pub fn open(location: &Location) -> Result<Store> {
 }
 
 #[cfg(test)]
-pub(in crate::history) mod tests;
-#[cfg(test)]
-pub(in crate::history) mod tls_tests;
+mod tests;

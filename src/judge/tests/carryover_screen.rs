@@ -9,8 +9,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, LogNormal};
 
-use super::carryover::judge_group;
-use super::carryover_screen::{choose, fires, screen};
+use super::super::carryover::judge_group;
+use super::super::carryover_screen::{choose, fires, screen};
 use crate::base::order::Order;
 use crate::results::{AnalysisSettings, Cell, RunOrder, Samples, ScreenMetric};
 

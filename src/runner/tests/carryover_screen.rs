@@ -6,7 +6,7 @@
 //! of identical programs with noise in wall and system time are left alone
 //! in at least 95% of trials, three and six of them.
 
-use super::tests::{analysed, run_on};
+use super::super::tests::{analysed, run_on};
 use crate::base::metric::Metric;
 use crate::base::order::Order;
 use crate::judge::WITHHELD;
@@ -162,7 +162,7 @@ fn a_program_slower_after_any_other_is_found_in_every_trial_at_ten_runs() {
 /// Identical programs with noise in wall and system time: any detection is
 /// a false one. Three at ten runs sit closest to the bound (six looks of
 /// 1/120 or 1/210: about 4.3% expected), so they get the most trials;
-/// `judge::carryover_screen_tests` checks the rate itself to ±0.15%.
+/// `judge::tests::carryover_screen` checks the rate itself to ±0.15%.
 #[test]
 fn identical_trios_and_sextets_are_not_flagged_in_95_percent_of_trials() {
     for (k, runs, trials) in [(3, 10, 1000), (3, 14, 300), (6, 10, 300), (6, 24, 300)] {

@@ -1,6 +1,9 @@
 //! The scheduler driven by a fake executor: exact run order, outcomes and
 //! checks, with no process started and no clock read.
 
+mod carryover;
+mod carryover_screen;
+
 use std::path::Path;
 
 use super::*;

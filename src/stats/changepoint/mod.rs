@@ -323,9 +323,7 @@ mod tests {
     }
 }
 
-#[path = "changepoint_fpop.rs"]
 mod fpop;
 
 #[cfg(test)]
-#[path = "changepoint_bench.rs"]
 mod bench;

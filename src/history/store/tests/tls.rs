@@ -5,9 +5,9 @@
 //! they should with the reason, and a store round trip over a verified
 //! connection. Each test skips, saying why, without the server.
 
-use super::backend::Backend;
-use super::postgres::Postgres;
-use super::*;
+use super::super::backend::Backend;
+use super::super::postgres::Postgres;
+use super::super::*;
 
 /// The test server's URL (host 127.0.0.1) and its CA's certificate file, or
 /// None (with the reason printed).

@@ -4,7 +4,7 @@
 //! (detected, named, not called) and of identical programs with noise
 //! (not detected in at least 95% of trials).
 
-use super::tests::{analysed, run_on, suite};
+use super::super::tests::{analysed, run_on, suite};
 use crate::base::order::Order;
 use crate::plan::Selection;
 use crate::results::{Cell, FindingKind, Results, Verdict};

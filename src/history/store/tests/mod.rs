@@ -4,6 +4,8 @@
 //! refused, concurrent writers losing nothing, and export giving back the
 //! recorded document byte for byte.
 
+mod tls;
+
 use std::path::Path;
 
 use super::backend::Backend;

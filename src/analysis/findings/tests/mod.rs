@@ -4,6 +4,8 @@
 //! cells, a slow first run. Samples come from seeded generators, so every
 //! assertion is exact from run to run; none is about wall-clock speed.
 
+mod verdict;
+
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, LogNormal};

@@ -10,8 +10,8 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::check::contradictions;
-use super::tests::{cell, document, find, runs};
+use super::super::check::contradictions;
+use super::super::tests::{cell, document, find, runs};
 use crate::results::{Cell, FindingKind, Results, SizeAnswer};
 
 /// A cell without a payload size: its group is judged by `fastest`.

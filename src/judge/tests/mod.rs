@@ -1,0 +1,3 @@
+//! The judge's tests that need more than one of its files.
+
+mod carryover_screen;
