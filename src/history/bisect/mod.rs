@@ -15,9 +15,9 @@
 //! `app::bisect` measures for real: each step is a run of the suite,
 //! recorded in the history store.
 
-pub(in crate::history) mod record;
-pub(in crate::history) mod search;
-pub(in crate::history) mod step;
+mod record;
+mod search;
+mod step;
 
 pub(crate) use record::{FORMAT, Recorded, Summary, conclusion, step_text};
 pub(crate) use search::{Ending, Measure, Measured, Probe, Settings, Step, run as search};

@@ -4,10 +4,10 @@
 //! pages by `trend_pages`).
 
 pub(in crate::history) mod diff;
-pub(in crate::history) mod diff_table;
+mod diff_table;
 pub(in crate::history) mod since;
 pub(in crate::history) mod trend;
-pub(in crate::history) mod trend_pages;
+mod trend_pages;
 
 pub use diff::diff;
 pub(crate) use diff::{machine_differences, regressions};

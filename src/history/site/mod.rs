@@ -16,17 +16,17 @@
 //! `base::sink::html` on its way into a page; command lines were hidden of
 //! passwords (`base::redact`) when read.
 
-pub(in crate::history) mod cache;
-pub(in crate::history) mod cell;
-pub(in crate::history) mod changes;
-pub(in crate::history) mod chart;
-pub(in crate::history) mod index;
-pub(in crate::history) mod layout;
-pub(in crate::history) mod model;
-pub(in crate::history) mod paths;
-pub(in crate::history) mod publish;
-pub(in crate::history) mod read;
-pub(in crate::history) mod suite;
+mod cache;
+mod cell;
+mod changes;
+mod chart;
+mod index;
+mod layout;
+mod model;
+mod paths;
+mod publish;
+mod read;
+mod suite;
 
 pub(crate) use changes::{json as changes_json, text as changes_text};
 pub(crate) use model::has_newest_slowdown;

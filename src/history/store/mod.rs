@@ -19,20 +19,20 @@
 //! - `space`: pruning, and the store's size.
 //! - `context`: what a run records besides its results (git state, hashes).
 
-pub(in crate::history) mod backend;
+mod backend;
 mod bisects;
-pub(in crate::history) mod context;
-pub(in crate::history) mod document;
+mod context;
+mod document;
 mod hidden;
-pub(in crate::history) mod packing;
-pub(in crate::history) mod postgres;
+mod packing;
+mod postgres;
 mod record;
-pub(in crate::history) mod runs;
-pub(in crate::history) mod schema;
-pub(in crate::history) mod series;
-pub(in crate::history) mod space;
-pub(in crate::history) mod sqlite;
-pub(in crate::history) mod tls;
+mod runs;
+mod schema;
+mod series;
+mod space;
+mod sqlite;
+mod tls;
 
 use std::path::{Path, PathBuf};
 

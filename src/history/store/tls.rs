@@ -598,7 +598,7 @@ mod tests {
         };
         started.recv().unwrap();
         let url = format!("postgres://u@127.0.0.1:{port}/db?connect_timeout=5&{params}");
-        let err = match crate::history::postgres::Postgres::connect(&url) {
+        let err = match crate::history::store::postgres::Postgres::connect(&url) {
             Ok(_) => panic!("a fake server cannot be connected to"),
             Err(e) => format!("{e:#}"),
         };
